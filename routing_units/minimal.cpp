@@ -1,0 +1,84 @@
+#include "routing_units/minimal.h"
+
+namespace scfly {
+
+namespace {
+
+// Hops (switch-to-switch) from `sw` to `target` when leaving the group through `link`.
+int hops_via(const Dragonfly& topo, int sw, int target, const GlobalLinkEnd& link) {
+  const int landing = topo.global_peer(link.sw, link.port).sw;
+  return (link.sw != sw) + 1 + (landing != target);
+}
+
+void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, Rng& rng) {
+  const int n = topo.links_per_group_pair();
+  const GlobalLinkEnd* links = topo.links_between(topo.group_of(sw), topo.group_of(target));
+  int pick = 0;
+  if (n > 1) {
+    int best = 4, count = 0;
+    for (int k = 0; k < n; ++k) {
+      const int d = hops_via(topo, sw, target, links[k]);
+      if (d < best) {
+        best = d;
+        count = 1;
+      } else if (d == best) {
+        ++count;
+      }
+    }
+    int nth = static_cast<int>(rng.below(static_cast<uint32_t>(count)));
+    for (int k = 0; k < n; ++k) {
+      if (hops_via(topo, sw, target, links[k]) == best && nth-- == 0) {
+        pick = k;
+        break;
+      }
+    }
+  }
+  h.exit_switch = links[pick].sw;
+  h.exit_port = links[pick].port;
+}
+
+}  // namespace
+
+RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
+                                    Rng& rng) {
+  RouteDecision d;
+  const int G = topo.group_of(sw);
+  if (G == topo.group_of(target)) {
+    d.port = static_cast<int16_t>(topo.local_port(topo.index_of(sw), topo.index_of(target)));
+    d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done);
+    return d;
+  }
+  if (h.exit_switch < 0) choose_exit(topo, sw, target, h, rng);
+  if (h.exit_switch == sw) {
+    d.port = h.exit_port;
+    d.vc = h.segment;
+    h.global_done = 1;
+    h.exit_switch = -1;
+    h.exit_port = -1;
+  } else {
+    d.port = static_cast<int16_t>(topo.local_port(topo.index_of(sw), topo.index_of(h.exit_switch)));
+    d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done);
+  }
+  return d;
+}
+
+RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng) {
+  if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
+  return dragonfly_minimal_hop(topo, sw, h.dst_switch, h, rng);
+}
+
+int minimal_distance(const Dragonfly& topo, int from, int to) {
+  if (from == to) return 0;
+  const int G = topo.group_of(from), Gt = topo.group_of(to);
+  if (G == Gt) return 1;
+  const GlobalLinkEnd* links = topo.links_between(G, Gt);
+  int best = 4;
+  for (int k = 0; k < topo.links_per_group_pair(); ++k) {
+    const int landing = topo.global_peer(links[k].sw, links[k].port).sw;
+    const int d = (links[k].sw != from) + 1 + (landing != to);
+    if (d < best) best = d;
+  }
+  return best;
+}
+
+}  // namespace scfly

@@ -1,0 +1,39 @@
+// Minimal routing (MIN) on a Dragonfly.
+//
+// Paper: Kim, Dally, Scott, Abts, "Technology-driven, highly-scalable Dragonfly topology"
+// (ISCA'08), as used in the ACOR paper (../shared/papers/000_82a785b33d304404.txt, sec. 2.1).
+// Decision rule: oblivious. Inside the destination group, one local hop to the destination
+// switch. Otherwise hop to the switch owning the global link toward the destination group
+// (local hop, unless this switch owns it), take it, then one local hop: at most L-G-L.
+// When several global links join the group pair (dfly(p,a,h,g) with g < a*h+1), the segment's
+// link is chosen once, at the first switch of the segment, uniformly among the links that
+// give the fewest hops to the target switch (a link owned by this switch or landing on the
+// target switch is preferred); the choice is kept in the header (exit_switch/exit_port).
+// Congestion signal read: none.
+// VC use per hop (the hop-slot rule shared by every Dragonfly unit here): a path is cut in
+// segments (MIN: one; Valiant: two). In segment s a local hop uses local VC 2s before the
+// segment's global hop and 2s+1 after it; the global hop uses global VC s. MIN therefore
+// uses local VC 0, global VC 0, local VC 1 (2 local / 1 global VCs) and the VC index never
+// decreases along the path (local VCs strictly increase across a global hop), which breaks
+// every cyclic channel dependency (Dally & Seitz; Kim et al.).
+#pragma once
+
+#include "routing_units/route_types.h"
+#include "tb/rng.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+// One minimal hop from switch `sw` toward switch `target` (sw != target), with the VC the
+// hop-slot rule gives. Updates h.exit_* and h.global_done.
+RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
+                                    Rng& rng);
+
+// The MIN routing unit: eject at the destination switch, else a minimal hop.
+RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng);
+
+// Hop counts of the minimal path from switch `from` to switch `to` (0..3 switch-to-switch
+// hops on the shortest route), used by tests and path-length statistics.
+int minimal_distance(const Dragonfly& topo, int from, int to);
+
+}  // namespace scfly

@@ -1,0 +1,27 @@
+// Value types shared by routing units and the switch: the routing header a packet carries
+// and the decision a routing unit returns. Plain data, no SystemC.
+#pragma once
+
+#include <cstdint>
+
+namespace scfly {
+
+// Header fields a routing unit reads and updates. A path is cut into segments: MIN has one
+// (source -> destination), Valiant two (source -> intermediate switch -> destination).
+struct RouteHeader {
+  int32_t dst_switch = -1;
+  int16_t dst_host = -1;
+  int32_t inter_switch = -1;  // Valiant intermediate switch, -1 = none (minimal path)
+  int32_t exit_switch = -1;   // global link chosen for this segment: owning switch ...
+  int16_t exit_port = -1;     // ... and its port; -1 = not chosen yet
+  uint8_t segment = 0;        // 0 = first segment, 1 = after the intermediate switch
+  uint8_t global_done = 0;    // 1 once this segment's global hop has been taken
+  bool nonminimal = false;    // routed through a Valiant intermediate
+};
+
+struct RouteDecision {
+  int16_t port = -1;
+  uint8_t vc = 0;
+};
+
+}  // namespace scfly

@@ -1,0 +1,63 @@
+// Packets and flits. A packet's header and bookkeeping live once in a pool; what moves
+// through buffers and links is a small flit (one per phit) naming its packet. The pool
+// recycles packet slots through a free list, so no allocation happens per packet once the
+// network has reached its working population.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "routing_units/route_types.h"
+
+namespace scfly {
+
+using PacketId = uint32_t;
+
+struct Packet {
+  RouteHeader route;
+  int32_t src_node = -1;
+  int32_t dst_node = -1;
+  uint64_t gen_cycle = 0;     // generated into the NIC's source queue
+  uint64_t inject_cycle = 0;  // head phit left the NIC onto the injection link
+  uint64_t head_arrival = 0;  // cycle the head landed in its current input buffer
+  uint16_t phits = 1;
+  uint8_t local_hops = 0;
+  uint8_t global_hops = 0;
+};
+
+struct Flit {
+  PacketId pkt = 0;
+  uint16_t seq = 0;  // phit index within the packet; 0 = head
+  uint8_t vc = 0;    // VC on the link it travels (= input VC downstream)
+  uint8_t tail = 0;  // 1 on the last phit
+  bool head() const { return seq == 0; }
+};
+
+class PacketPool {
+ public:
+  PacketId alloc() {
+    ++m_live;
+    if (!m_free.empty()) {
+      PacketId id = m_free.back();
+      m_free.pop_back();
+      m_pkts[id] = Packet{};
+      return id;
+    }
+    m_pkts.emplace_back();
+    return static_cast<PacketId>(m_pkts.size() - 1);
+  }
+  void release(PacketId id) {
+    --m_live;
+    m_free.push_back(id);
+  }
+  Packet& operator[](PacketId id) { return m_pkts[id]; }
+  const Packet& operator[](PacketId id) const { return m_pkts[id]; }
+  uint64_t live() const { return m_live; }
+
+ private:
+  std::vector<Packet> m_pkts;
+  std::vector<PacketId> m_free;
+  uint64_t m_live = 0;
+};
+
+}  // namespace scfly

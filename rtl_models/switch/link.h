@@ -1,0 +1,127 @@
+// Links as TLM-2.0 sockets with a custom protocol type.
+//
+// One unidirectional channel = one initiator socket (sender, LinkTx) bound to one target
+// socket (receiver, LinkRx). Flits go forward through nb_transport_fw; credits come back
+// through nb_transport_bw on the same socket pair. Every call is annotated with the link
+// latency; the receiver files the message into a delay line keyed by its arrival cycle
+// (now + latency) and only consumes entries whose arrival cycle has come. Because every
+// latency is >= 1 cycle, a message sent in cycle t is never visible before t+1, so the
+// order in which SystemC runs the switches within a cycle cannot change any result.
+#pragma once
+
+#include <systemc>
+#include <tlm>
+
+#include "rtl_models/switch/flit.h"
+#include "rtl_models/switch/ring_buffer.h"
+
+namespace scfly {
+
+struct LinkMsg {
+  Flit flit;     // the phit (forward)
+  uint8_t vc = 0;  // credited VC (backward)
+};
+
+struct LinkProtocol {
+  using tlm_payload_type = LinkMsg;
+  using tlm_phase_type = tlm::tlm_phase;
+};
+
+using LinkInitiatorSocket = tlm::tlm_initiator_socket<32, LinkProtocol>;
+using LinkTargetSocket = tlm::tlm_target_socket<32, LinkProtocol>;
+
+// Something with a clock that may sleep while idle; a link wakes it when a message lands.
+class Clocked {
+ public:
+  explicit Clocked(const sc_core::sc_time& period) : m_period(period) {}
+  uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  const sc_core::sc_time& period() const { return m_period; }
+  // Called by a link when a message will land after `delay`.
+  void wake_after(const sc_core::sc_time& delay) {
+    if (m_asleep) m_wake.notify(delay);
+  }
+
+ protected:
+  sc_core::sc_time m_period;
+  sc_core::sc_event m_wake;
+  bool m_asleep = false;
+};
+
+struct FlitArrival {
+  uint64_t cycle;
+  Flit flit;
+};
+struct CreditArrival {
+  uint64_t cycle;
+  uint8_t vc;
+};
+
+// Receiving end of a channel: a target socket and the delay line of flits in flight.
+class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
+ public:
+  LinkRx(const char* name, Clocked& owner, const sc_core::sc_time& latency)
+      : socket(name), m_owner(owner), m_latency(latency) {
+    socket.bind(*this);
+  }
+  LinkTargetSocket socket;
+  RingBuffer<FlitArrival> line;
+
+  // Return one credit for `vc` to the sender, arriving after the link latency.
+  void send_credit(uint8_t vc) {
+    LinkMsg m;
+    m.vc = vc;
+    tlm::tlm_phase ph = tlm::BEGIN_RESP;
+    sc_core::sc_time d = m_latency;
+    socket->nb_transport_bw(m, ph, d);
+  }
+
+  tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
+    line.push_unbounded(FlitArrival{(sc_core::sc_time_stamp() + d).value() / m_owner.period().value(),
+                                    m.flit});
+    m_owner.wake_after(d);
+    return tlm::TLM_ACCEPTED;
+  }
+  void b_transport(LinkMsg&, sc_core::sc_time&) override {
+    SC_REPORT_ERROR("scfly/link", "b_transport is not part of the scfly link protocol");
+  }
+  bool get_direct_mem_ptr(LinkMsg&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(LinkMsg&) override { return 0; }
+
+ private:
+  Clocked& m_owner;
+  sc_core::sc_time m_latency;
+};
+
+// Sending end of a channel: an initiator socket and the delay line of returning credits.
+class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
+ public:
+  LinkTx(const char* name, Clocked& owner, const sc_core::sc_time& latency, bool wake_on_credit)
+      : socket(name), m_owner(owner), m_latency(latency), m_wake_on_credit(wake_on_credit) {
+    socket.bind(*this);
+  }
+  LinkInitiatorSocket socket;
+  RingBuffer<CreditArrival> credits;
+
+  void send(const Flit& f) {
+    LinkMsg m;
+    m.flit = f;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time d = m_latency;
+    socket->nb_transport_fw(m, ph, d);
+  }
+
+  tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
+    credits.push_unbounded(
+        CreditArrival{(sc_core::sc_time_stamp() + d).value() / m_owner.period().value(), m.vc});
+    if (m_wake_on_credit) m_owner.wake_after(d);
+    return tlm::TLM_ACCEPTED;
+  }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  Clocked& m_owner;
+  sc_core::sc_time m_latency;
+  bool m_wake_on_credit;
+};
+
+}  // namespace scfly

@@ -1,0 +1,25 @@
+// State shared by every block of one simulated network: the packet pool, a counter of phit
+// movements (the watchdog's progress signal) and the first fatal error. Single-threaded:
+// SystemC runs one process at a time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <systemc>
+
+#include "rtl_models/switch/flit.h"
+
+namespace scfly {
+
+struct SimContext {
+  PacketPool pool;
+  uint64_t phit_moves = 0;  // every phit sent on any link
+  std::string error;        // first fatal error; the run stops
+  void fail(const std::string& what) {
+    if (error.empty()) error = what;
+    sc_core::sc_stop();
+  }
+};
+
+}  // namespace scfly

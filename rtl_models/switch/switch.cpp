@@ -1,0 +1,302 @@
+#include "rtl_models/switch/switch.h"
+
+#include <algorithm>
+#include <climits>
+#include <sstream>
+
+namespace scfly {
+
+namespace {
+constexpr int32_t kSinkCredits = INT32_MAX / 2;  // ejection: the sink never back-pressures
+}
+
+Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
+               const SwitchParams& prm, const RoutingUnit& routing, SimContext& ctx,
+               uint64_t seed, const sc_core::sc_time& period)
+    : sc_core::sc_module(name),
+      Clocked(period),
+      m_id(id),
+      m_topo(topo),
+      m_routing(routing),
+      m_ctx(ctx),
+      m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
+      m_speedup(prm.speedup),
+      m_pipeline(prm.pipeline) {
+  const int k = topo.radix();
+  m_ivc.resize(k);
+  m_ovc.resize(k);
+  m_in_rr.assign(k, 0);
+  m_out_rr.assign(k, 0);
+  m_link_rr.assign(k, 0);
+  m_in_active.assign(k, 0);
+  m_out_active.assign(k, 0);
+  m_link_vc.assign(k, -1);
+  m_is_host.assign(k, 0);
+  for (int p = 0; p < k; ++p) {
+    const int c = static_cast<int>(topo.port_class(p));
+    const bool host = topo.port_class(p) == PortClass::Host;
+    m_is_host[p] = host;
+    const sc_core::sc_time lat = period * static_cast<double>(prm.latency[c]);
+    m_in.push_back(std::make_unique<LinkRx>(("in_" + std::to_string(p)).c_str(), *this, lat));
+    m_out.push_back(
+        std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, false));
+    m_ivc[p].resize(prm.vcs[c]);
+    for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c]);
+    m_ovc[p].resize(host ? 1 : prm.vcs[c]);
+    for (auto& ov : m_ovc[p]) {
+      ov.buf.set_capacity(prm.out_buf[c]);
+      ov.credit_cap = host ? kSinkCredits : static_cast<int32_t>(prm.in_buf[c]);
+      ov.credits = ov.credit_cap;
+    }
+  }
+  m_conns.reserve(static_cast<size_t>(k) * m_speedup);
+  m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
+  SC_HAS_PROCESS(Switch);
+  SC_METHOD(tick);
+}
+
+// The per-cycle stage order. Each stage sees what the earlier stages did this cycle:
+//  1. receive  - phits and credits whose arrival cycle has come enter the input buffers /
+//                credit counters (a phit sent upstream in cycle t lands in t + latency);
+//  2. route    - heads that have waited the pipeline latency get (output port, VC);
+//  3. allocate - separable input-first round-robin: each input port picks up to S free
+//                routed VCs whose output VC is free and has room for the whole packet
+//                (VCT), then each output port grants up to S of its requests;
+//  4. crossbar - every connection (new or ongoing) moves one phit input -> output buffer,
+//                and the freed input slot is credited upstream at once (it lands there
+//                after the link latency);
+//  5. transmit - each output link sends one phit: the packet it is carrying, or a new
+//                head whose downstream VC has credits for the whole packet.
+// Consequences: a phit can cross the crossbar and leave on the link in the cycle it was
+// granted; the minimum per-hop latency is link latency + pipeline latency; a credit
+// returned in cycle t can be used upstream in t + latency.
+void Switch::tick() {
+  m_asleep = false;
+  const uint64_t now = cycle();
+  receive(now);
+  if (m_buffered != 0) {
+    route_heads(now);
+    allocate();
+    traverse_crossbar();
+    transmit();
+  }
+  schedule(now);
+}
+
+void Switch::receive(uint64_t now) {
+  const int k = radix();
+  for (int p = 0; p < k; ++p) {
+    auto& line = m_in[p]->line;
+    while (!line.empty() && line.front().cycle <= now) {
+      const FlitArrival a = line.front();
+      line.pop();
+      if (a.flit.vc >= m_ivc[p].size()) {
+        m_ctx.fail(std::string(name()) + ": phit on port " + std::to_string(p) + " names VC " +
+                   std::to_string(a.flit.vc) + " but the port has " +
+                   std::to_string(m_ivc[p].size()));
+        return;
+      }
+      InVc& iv = m_ivc[p][a.flit.vc];
+      if (iv.buf.full()) {
+        m_ctx.fail(std::string(name()) + ": credit violation, input buffer port " +
+                   std::to_string(p) + " VC " + std::to_string(a.flit.vc) + " overflows (" +
+                   std::to_string(iv.buf.capacity()) + " phits)");
+        return;
+      }
+      iv.buf.push(a.flit);
+      ++m_buffered;
+      if (a.flit.head()) m_ctx.pool[a.flit.pkt].head_arrival = a.cycle;
+    }
+    auto& cl = m_out[p]->credits;
+    while (!cl.empty() && cl.front().cycle <= now) {
+      OutVc& ov = m_ovc[p][cl.front().vc];
+      cl.pop();
+      if (++ov.credits > ov.credit_cap) {
+        m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
+                   " exceed the downstream buffer size " + std::to_string(ov.credit_cap));
+        return;
+      }
+    }
+  }
+}
+
+void Switch::route_heads(uint64_t now) {
+  const int k = radix();
+  for (int p = 0; p < k; ++p) {
+    for (auto& iv : m_ivc[p]) {
+      if (iv.routed || iv.buf.empty()) continue;
+      const Flit& f = iv.buf.front();
+      Packet& pkt = m_ctx.pool[f.pkt];
+      if (now < pkt.head_arrival + static_cast<uint64_t>(m_pipeline)) continue;
+      const RouteDecision d = m_routing.route(m_id, p, pkt.route, m_rng);
+      if (d.port < 0 || d.port >= k || d.vc >= m_ovc[d.port].size()) {
+        m_ctx.fail(std::string(name()) + ": routing unit returned port " +
+                   std::to_string(d.port) + " VC " + std::to_string(d.vc) +
+                   " which does not exist (packet " + std::to_string(pkt.src_node) + " -> " +
+                   std::to_string(pkt.dst_node) + ")");
+        return;
+      }
+      iv.route = d;
+      iv.routed = true;
+    }
+  }
+}
+
+void Switch::allocate() {
+  const int k = radix();
+  m_reqs.clear();
+  // Input stage: each input port offers up to (S - active connections) requests, chosen
+  // round-robin over its VCs, only for output VCs that could accept the whole packet.
+  for (int ip = 0; ip < k; ++ip) {
+    int budget = m_speedup - m_in_active[ip];
+    if (budget <= 0) continue;
+    auto& ivcs = m_ivc[ip];
+    const int nv = static_cast<int>(ivcs.size());
+    for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1)) {
+      InVc& iv = ivcs[v];
+      if (!iv.routed || iv.connected) continue;
+      const int op = iv.route.port;
+      const OutVc& ov = m_ovc[op][iv.route.vc];
+      if (ov.writing || m_out_active[op] >= m_speedup) continue;
+      if (ov.buf.free() < m_ctx.pool[iv.buf.front().pkt].phits) continue;
+      m_reqs.push_back(Request{static_cast<uint16_t>(ip), static_cast<uint16_t>(op),
+                               static_cast<uint8_t>(v), iv.route.vc});
+      if (--budget == 0) break;
+    }
+  }
+  if (m_reqs.empty()) return;
+  // Output stage: each output port grants up to (S - active) requests, round-robin over
+  // input ports starting after the last input it granted.
+  auto key = [&](const Request& r) {
+    const int prio = (r.in_port - m_out_rr[r.out_port] + k) % k;
+    return (static_cast<uint32_t>(r.out_port) << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
+  };
+  std::sort(m_reqs.begin(), m_reqs.end(),
+            [&](const Request& x, const Request& y) { return key(x) < key(y); });
+  for (const Request& r : m_reqs) {
+    if (m_out_active[r.out_port] >= m_speedup) continue;
+    OutVc& ov = m_ovc[r.out_port][r.out_vc];
+    if (ov.writing) continue;  // another input won this output VC this cycle
+    InVc& iv = m_ivc[r.in_port][r.in_vc];
+    ov.writing = true;
+    iv.connected = true;
+    iv.xbar_out = r.out_port;
+    ++m_in_active[r.in_port];
+    ++m_out_active[r.out_port];
+    m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % k);
+    m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
+    m_conns.push_back(Conn{r.in_port, r.out_port, r.in_vc, r.out_vc});
+  }
+}
+
+void Switch::traverse_crossbar() {
+  for (size_t i = 0; i < m_conns.size();) {
+    const Conn c = m_conns[i];
+    InVc& iv = m_ivc[c.in_port][c.in_vc];
+    if (iv.buf.empty()) {  // cut-through: the rest of the packet has not arrived yet
+      ++i;
+      continue;
+    }
+    Flit f = iv.buf.front();
+    iv.buf.pop();
+    f.vc = c.out_vc;
+    OutVc& ov = m_ovc[c.out_port][c.out_vc];
+    ov.buf.push(f);
+    m_in[c.in_port]->send_credit(c.in_vc);
+    if (f.tail) {
+      iv.routed = false;
+      iv.connected = false;
+      iv.xbar_out = -1;
+      ov.writing = false;
+      --m_in_active[c.in_port];
+      --m_out_active[c.out_port];
+      m_conns[i] = m_conns.back();
+      m_conns.pop_back();
+      continue;
+    }
+    ++i;
+  }
+}
+
+void Switch::transmit() {
+  const int k = radix();
+  for (int op = 0; op < k; ++op) {
+    auto& ovcs = m_ovc[op];
+    int v = m_link_vc[op];
+    if (v < 0) {
+      const int nv = static_cast<int>(ovcs.size());
+      for (int n = 0, c = m_link_rr[op]; n < nv; ++n, c = (c + 1 == nv ? 0 : c + 1)) {
+        const OutVc& ov = ovcs[c];
+        if (ov.buf.empty()) continue;
+        if (ov.credits < static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits)) continue;
+        v = c;
+        m_link_rr[op] = static_cast<uint8_t>((c + 1) % nv);
+        break;
+      }
+      if (v < 0) continue;
+      m_link_vc[op] = static_cast<int16_t>(v);
+    }
+    OutVc& ov = ovcs[v];
+    if (ov.buf.empty()) continue;  // bubble: the body is still crossing
+    const Flit f = ov.buf.front();
+    ov.buf.pop();
+    --m_buffered;
+    --ov.credits;
+    if (f.head() && !m_is_host[op]) {
+      Packet& pkt = m_ctx.pool[f.pkt];
+      if (m_topo.port_class(op) == PortClass::Global) ++pkt.global_hops;
+      else ++pkt.local_hops;
+    }
+    m_out[op]->send(f);
+    ++m_ctx.phit_moves;
+    if (f.tail) m_link_vc[op] = -1;
+  }
+}
+
+void Switch::schedule(uint64_t now) {
+  if (m_buffered != 0) {
+    next_trigger(m_period);
+    return;
+  }
+  // Idle: sleep until the earliest phit in flight toward us lands (links wake us for
+  // anything sent later). Pending credits need no wake-up: they only matter once there is
+  // something to send, and they are collected on the next active cycle.
+  uint64_t earliest = UINT64_MAX;
+  for (const auto& rx : m_in)
+    if (!rx->line.empty()) earliest = std::min(earliest, rx->line.front().cycle);
+  m_asleep = true;
+  if (earliest != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(earliest - now));
+  next_trigger(m_wake);
+}
+
+std::string Switch::dump() const {
+  std::ostringstream os;
+  const int k = static_cast<int>(m_ivc.size());
+  for (int p = 0; p < k; ++p) {
+    for (size_t v = 0; v < m_ivc[p].size(); ++v) {
+      const InVc& iv = m_ivc[p][v];
+      if (iv.buf.empty()) continue;
+      const Packet& pkt = m_ctx.pool[iv.buf.front().pkt];
+      os << "  " << name() << " in[" << p << "].vc" << v << ": " << iv.buf.size() << "/"
+         << iv.buf.capacity() << " phits; front packet " << pkt.src_node << "->"
+         << pkt.dst_node << " phit " << iv.buf.front().seq;
+      if (iv.routed) os << ", routed to out[" << iv.route.port << "].vc" << int(iv.route.vc);
+      if (iv.connected) os << ", crossbar connected";
+      os << "\n";
+    }
+  }
+  for (int p = 0; p < k; ++p) {
+    for (size_t v = 0; v < m_ovc[p].size(); ++v) {
+      const OutVc& ov = m_ovc[p][v];
+      if (ov.buf.empty()) continue;
+      os << "  " << name() << " out[" << p << "].vc" << v << ": " << ov.buf.size() << "/"
+         << ov.buf.capacity() << " phits; credits ";
+      if (m_is_host[p]) os << "sink";
+      else os << ov.credits << "/" << ov.credit_cap;
+      os << (m_link_vc[p] == static_cast<int>(v) ? ", on link" : "") << "\n";
+    }
+  }
+  return os.str();
+}
+
+}  // namespace scfly

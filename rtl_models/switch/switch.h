@@ -1,0 +1,119 @@
+// One Dragonfly switch: combined input-output queued (CIOQ), virtual cut-through, credit-
+// based flow control per VC, crossbar with speedup S, separable input-first round-robin
+// allocator, fixed pipeline latency. See cycle() in switch.cpp for the per-cycle stage order.
+//
+// Microarchitecture contract:
+// - Input buffer per (port, VC) and output buffer per (port, VC), depths per port class
+//   (injection/host, local, global) in phits.
+// - A head is routable `pipeline` cycles after it lands in the input buffer.
+// - Crossbar: a connection joins one input VC to one output VC for a whole packet and
+//   moves one phit per cycle; an input port may feed and an output port may accept up to S
+//   connections at once, i.e. up to S phits per input and per output per cycle.
+// - Allocation is virtual cut-through: an output VC is granted only when no other packet is
+//   being written into it and it has room for the whole packet; a packet starts on a link
+//   only when the downstream VC has credits for the whole packet. Phits of a packet follow
+//   their head as soon as they arrive (cut-through), one packet per link at a time.
+// - Round-robin everywhere (input VC choice, output arbitration over inputs, link VC
+//   choice): never a fixed scan from VC 0.
+// - Host (ejection) outputs have one VC and the sink never back-pressures.
+// - The routing unit sees only the packet header and the switch id/input port.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "rtl_models/switch/link.h"
+#include "rtl_models/switch/sim_context.h"
+#include "routing_units/routing.h"
+#include "tb/rng.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+struct SwitchParams {
+  int speedup = 2;
+  int pipeline = 5;                       // cycles from head arrival to routable
+  int vcs[3] = {1, 2, 1};                 // per PortClass (host = injection VCs)
+  uint32_t in_buf[3] = {64, 64, 128};     // input buffer depth per VC, phits
+  uint32_t out_buf[3] = {32, 32, 32};     // output buffer depth per VC, phits
+  uint32_t latency[3] = {1, 10, 40};      // link latency per class, cycles
+};
+
+class Switch : public sc_core::sc_module, public Clocked {
+ public:
+  Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo, const SwitchParams& prm,
+         const RoutingUnit& routing, SimContext& ctx, uint64_t seed,
+         const sc_core::sc_time& period);
+
+  int id() const { return m_id; }
+  int radix() const { return static_cast<int>(m_in.size()); }
+  LinkRx& in(int port) { return *m_in[port]; }
+  LinkTx& out(int port) { return *m_out[port]; }
+
+  // Observability (read-only snapshots; also what the VCD tracer samples).
+  int in_vcs(int port) const { return static_cast<int>(m_ivc[port].size()); }
+  int out_vcs(int port) const { return static_cast<int>(m_ovc[port].size()); }
+  const uint32_t* in_occupancy(int port, int vc) const { return m_ivc[port][vc].buf.size_ptr(); }
+  const uint32_t* out_occupancy(int port, int vc) const { return m_ovc[port][vc].buf.size_ptr(); }
+  const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
+  const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
+  uint64_t buffered_phits() const { return m_buffered; }
+  // Human-readable dump of every non-empty buffer (watchdog report).
+  std::string dump() const;
+
+ private:
+  struct InVc {
+    RingBuffer<Flit> buf;
+    RouteDecision route;
+    bool routed = false;
+    bool connected = false;
+    int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
+  };
+  struct OutVc {
+    RingBuffer<Flit> buf;
+    bool writing = false;  // a crossbar connection is filling this VC
+    int32_t credits = 0;   // free phits in the downstream input VC
+    int32_t credit_cap = 0;
+  };
+  struct Conn {
+    uint16_t in_port, out_port;
+    uint8_t in_vc, out_vc;
+  };
+  struct Request {
+    uint16_t in_port, out_port;
+    uint8_t in_vc, out_vc;
+  };
+
+  void tick();
+  void receive(uint64_t now);
+  void route_heads(uint64_t now);
+  void allocate();
+  void traverse_crossbar();
+  void transmit();
+  void schedule(uint64_t now);
+
+  int m_id;
+  const Dragonfly& m_topo;
+  const RoutingUnit& m_routing;
+  SimContext& m_ctx;
+  Rng m_rng;
+  int m_speedup;
+  int m_pipeline;
+
+  std::vector<std::unique_ptr<LinkRx>> m_in;
+  std::vector<std::unique_ptr<LinkTx>> m_out;
+  std::vector<std::vector<InVc>> m_ivc;   // [port][vc]
+  std::vector<std::vector<OutVc>> m_ovc;  // [port][vc]
+  std::vector<uint8_t> m_in_rr, m_out_rr, m_link_rr;  // round-robin pointers
+  std::vector<uint8_t> m_in_active, m_out_active;     // crossbar connections per port
+  std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
+  std::vector<uint8_t> m_is_host;                     // per port
+  std::vector<Conn> m_conns;
+  std::vector<Request> m_reqs;
+  uint64_t m_buffered = 0;  // phits in input + output buffers
+};
+
+}  // namespace scfly

@@ -1,0 +1,353 @@
+#include "sc_main/config.h"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+namespace scfly {
+
+namespace {
+
+std::string show(const YAML::Node& n) {
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  YAML::Emitter e;
+  e << YAML::Flow << n;
+  return e.c_str();
+}
+
+// A YAML mapping being read: remembers which keys were read, so that any other key is
+// reported as unknown, with the list of allowed ones.
+class Section {
+ public:
+  Section(YAML::Node n, std::string path) : m_n(std::move(n)), m_path(std::move(path)) {
+    if (m_n && !m_n.IsNull() && !m_n.IsMap())
+      throw ConfigError("config key '" + (m_path.empty() ? std::string("(top)") : m_path) +
+                        "': value " + show(m_n) + " is not a mapping of keys");
+  }
+  std::string key(const std::string& k) const { return m_path.empty() ? k : m_path + "." + k; }
+  YAML::Node raw(const std::string& k) {
+    m_known.push_back(k);
+    if (!m_n || m_n.IsNull()) return YAML::Node();
+    return m_n[k];
+  }
+  Section sub(const std::string& k) { return Section(raw(k), key(k)); }
+
+  int64_t integer(const std::string& k, int64_t def, int64_t lo, int64_t hi,
+                  const std::string& unit = "") {
+    YAML::Node v = raw(k);
+    if (!v || v.IsNull()) return def;
+    int64_t x;
+    if (!v.IsScalar() || !YAML::convert<int64_t>::decode(v, x))
+      throw ConfigError(bad(k, v, "an integer in [" + std::to_string(lo) + ", " +
+                                      std::to_string(hi) + "]" + unit));
+    if (x < lo || x > hi)
+      throw ConfigError(bad(k, v, "in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" +
+                                      unit));
+    return x;
+  }
+  double real(const std::string& k, double def, double lo_excl, double hi,
+              const std::string& allowed) {
+    YAML::Node v = raw(k);
+    if (!v || v.IsNull()) return def;
+    double x;
+    if (!v.IsScalar() || !YAML::convert<double>::decode(v, x) || !std::isfinite(x))
+      throw ConfigError(bad(k, v, allowed));
+    if (!(x > lo_excl && x <= hi)) throw ConfigError(bad(k, v, allowed));
+    return x;
+  }
+  bool boolean(const std::string& k, bool def) {
+    YAML::Node v = raw(k);
+    if (!v || v.IsNull()) return def;
+    bool x;
+    if (!v.IsScalar() || !YAML::convert<bool>::decode(v, x))
+      throw ConfigError(bad(k, v, "true or false"));
+    return x;
+  }
+  std::string text(const std::string& k, const std::string& def) {
+    YAML::Node v = raw(k);
+    if (!v || v.IsNull()) return def;
+    if (!v.IsScalar()) throw ConfigError(bad(k, v, "a single value"));
+    return v.Scalar();
+  }
+  std::string bad(const std::string& k, const YAML::Node& v, const std::string& allowed) const {
+    return "config key '" + key(k) + "': value " + show(v) + " is not allowed; expected " + allowed;
+  }
+  // Every key present must have been read.
+  void finish() const {
+    if (!m_n || m_n.IsNull()) return;
+    for (const auto& kv : m_n) {
+      const std::string k = kv.first.Scalar();
+      bool found = false;
+      for (const auto& known : m_known) found |= known == k;
+      if (!found) {
+        std::string allowed;
+        for (const auto& known : m_known) allowed += (allowed.empty() ? "" : ", ") + known;
+        throw ConfigError("unknown config key '" + key(k) + "'; allowed here: " + allowed);
+      }
+    }
+  }
+
+ private:
+  YAML::Node m_n;
+  std::string m_path;
+  std::vector<std::string> m_known;
+};
+
+// Buffer depth: an integer (phits) or a string with unit: "720", "720 phits", "18KB",
+// "18 KiB", "4500B"; bytes are rounded up to whole phits.
+uint32_t buffer_size(Section& s, const std::string& k, uint32_t def, int phit_bytes) {
+  YAML::Node v = s.raw(k);
+  if (!v || v.IsNull()) return def;
+  const std::string allowed =
+      "a depth per VC in phits (e.g. 64) or bytes (e.g. '18KB', '4500B'), 1 to 10^7 phits";
+  if (!v.IsScalar()) throw ConfigError(s.bad(k, v, allowed));
+  std::istringstream is(v.Scalar());
+  double num;
+  std::string unit;
+  if (!(is >> num)) throw ConfigError(s.bad(k, v, allowed));
+  is >> unit;
+  std::string rest;
+  if (is >> rest) throw ConfigError(s.bad(k, v, allowed));
+  double phits;
+  if (unit.empty() || unit == "phits" || unit == "phit") phits = num;
+  else if (unit == "B") phits = std::ceil(num / phit_bytes);
+  else if (unit == "KB" || unit == "KiB") phits = std::ceil(num * 1024 / phit_bytes);
+  else throw ConfigError(s.bad(k, v, allowed));
+  if (phits != std::floor(phits) || phits < 1 || phits > 1e7) throw ConfigError(s.bad(k, v, allowed));
+  return static_cast<uint32_t>(phits);
+}
+
+// VC count: an integer, or "auto" = the minimum the routing needs (returned as 0).
+int vc_count(Section& s, const std::string& k, int def) {
+  YAML::Node v = s.raw(k);
+  if (!v || v.IsNull()) return def;
+  if (v.IsScalar() && v.Scalar() == "auto") return 0;
+  int64_t x;
+  if (!v.IsScalar() || !YAML::convert<int64_t>::decode(v, x) || x < 1 || x > 16)
+    throw ConfigError(s.bad(k, v, "an integer in [1, 16] or 'auto'"));
+  return static_cast<int>(x);
+}
+
+void apply_override(YAML::Node& root, const std::string& ov) {
+  const auto eq = ov.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw ConfigError("override '" + ov + "' is not of the form key=value (e.g. topology.p=4)");
+  const std::string path = ov.substr(0, eq), value = ov.substr(eq + 1);
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  for (std::string part; std::getline(ss, part, '.');) {
+    if (part.empty()) throw ConfigError("override '" + ov + "': empty component in key '" + path + "'");
+    parts.push_back(part);
+  }
+  YAML::Node val;
+  try {
+    val = YAML::Load(value);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("override '" + ov + "': value is not valid YAML: " + e.what());
+  }
+  std::vector<YAML::Node> chain{root};
+  for (size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node cur = chain.back();
+    if (cur[parts[i]] && !cur[parts[i]].IsMap() && !cur[parts[i]].IsNull())
+      throw ConfigError("override '" + ov + "': '" + parts[i] + "' holds a value, not a mapping");
+    if (!cur[parts[i]] || cur[parts[i]].IsNull()) cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+    chain.push_back(cur[parts[i]]);
+  }
+  chain.back()[parts.back()] = val;
+}
+
+SimConfig parse(YAML::Node root) {
+  SimConfig c;
+  Section top(root, "");
+
+  Section topo = top.sub("topology");
+  c.topology.p = static_cast<int>(topo.integer("p", 2, 1, 250));
+  c.topology.a = static_cast<int>(topo.integer("a", 4, 1, 250));
+  c.topology.h = static_cast<int>(topo.integer("h", 2, 1, 250));
+  c.topology.g = static_cast<int>(
+      topo.integer("g", static_cast<int64_t>(c.topology.a) * c.topology.h + 1, 2, 1 << 20));
+  const std::string arr = topo.text("arrangement", "palmtree");
+  if (arr == "palmtree") c.topology.arrangement = Arrangement::Palmtree;
+  else if (arr == "absolute") c.topology.arrangement = Arrangement::Absolute;
+  else throw ConfigError(topo.bad("arrangement", YAML::Node(arr), "palmtree or absolute"));
+  topo.finish();
+  if (auto why = check_shape(c.topology); !why.empty())
+    throw ConfigError("invalid topology dfly(" + std::to_string(c.topology.p) + "," +
+                      std::to_string(c.topology.a) + "," + std::to_string(c.topology.h) + "," +
+                      std::to_string(c.topology.g) + "): " + why);
+
+  const std::string routing = top.text("routing", "min");
+  if (!parse_routing(routing, c.routing))
+    throw ConfigError(top.bad("routing", YAML::Node(routing), routing_choices()));
+  const std::string traffic = top.text("traffic", "un");
+  if (auto why = parse_traffic(traffic, c.traffic); !why.empty())
+    throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
+  {
+    Dragonfly t(c.topology);
+    if (auto why = check_traffic(c.traffic, t); !why.empty())
+      throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
+  }
+  c.load = top.real("load", 0.1, 0.0, 1.0, "an offered load in (0, 1] phits/node/cycle");
+  c.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
+  c.warmup_cycles = static_cast<uint64_t>(top.integer("warmup_cycles", 2000, 0, 1LL << 40, " cycles"));
+  c.measure_cycles =
+      static_cast<uint64_t>(top.integer("measure_cycles", 10000, 1, 1LL << 40, " cycles"));
+  c.drain = top.boolean("drain", false);
+  c.drain_timeout_cycles =
+      static_cast<uint64_t>(top.integer("drain_timeout_cycles", 1000000, 1, 1LL << 40, " cycles"));
+  c.watchdog_cycles =
+      static_cast<uint64_t>(top.integer("watchdog_cycles", 20000, 100, 1LL << 40, " cycles"));
+  c.packet_phits = static_cast<int>(top.integer("packet_phits", 8, 1, 4096, " phits"));
+  c.phit_bytes = static_cast<int>(top.integer("phit_bytes", 25, 1, 1 << 20, " bytes"));
+  c.clock_ghz = top.real("clock_ghz", 1.0, 0.0, 1000.0, "a clock frequency in (0, 1000] GHz");
+
+  const int H = static_cast<int>(PortClass::Host), L = static_cast<int>(PortClass::Local),
+            G = static_cast<int>(PortClass::Global);
+  Section sw = top.sub("switch");
+  c.sw.speedup = static_cast<int>(sw.integer("speedup", 2, 1, 8));
+  c.sw.pipeline = static_cast<int>(sw.integer("pipeline_cycles", 5, 0, 100000, " cycles"));
+  Section vcs = sw.sub("vcs");
+  c.sw.vcs[H] = vc_count(vcs, "injection", 1);
+  c.sw.vcs[L] = vc_count(vcs, "local", 0);
+  c.sw.vcs[G] = vc_count(vcs, "global", 0);
+  vcs.finish();
+  if (c.sw.vcs[H] == 0) c.sw.vcs[H] = 1;
+  const VcBudget need = required_vcs(c.routing);
+  if (c.sw.vcs[L] == 0) c.sw.vcs[L] = need.local;
+  if (c.sw.vcs[G] == 0) c.sw.vcs[G] = need.global;
+  if (c.sw.vcs[L] < need.local)
+    throw ConfigError("config key 'switch.vcs.local': value " + std::to_string(c.sw.vcs[L]) +
+                      " is too few for routing " + to_string(c.routing) + ", which needs at least " +
+                      std::to_string(need.local) + " local VCs to be deadlock-free (or use 'auto')");
+  if (c.sw.vcs[G] < need.global)
+    throw ConfigError("config key 'switch.vcs.global': value " + std::to_string(c.sw.vcs[G]) +
+                      " is too few for routing " + to_string(c.routing) + ", which needs at least " +
+                      std::to_string(need.global) + " global VCs to be deadlock-free (or use 'auto')");
+  Section ib = sw.sub("input_buffer");
+  c.sw.in_buf[H] = buffer_size(ib, "injection", 64, c.phit_bytes);
+  c.sw.in_buf[L] = buffer_size(ib, "local", 64, c.phit_bytes);
+  c.sw.in_buf[G] = buffer_size(ib, "global", 128, c.phit_bytes);
+  ib.finish();
+  Section ob = sw.sub("output_buffer");
+  c.sw.out_buf[H] = buffer_size(ob, "ejection", 32, c.phit_bytes);
+  c.sw.out_buf[L] = buffer_size(ob, "local", 32, c.phit_bytes);
+  c.sw.out_buf[G] = buffer_size(ob, "global", 32, c.phit_bytes);
+  ob.finish();
+  sw.finish();
+  const char* in_names[3] = {"injection", "local", "global"};
+  const char* out_names[3] = {"ejection", "local", "global"};
+  for (int k = 0; k < 3; ++k) {
+    if (c.sw.in_buf[k] < static_cast<uint32_t>(c.packet_phits))
+      throw ConfigError("config key 'switch.input_buffer." + std::string(in_names[k]) + "': value " +
+                        std::to_string(c.sw.in_buf[k]) + " phits cannot hold one packet of " +
+                        std::to_string(c.packet_phits) +
+                        " phits; virtual cut-through needs at least packet_phits");
+    if (c.sw.out_buf[k] < static_cast<uint32_t>(c.packet_phits))
+      throw ConfigError("config key 'switch.output_buffer." + std::string(out_names[k]) +
+                        "': value " + std::to_string(c.sw.out_buf[k]) +
+                        " phits cannot hold one packet of " + std::to_string(c.packet_phits) +
+                        " phits; virtual cut-through needs at least packet_phits");
+  }
+
+  Section links = top.sub("links");
+  c.sw.latency[H] = static_cast<uint32_t>(links.integer("injection_latency", 1, 1, 1000000, " cycles"));
+  c.sw.latency[L] = static_cast<uint32_t>(links.integer("local_latency", 10, 1, 1000000, " cycles"));
+  c.sw.latency[G] = static_cast<uint32_t>(links.integer("global_latency", 40, 1, 1000000, " cycles"));
+  links.finish();
+  top.finish();
+  return c;
+}
+
+YAML::Node load_yaml_text(const std::string& text, const std::string& origin) {
+  try {
+    YAML::Node n = YAML::Load(text);
+    if (!n || n.IsNull()) return YAML::Node(YAML::NodeType::Map);
+    return n;
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(origin + ": not valid YAML: " + e.what());
+  }
+}
+
+SimConfig parse_with(YAML::Node root, const std::vector<std::string>& overrides) {
+  if (!root.IsMap()) throw ConfigError("config: the top level must be a mapping of keys");
+  for (const auto& ov : overrides) apply_override(root, ov);
+  try {
+    return parse(root);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError(std::string("config: ") + e.what());
+  }
+}
+
+}  // namespace
+
+SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides) {
+  return parse_with(load_yaml_text(yaml, "config"), overrides);
+}
+
+SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("config file '" + path + "' cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_with(load_yaml_text(ss.str(), path), overrides);
+}
+
+nlohmann::json config_to_json(const SimConfig& c) {
+  using nlohmann::json;
+  const int H = 0, L = 1, G = 2;
+  json j;
+  j["topology"] = {{"p", c.topology.p},
+                   {"a", c.topology.a},
+                   {"h", c.topology.h},
+                   {"g", c.topology.g},
+                   {"arrangement", to_string(c.topology.arrangement)}};
+  j["routing"] = to_string(c.routing);
+  j["traffic"] = to_string(c.traffic);
+  j["load"] = c.load;
+  j["seed"] = c.seed;
+  j["warmup_cycles"] = c.warmup_cycles;
+  j["measure_cycles"] = c.measure_cycles;
+  j["drain"] = c.drain;
+  j["drain_timeout_cycles"] = c.drain_timeout_cycles;
+  j["watchdog_cycles"] = c.watchdog_cycles;
+  j["packet_phits"] = c.packet_phits;
+  j["phit_bytes"] = c.phit_bytes;
+  j["clock_ghz"] = c.clock_ghz;
+  j["switch"] = {
+      {"speedup", c.sw.speedup},
+      {"pipeline_cycles", c.sw.pipeline},
+      {"vcs", {{"injection", c.sw.vcs[H]}, {"local", c.sw.vcs[L]}, {"global", c.sw.vcs[G]}}},
+      {"input_buffer",
+       {{"injection", c.sw.in_buf[H]}, {"local", c.sw.in_buf[L]}, {"global", c.sw.in_buf[G]}}},
+      {"output_buffer",
+       {{"ejection", c.sw.out_buf[H]}, {"local", c.sw.out_buf[L]}, {"global", c.sw.out_buf[G]}}}};
+  j["links"] = {{"injection_latency", c.sw.latency[H]},
+                {"local_latency", c.sw.latency[L]},
+                {"global_latency", c.sw.latency[G]}};
+  return j;
+}
+
+std::vector<std::string> sizing_warnings(const SimConfig& c) {
+  std::vector<std::string> out;
+  const char* names[3] = {"injection", "local", "global"};
+  for (int k = 0; k < 3; ++k) {
+    const uint64_t rt = 2ULL * c.sw.latency[k] + static_cast<uint64_t>(c.sw.pipeline);
+    if (c.sw.in_buf[k] >= rt) continue;
+    const double cap = static_cast<double>(c.sw.in_buf[k]) / static_cast<double>(rt);
+    std::ostringstream os;
+    os.precision(3);
+    os << "switch.input_buffer." << names[k] << " = " << c.sw.in_buf[k]
+       << " phits is smaller than the credit round trip of a " << names[k] << " link (2 x "
+       << c.sw.latency[k] << " + " << c.sw.pipeline << " pipeline = " << rt
+       << " cycles): one VC can carry at most " << cap << " phits/cycle, and a link at most "
+       << std::min(1.0, cap * c.sw.vcs[k]) << " phits/cycle with all " << c.sw.vcs[k]
+       << " VCs busy";
+    out.push_back(os.str());
+  }
+  return out;
+}
+
+}  // namespace scfly

@@ -1,0 +1,55 @@
+// The run configuration: one typed struct per area, parsed from YAML and validated once,
+// here at the edge. Nothing deeper in the simulator reads YAML or string keys.
+//
+// Errors name the key, the offending value and what is allowed (ConfigError); the CLI
+// turns them into exit code 2.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "rtl_models/switch/switch.h"
+#include "routing_units/routing.h"
+#include "tb/traffic.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+struct ConfigError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct SimConfig {
+  DragonflyShape topology;
+  RoutingAlgo routing = RoutingAlgo::Min;
+  TrafficSpec traffic;
+  double load = 0.1;  // offered, phits/node/cycle
+  uint64_t seed = 1;
+  uint64_t warmup_cycles = 2000;
+  uint64_t measure_cycles = 10000;
+  bool drain = false;                       // after the window: stop sources, deliver all
+  uint64_t drain_timeout_cycles = 1000000;  // give up draining after this many cycles
+  uint64_t watchdog_cycles = 20000;         // no phit moved this long with packets inside
+  int packet_phits = 8;
+  int phit_bytes = 25;     // for buffer sizes given in bytes (25 B = 200 Gb/s at 1 GHz)
+  double clock_ghz = 1.0;  // network clock; 1 cycle = 1/clock_ghz ns
+  SwitchParams sw;         // vcs/in_buf/out_buf/latency indexed by PortClass
+};
+
+// Loads a YAML file, applies `key=value` overrides (dotted paths), parses and validates.
+SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
+// Same from YAML text (tests).
+SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides);
+
+// The resolved configuration, with the same keys the YAML uses.
+nlohmann::json config_to_json(const SimConfig& c);
+
+// Buffer-sizing sanity: one message per port class whose VC buffer is shorter than the
+// credit round trip of its link, with the throughput cap this implies.
+std::vector<std::string> sizing_warnings(const SimConfig& c);
+
+}  // namespace scfly

@@ -1,0 +1,104 @@
+#include "sc_main/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace scfly {
+
+nlohmann::json metrics_to_json(const Metrics& m) {
+  return nlohmann::json{
+      {"offered_load", m.offered_load},
+      {"generated_load", m.generated_load},
+      {"accepted_load", m.accepted_load},
+      {"accepted_packets", m.accepted_packets},
+      {"latency_avg", m.latency_avg},
+      {"latency_p50", m.latency_p50},
+      {"latency_p99", m.latency_p99},
+      {"latency_max", m.latency_max},
+      {"network_latency_avg", m.network_latency_avg},
+      {"network_latency_p50", m.network_latency_p50},
+      {"network_latency_p99", m.network_latency_p99},
+      {"network_latency_max", m.network_latency_max},
+      {"hops_avg", m.hops_avg},
+      {"local_hops_avg", m.local_hops_avg},
+      {"global_hops_avg", m.global_hops_avg},
+      {"nonminimal_fraction", m.nonminimal_fraction},
+      {"jain_fairness", m.jain_fairness},
+      {"switch_accepted_min", m.switch_accepted_min},
+      {"switch_accepted_max", m.switch_accepted_max},
+      {"switch_accepted", m.switch_accepted},
+      {"packets_measured", m.packets_measured},
+      {"packets_generated", m.packets_generated},
+      {"packets_injected", m.packets_injected},
+      {"packets_delivered", m.packets_delivered},
+      {"packets_in_network", m.packets_in_network},
+      {"packets_queued", m.packets_queued},
+      {"cycles", m.cycles},
+  };
+}
+
+nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
+                           const std::vector<std::string>& warnings) {
+  nlohmann::json j;
+  j["config"] = config_to_json(cfg);
+  j["metrics"] = metrics_to_json(r.metrics);
+  j["run"] = {{"status", r.error.empty() ? (r.conservation_ok ? "ok" : "conservation-failed")
+                                         : "error"},
+              {"error", r.error},
+              {"drained", r.drained},
+              {"conservation_ok", r.conservation_ok},
+              {"conservation", r.conservation},
+              {"sim_wall_s", r.sim_wall_s},
+              {"router_cycles_per_s", r.router_cycles_per_s},
+              {"warnings", warnings}};
+  return j;
+}
+
+std::string human_summary(const SimConfig& c, const RunOutcome& r) {
+  const Metrics& m = r.metrics;
+  const Dragonfly t(c.topology);
+  const double ns = 1.0 / c.clock_ghz;
+  char buf[4096];
+  std::snprintf(
+      buf, sizeof buf,
+      "scfly: dfly(%d,%d,%d,%d) %s, %d switches, %d nodes | routing %s | traffic %s\n"
+      "  packets %d phits, speedup %d, pipeline %d cycles, VCs inj/local/global %d/%d/%d, "
+      "links inj/local/global %u/%u/%u cycles\n"
+      "  window: warm-up %llu + measure %llu cycles (%.1f us), seed %llu\n"
+      "\n"
+      "  offered load      %.4f phits/node/cycle (generated %.4f)\n"
+      "  accepted load     %.4f phits/node/cycle = %.5f packets/node/cycle\n"
+      "  latency (total)   avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles   (avg %.1f ns)\n"
+      "  latency (network) avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles\n"
+      "  hops              avg %.3f (local %.3f, global %.3f)\n"
+      "  non-minimal       %.1f %% of packets\n"
+      "  fairness          Jain %.4f over switches; per-switch accepted min %.4f max %.4f\n"
+      "  packets           %llu measured; %llu generated, %llu delivered, %llu in network, "
+      "%llu queued at end\n"
+      "  conservation      %s (%s)\n"
+      "  speed             %llu cycles in %.2f s = %.0f router-cycles/s\n",
+      c.topology.p, c.topology.a, c.topology.h, c.topology.g, to_string(c.topology.arrangement),
+      t.num_switches(), t.num_nodes(), to_string(c.routing), to_string(c.traffic).c_str(),
+      c.packet_phits, c.sw.speedup, c.sw.pipeline, c.sw.vcs[0], c.sw.vcs[1], c.sw.vcs[2],
+      c.sw.latency[0], c.sw.latency[1], c.sw.latency[2],
+      static_cast<unsigned long long>(c.warmup_cycles),
+      static_cast<unsigned long long>(c.measure_cycles), c.measure_cycles * ns / 1000.0,
+      static_cast<unsigned long long>(c.seed), m.offered_load, m.generated_load, m.accepted_load,
+      m.accepted_packets, m.latency_avg, m.latency_p50, m.latency_p99, m.latency_max,
+      m.latency_avg * ns, m.network_latency_avg, m.network_latency_p50, m.network_latency_p99,
+      m.network_latency_max, m.hops_avg, m.local_hops_avg, m.global_hops_avg,
+      100.0 * m.nonminimal_fraction, m.jain_fairness, m.switch_accepted_min,
+      m.switch_accepted_max, static_cast<unsigned long long>(m.packets_measured),
+      static_cast<unsigned long long>(m.packets_generated),
+      static_cast<unsigned long long>(m.packets_delivered),
+      static_cast<unsigned long long>(m.packets_in_network),
+      static_cast<unsigned long long>(m.packets_queued), r.conservation_ok ? "ok" : "FAILED",
+      r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
+      r.router_cycles_per_s);
+  std::string s = buf;
+  if (c.drain) s += std::string("  drain             ") + (r.drained ? "complete" : "INCOMPLETE") + "\n";
+  if (!r.error.empty()) s += "\nERROR: " + r.error + "\n";
+  return s;
+}
+
+}  // namespace scfly

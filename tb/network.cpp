@@ -1,0 +1,165 @@
+#include "tb/network.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace scfly {
+
+namespace {
+sc_core::sc_time period_of(double clock_ghz) {
+  return sc_core::sc_time(1000.0 / clock_ghz, sc_core::SC_PS);
+}
+}  // namespace
+
+Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const TraceRequest& trace)
+    : sc_core::sc_module(name),
+      m_cfg(cfg),
+      m_topo(cfg.topology),
+      m_routing(cfg.routing, m_topo),
+      m_pattern(cfg.traffic, m_topo),
+      m_period(period_of(cfg.clock_ghz)),
+      m_stats(m_topo.num_nodes(), m_topo.p(), cfg.warmup_cycles,
+              cfg.warmup_cycles + cfg.measure_cycles) {
+  const int S = m_topo.num_switches(), P = m_topo.p();
+  NicParams np;
+  np.load = cfg.load;
+  np.packet_phits = cfg.packet_phits;
+  np.vcs = cfg.sw.vcs[static_cast<int>(PortClass::Host)];
+  np.buffer = cfg.sw.in_buf[static_cast<int>(PortClass::Host)];
+  np.latency = cfg.sw.latency[static_cast<int>(PortClass::Host)];
+  m_switches.reserve(static_cast<size_t>(S));
+  m_nics.reserve(static_cast<size_t>(m_topo.num_nodes()));
+  for (int s = 0; s < S; ++s)
+    m_switches.push_back(std::make_unique<Switch>(("sw" + std::to_string(s)).c_str(), s, m_topo,
+                                                  cfg.sw, m_routing, m_ctx, cfg.seed, m_period));
+  for (int n = 0; n < m_topo.num_nodes(); ++n)
+    m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, m_topo, np,
+                                           m_pattern, m_ctx, m_stats, cfg.seed, m_period));
+
+  // Wiring. Every channel is one initiator socket bound to one target socket.
+  for (int s = 0; s < S; ++s) {
+    Switch& sw = *m_switches[static_cast<size_t>(s)];
+    for (int host = 0; host < P; ++host) {
+      Nic& nic = *m_nics[static_cast<size_t>(s * P + host)];
+      nic.out().socket.bind(sw.in(m_topo.host_port(host)).socket);
+      sw.out(m_topo.host_port(host)).socket.bind(nic.in().socket);
+    }
+    const int r = m_topo.index_of(s), G = m_topo.group_of(s);
+    for (int r2 = 0; r2 < m_topo.a(); ++r2) {
+      if (r2 == r) continue;
+      Switch& peer = *m_switches[static_cast<size_t>(m_topo.switch_id(G, r2))];
+      sw.out(m_topo.local_port(r, r2)).socket.bind(peer.in(m_topo.local_port(r2, r)).socket);
+    }
+    for (int j = 0; j < m_topo.h(); ++j) {
+      const int port = m_topo.first_global_port() + j;
+      const GlobalLinkEnd far = m_topo.global_peer(s, port);
+      sw.out(port).socket.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
+    }
+  }
+
+  if (!trace.path.empty()) {
+    m_vcd = std::make_unique<VcdWriter>("vcd", trace.path, m_period, trace.from, trace.to);
+    for (int s : trace.switches) {
+      Switch& sw = *m_switches[static_cast<size_t>(s)];
+      const std::string scope = sw.name();
+      for (int p = 0; p < sw.radix(); ++p) {
+        const std::string cls = to_string(m_topo.port_class(p));
+        for (int v = 0; v < sw.in_vcs(p); ++v) {
+          const std::string base = "in" + std::to_string(p) + "_" + cls + "_vc" + std::to_string(v);
+          m_vcd->add(scope, base + "_occ", sw.in_occupancy(p, v));
+          m_vcd->add(scope, base + "_xbar_out", sw.xbar_connection(p, v));
+        }
+        for (int v = 0; v < sw.out_vcs(p); ++v) {
+          const std::string base = "out" + std::to_string(p) + "_" + cls + "_vc" + std::to_string(v);
+          m_vcd->add(scope, base + "_occ", sw.out_occupancy(p, v));
+          if (m_topo.port_class(p) != PortClass::Host)
+            m_vcd->add(scope, base + "_credits", sw.out_credits(p, v));
+        }
+      }
+    }
+  }
+
+  SC_HAS_PROCESS(Network);
+  SC_METHOD(watchdog);
+}
+
+// Runs every watchdog_cycles: if packets are inside the network and no phit has moved on
+// any link since the last check, the network is stuck (deadlock or a model bug).
+void Network::watchdog() {
+  const uint64_t moves = m_ctx.phit_moves;
+  if (m_watch_last != UINT64_MAX && moves == m_watch_last && m_stats.in_network() > 0) {
+    std::ostringstream os;
+    os << "watchdog: no phit moved for " << m_cfg.watchdog_cycles << " cycles (cycle " << cycle()
+       << ") while " << m_stats.in_network() << " packets are in the network. Buffers:\n"
+       << dump_buffers(60);
+    m_ctx.fail(os.str());
+    return;
+  }
+  m_watch_last = moves;
+  next_trigger(m_period * static_cast<double>(m_cfg.watchdog_cycles));
+}
+
+std::string Network::dump_buffers(size_t max_lines) const {
+  std::string all;
+  size_t lines = 0;
+  for (const auto& sw : m_switches) {
+    const std::string d = sw->dump();
+    for (char c : d) lines += c == '\n';
+    all += d;
+    if (lines >= max_lines) {
+      all += "  ... (truncated)\n";
+      break;
+    }
+  }
+  return all;
+}
+
+uint64_t Network::queued() const {
+  uint64_t q = 0;
+  for (const auto& n : m_nics) q += n->queued();
+  return q;
+}
+
+bool Network::advance(uint64_t cycles) {
+  sc_core::sc_start(m_period * static_cast<double>(cycles));
+  return m_ctx.error.empty();
+}
+
+RunOutcome Network::run() {
+  RunOutcome out;
+  const auto t0 = std::chrono::steady_clock::now();
+  const uint64_t end = m_cfg.warmup_cycles + m_cfg.measure_cycles;
+  advance(end);
+  if (m_ctx.error.empty() && m_cfg.drain) {
+    for (auto& n : m_nics) n->stop_generation(end);
+    const uint64_t limit = end + m_cfg.drain_timeout_cycles;
+    while (m_ctx.error.empty() && (m_stats.in_network() > 0 || queued() > 0) && cycle() < limit)
+      advance(std::min<uint64_t>(1000, limit - cycle()));
+    out.drained = m_stats.in_network() == 0 && queued() == 0;
+  }
+  out.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.error = m_ctx.error;
+  out.cycles = cycle();
+  out.router_cycles_per_s =
+      out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo.num_switches() / out.sim_wall_s
+                         : 0;
+  out.metrics = m_stats.compute(m_cfg.load);
+  out.metrics.packets_queued = queued();
+  out.metrics.cycles = out.cycles;
+
+  // Conservation: generated = injected + queued; injected = delivered + in network; and
+  // the pool holds exactly the packets in the network (none lost, none duplicated).
+  const Metrics& m = out.metrics;
+  std::ostringstream os;
+  os << "generated " << m.packets_generated << " = injected " << m.packets_injected
+     << " + queued " << m.packets_queued << "; injected " << m.packets_injected
+     << " = delivered " << m.packets_delivered << " + in network " << m.packets_in_network
+     << "; live packets " << m_ctx.pool.live();
+  out.conservation = os.str();
+  out.conservation_ok = m.packets_generated == m.packets_injected + m.packets_queued &&
+                        m.packets_injected == m.packets_delivered + m.packets_in_network &&
+                        m_ctx.pool.live() == m.packets_in_network;
+  return out;
+}
+
+}  // namespace scfly

@@ -1,0 +1,70 @@
+// The whole simulated network: topology, switches, NICs, links bound by TLM sockets,
+// statistics, watchdog, and the run procedure (warm-up, measurement window, optional
+// drain). One Network per process: SystemC elaborates once.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "rtl_models/switch/switch.h"
+#include "sc_main/config.h"
+#include "tb/nic.h"
+#include "tb/stats.h"
+#include "tb/traffic.h"
+#include "tb/vcd_writer.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+struct TraceRequest {
+  std::string path;            // empty = no VCD
+  std::vector<int> switches;   // switch ids to trace
+  uint64_t from = 0, to = UINT64_MAX;
+};
+
+struct RunOutcome {
+  Metrics metrics;
+  std::string error;         // watchdog report or invariant violation; empty if none
+  bool drained = false;      // drain requested and everything delivered
+  bool conservation_ok = true;
+  std::string conservation;  // the conservation equation with its numbers
+  uint64_t cycles = 0;
+  double sim_wall_s = 0;     // wall time of the simulation proper (no elaboration)
+  double router_cycles_per_s = 0;
+};
+
+class Network : public sc_core::sc_module {
+ public:
+  Network(sc_core::sc_module_name name, const SimConfig& cfg, const TraceRequest& trace = {});
+
+  RunOutcome run();
+  // Advance the simulation by `cycles` (benchmarks); returns false on a fatal error.
+  bool advance(uint64_t cycles);
+
+  const Dragonfly& topology() const { return m_topo; }
+  Switch& switch_at(int i) { return *m_switches[static_cast<size_t>(i)]; }
+  const SimContext& context() const { return m_ctx; }
+  uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+
+ private:
+  void watchdog();
+  std::string dump_buffers(size_t max_lines) const;
+  uint64_t queued() const;
+
+  SimConfig m_cfg;
+  Dragonfly m_topo;
+  RoutingUnit m_routing;
+  TrafficPattern m_pattern;
+  sc_core::sc_time m_period;
+  SimContext m_ctx;
+  NetStats m_stats;
+  std::vector<std::unique_ptr<Switch>> m_switches;
+  std::vector<std::unique_ptr<Nic>> m_nics;
+  std::unique_ptr<VcdWriter> m_vcd;
+  uint64_t m_watch_last = UINT64_MAX;
+};
+
+}  // namespace scfly

@@ -1,0 +1,127 @@
+#include "tb/nic.h"
+
+#include <cmath>
+
+namespace scfly {
+
+Nic::Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
+         const TrafficPattern& pattern, SimContext& ctx, NetStats& stats, uint64_t seed,
+         const sc_core::sc_time& period)
+    : sc_core::sc_module(name),
+      Clocked(period),
+      m_node(node),
+      m_topo(topo),
+      m_prm(prm),
+      m_pattern(pattern),
+      m_ctx(ctx),
+      m_stats(stats),
+      m_gap_rng(seed, StreamKind::Nic, 2 * static_cast<uint64_t>(node)),
+      m_dst_rng(seed, StreamKind::Nic, 2 * static_cast<uint64_t>(node) + 1),
+      m_out("inj", *this, period * static_cast<double>(prm.latency), true),
+      m_in("ej", *this, period * static_cast<double>(prm.latency)),
+      m_credits(static_cast<size_t>(prm.vcs), static_cast<int32_t>(prm.buffer)) {
+  const double q = prm.load / prm.packet_phits;
+  m_log1mq = q < 1.0 ? std::log1p(-q) : 0.0;
+  if (q <= 0.0) m_next_gen = UINT64_MAX;
+  else m_next_gen = gap() - 1;
+  SC_HAS_PROCESS(Nic);
+  SC_METHOD(tick);
+}
+
+// Cycles to the next generation of a Bernoulli(q) process: geometric on {1, 2, ...}.
+uint64_t Nic::gap() {
+  if (m_log1mq == 0.0) return 1;
+  const double u = m_gap_rng.uniform();
+  const double g = std::floor(std::log1p(-u) / m_log1mq);
+  return g > 1e15 ? UINT64_MAX / 4 : 1 + static_cast<uint64_t>(g);
+}
+
+void Nic::tick() {
+  m_asleep = false;
+  const uint64_t now = cycle();
+
+  // Sink: tails delivered at their arrival cycle.
+  while (!m_in.line.empty() && m_in.line.front().cycle <= now) {
+    const FlitArrival a = m_in.line.front();
+    m_in.line.pop();
+    if (!a.flit.tail) continue;
+    const Packet& p = m_ctx.pool[a.flit.pkt];
+    if (p.dst_node != m_node) {
+      m_ctx.fail(std::string(name()) + ": received packet " + std::to_string(p.src_node) + "->" +
+                 std::to_string(p.dst_node) + " meant for another node");
+      return;
+    }
+    m_stats.delivered(p, a.cycle);
+    m_ctx.pool.release(a.flit.pkt);
+  }
+  while (!m_out.credits.empty() && m_out.credits.front().cycle <= now) {
+    if (++m_credits[m_out.credits.front().vc] > static_cast<int32_t>(m_prm.buffer)) {
+      m_ctx.fail(std::string(name()) + ": injection credits exceed the buffer size");
+      return;
+    }
+    m_out.credits.pop();
+  }
+
+  // Source: every generation up to now enters the source queue with its own time stamp.
+  while (m_next_gen <= now && m_next_gen < m_gen_stop) {
+    m_queue.push_unbounded(m_next_gen);
+    m_stats.generated(m_next_gen, m_prm.packet_phits);
+    const uint64_t g = gap();
+    m_next_gen = (UINT64_MAX - m_next_gen > g) ? m_next_gen + g : UINT64_MAX;
+  }
+
+  // Injection: continue the current packet, or start the oldest queued one on a VC
+  // (round-robin) that has room for the whole packet.
+  const int phits = m_prm.packet_phits;
+  if (m_cur_pkt < 0 && !m_queue.empty()) {
+    const int nv = static_cast<int>(m_credits.size());
+    for (int n = 0, v = m_rr; n < nv; ++n, v = (v + 1) % nv) {
+      if (m_credits[v] < phits) continue;
+      const PacketId id = m_ctx.pool.alloc();
+      Packet& p = m_ctx.pool[id];
+      p.src_node = m_node;
+      p.dst_node = m_pattern.dest(m_node, m_dst_rng);
+      p.route.dst_switch = m_topo.switch_of_node(p.dst_node);
+      p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(p.dst_node));
+      p.gen_cycle = m_queue.front();
+      p.inject_cycle = now;
+      p.phits = static_cast<uint16_t>(phits);
+      m_queue.pop();
+      m_stats.injected();
+      m_cur_pkt = id;
+      m_cur_seq = 0;
+      m_cur_vc = static_cast<uint8_t>(v);
+      m_rr = (v + 1) % nv;
+      break;
+    }
+  }
+  if (m_cur_pkt >= 0) {
+    Flit f;
+    f.pkt = static_cast<PacketId>(m_cur_pkt);
+    f.seq = m_cur_seq;
+    f.vc = m_cur_vc;
+    f.tail = (m_cur_seq + 1 == phits);
+    --m_credits[m_cur_vc];
+    m_out.send(f);
+    ++m_ctx.phit_moves;
+    if (f.tail) m_cur_pkt = -1;
+    else ++m_cur_seq;
+  }
+
+  // Next activation: every cycle while serializing or while a queued packet could start;
+  // otherwise sleep until the next generation or a credit/phit lands.
+  bool can_start = false;
+  if (m_cur_pkt < 0 && !m_queue.empty())
+    for (int32_t c : m_credits) can_start |= c >= phits;
+  if (m_cur_pkt >= 0 || can_start) {
+    next_trigger(m_period);
+    return;
+  }
+  uint64_t earliest = m_next_gen < m_gen_stop ? m_next_gen : UINT64_MAX;
+  if (!m_in.line.empty()) earliest = std::min(earliest, m_in.line.front().cycle);
+  m_asleep = true;
+  if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));
+  next_trigger(m_wake);
+}
+
+}  // namespace scfly

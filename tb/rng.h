@@ -1,0 +1,53 @@
+// Per-component random streams. Every component (NIC, switch, traffic pattern) owns one
+// stream seeded from (run seed, component id) through splitmix64, so a run is bit-
+// reproducible whatever order SystemC evaluates processes in, and a Verilated block can be
+// fed the very same draws. Generator: xoshiro256** (Blackman & Vigna); bounded integers by
+// Lemire's multiply-shift, which is exact enough (bias < 2^-32 for the ranges used here)
+// and, unlike std::uniform_int_distribution, identical on every standard library.
+#pragma once
+
+#include <cstdint>
+
+namespace scfly {
+
+inline uint64_t splitmix64(uint64_t& x) {
+  uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+// Component id namespaces, so streams of different kinds never collide.
+enum class StreamKind : uint64_t { Nic = 1, Switch = 2, Traffic = 3 };
+
+class Rng {
+ public:
+  Rng() : Rng(0, StreamKind::Traffic, 0) {}
+  Rng(uint64_t seed, StreamKind kind, uint64_t index) {
+    uint64_t x = seed ^ (static_cast<uint64_t>(kind) << 56) ^ (index * 0xd1b54a32d192ed03ULL);
+    for (auto& w : m_s) w = splitmix64(x);
+  }
+  uint64_t next() {
+    const uint64_t result = rotl(m_s[1] * 5, 7) * 9;
+    const uint64_t t = m_s[1] << 17;
+    m_s[2] ^= m_s[0];
+    m_s[3] ^= m_s[1];
+    m_s[1] ^= m_s[2];
+    m_s[0] ^= m_s[3];
+    m_s[2] ^= t;
+    m_s[3] = rotl(m_s[3], 45);
+    return result;
+  }
+  // Uniform integer in [0, n), n >= 1.
+  uint32_t below(uint32_t n) {
+    return static_cast<uint32_t>(((next() >> 32) * static_cast<uint64_t>(n)) >> 32);
+  }
+  // Uniform double in [0, 1).
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
+
+ private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+  uint64_t m_s[4];
+};
+
+}  // namespace scfly

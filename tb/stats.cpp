@@ -1,0 +1,88 @@
+#include "tb/stats.h"
+
+#include <algorithm>
+
+namespace scfly {
+
+NetStats::NetStats(int num_nodes, int nodes_per_switch, uint64_t w0, uint64_t w1)
+    : m_nodes(num_nodes),
+      m_per_switch(nodes_per_switch),
+      m_w0(w0),
+      m_w1(w1),
+      m_switch_phits(static_cast<size_t>(num_nodes / nodes_per_switch), 0) {}
+
+void NetStats::delivered(const Packet& p, uint64_t at) {
+  ++m_delivered;
+  if (!in_window(at)) return;
+  ++m_pkts;
+  m_phits += p.phits;
+  m_lat.push_back(static_cast<uint32_t>(at - p.gen_cycle));
+  m_net_lat.push_back(static_cast<uint32_t>(at - p.inject_cycle));
+  m_local_hops += p.local_hops;
+  m_global_hops += p.global_hops;
+  m_hops += p.local_hops + p.global_hops;
+  m_nonmin += p.route.nonminimal;
+  m_switch_phits[static_cast<size_t>(p.src_node / m_per_switch)] += p.phits;
+}
+
+namespace {
+struct Summary {
+  double avg = 0, p50 = 0, p99 = 0, max = 0;
+};
+// Nearest-rank percentiles.
+Summary summarize(std::vector<uint32_t> v) {
+  Summary s;
+  if (v.empty()) return s;
+  uint64_t sum = 0;
+  for (uint32_t x : v) sum += x;
+  s.avg = static_cast<double>(sum) / static_cast<double>(v.size());
+  auto rank = [&](double q) {
+    size_t k = static_cast<size_t>(q * static_cast<double>(v.size()) + 0.999999);
+    k = std::min(std::max<size_t>(k, 1), v.size()) - 1;
+    std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
+    return static_cast<double>(v[k]);
+  };
+  s.p50 = rank(0.50);
+  s.p99 = rank(0.99);
+  s.max = static_cast<double>(*std::max_element(v.begin(), v.end()));
+  return s;
+}
+}  // namespace
+
+Metrics NetStats::compute(double offered_load) const {
+  Metrics m;
+  const double window = static_cast<double>(m_w1 - m_w0);
+  const double node_cycles = window * m_nodes;
+  m.offered_load = offered_load;
+  m.generated_load = static_cast<double>(m_gen_phits) / node_cycles;
+  m.accepted_load = static_cast<double>(m_phits) / node_cycles;
+  m.accepted_packets = static_cast<double>(m_pkts) / node_cycles;
+  const Summary t = summarize(m_lat), n = summarize(m_net_lat);
+  m.latency_avg = t.avg, m.latency_p50 = t.p50, m.latency_p99 = t.p99, m.latency_max = t.max;
+  m.network_latency_avg = n.avg, m.network_latency_p50 = n.p50, m.network_latency_p99 = n.p99;
+  m.network_latency_max = n.max;
+  const double pk = m_pkts ? static_cast<double>(m_pkts) : 1.0;
+  m.hops_avg = static_cast<double>(m_hops) / pk;
+  m.local_hops_avg = static_cast<double>(m_local_hops) / pk;
+  m.global_hops_avg = static_cast<double>(m_global_hops) / pk;
+  m.nonminimal_fraction = static_cast<double>(m_nonmin) / pk;
+  double sum = 0, sq = 0;
+  m.switch_accepted_min = 1e300;
+  for (uint64_t ph : m_switch_phits) {
+    const double x = static_cast<double>(ph) / (window * m_per_switch);
+    m.switch_accepted.push_back(x);
+    sum += x;
+    sq += x * x;
+    m.switch_accepted_min = std::min(m.switch_accepted_min, x);
+    m.switch_accepted_max = std::max(m.switch_accepted_max, x);
+  }
+  m.jain_fairness = sq > 0 ? sum * sum / (static_cast<double>(m_switch_phits.size()) * sq) : 0;
+  m.packets_measured = m_pkts;
+  m.packets_generated = m_generated;
+  m.packets_injected = m_injected;
+  m.packets_delivered = m_delivered;
+  m.packets_in_network = in_network();
+  return m;
+}
+
+}  // namespace scfly

@@ -1,0 +1,64 @@
+// Network statistics. Packets are counted when their tail reaches the sink; the
+// measurement window [warmup, warmup + measure) selects which deliveries count toward
+// throughput and latency (FOGSim convention: packets received during the window).
+// Integer accumulators only, so results do not depend on process evaluation order.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rtl_models/switch/flit.h"
+
+namespace scfly {
+
+struct Metrics {
+  double offered_load = 0;        // configured, phits/node/cycle
+  double generated_load = 0;      // measured generation in the window, phits/node/cycle
+  double accepted_load = 0;       // phits/node/cycle
+  double accepted_packets = 0;    // packets/node/cycle
+  // Total latency: generation (entering the source queue) to tail delivery, cycles.
+  double latency_avg = 0, latency_p50 = 0, latency_p99 = 0, latency_max = 0;
+  // Network latency: head leaving the NIC to tail delivery, cycles.
+  double network_latency_avg = 0, network_latency_p50 = 0, network_latency_p99 = 0,
+         network_latency_max = 0;
+  double hops_avg = 0, local_hops_avg = 0, global_hops_avg = 0;
+  double nonminimal_fraction = 0;
+  double jain_fairness = 0;                    // over per-source-switch accepted load
+  double switch_accepted_min = 0, switch_accepted_max = 0;
+  std::vector<double> switch_accepted;         // per source switch, phits/node/cycle
+  uint64_t packets_measured = 0;
+  uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0;
+  uint64_t packets_in_network = 0, packets_queued = 0;  // at the end of the run
+  uint64_t cycles = 0;
+};
+
+class NetStats {
+ public:
+  NetStats(int num_nodes, int nodes_per_switch, uint64_t window_start, uint64_t window_end);
+
+  bool in_window(uint64_t c) const { return c >= m_w0 && c < m_w1; }
+  void generated(uint64_t at, int phits) {
+    ++m_generated;
+    if (in_window(at)) m_gen_phits += static_cast<uint64_t>(phits);
+  }
+  void injected() { ++m_injected; }
+  void delivered(const Packet& p, uint64_t at);
+
+  uint64_t generated_total() const { return m_generated; }
+  uint64_t injected_total() const { return m_injected; }
+  uint64_t delivered_total() const { return m_delivered; }
+  uint64_t in_network() const { return m_injected - m_delivered; }
+
+  Metrics compute(double offered_load) const;
+
+ private:
+  int m_nodes, m_per_switch;
+  uint64_t m_w0, m_w1;
+  uint64_t m_generated = 0, m_injected = 0, m_delivered = 0;
+  uint64_t m_gen_phits = 0, m_phits = 0, m_pkts = 0;
+  uint64_t m_hops = 0, m_local_hops = 0, m_global_hops = 0, m_nonmin = 0;
+  std::vector<uint32_t> m_lat, m_net_lat;
+  std::vector<uint64_t> m_switch_phits;
+};
+
+}  // namespace scfly

@@ -1,0 +1,112 @@
+#include "tb/vcd_writer.h"
+
+#include <algorithm>
+
+namespace scfly {
+
+VcdWriter::VcdWriter(sc_core::sc_module_name name, const std::string& path,
+                     const sc_core::sc_time& period, uint64_t from, uint64_t to)
+    : sc_core::sc_module(name), m_out(path), m_period(period), m_from(from), m_to(to) {
+  SC_HAS_PROCESS(VcdWriter);
+  SC_METHOD(sample);  // first run at time 0 writes the header and waits for cycle `from`
+}
+
+VcdWriter::~VcdWriter() {
+  if (m_out) m_out.flush();
+}
+
+namespace {
+std::string id_code(size_t n) {
+  std::string s;
+  do {
+    s.push_back(static_cast<char>('!' + n % 94));
+    n /= 94;
+  } while (n);
+  return s;
+}
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  size_t b = 0;
+  for (size_t e; (e = s.find('.', b)) != std::string::npos; b = e + 1) out.push_back(s.substr(b, e - b));
+  out.push_back(s.substr(b));
+  return out;
+}
+}  // namespace
+
+void VcdWriter::add(const std::string& scope, const std::string& var, const uint32_t* value) {
+  m_vars.push_back(Var{scope, var, id_code(m_vars.size()), value, false, INT64_MIN});
+}
+void VcdWriter::add(const std::string& scope, const std::string& var, const int32_t* value) {
+  m_vars.push_back(Var{scope, var, id_code(m_vars.size()), value, true, INT64_MIN});
+}
+
+void VcdWriter::write_header() {
+  std::stable_sort(m_vars.begin(), m_vars.end(),
+                   [](const Var& a, const Var& b) { return a.scope < b.scope; });
+  m_out << "$date scfly $end\n$version scfly VCD writer $end\n$timescale 1ps $end\n";
+  std::vector<std::string> open;
+  for (const Var& v : m_vars) {
+    const auto parts = split(v.scope);
+    size_t common = 0;
+    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+    while (open.size() > common) {
+      m_out << "$upscope $end\n";
+      open.pop_back();
+    }
+    for (size_t i = common; i < parts.size(); ++i) {
+      m_out << "$scope module " << parts[i] << " $end\n";
+      open.push_back(parts[i]);
+    }
+    m_out << "$var " << (v.is_signed ? "integer" : "wire") << " 32 " << v.code << " " << v.name
+          << " $end\n";
+  }
+  while (!open.empty()) {
+    m_out << "$upscope $end\n";
+    open.pop_back();
+  }
+  m_out << "$enddefinitions $end\n";
+}
+
+void VcdWriter::emit(const Var& v, int64_t x) {
+  char bits[40];
+  const uint32_t u = static_cast<uint32_t>(x);
+  int n = 0;
+  bool started = false;
+  for (int b = 31; b >= 0; --b) {
+    const bool one = (u >> b) & 1U;
+    if (one) started = true;
+    if (started) bits[n++] = one ? '1' : '0';
+  }
+  if (!started) bits[n++] = '0';
+  bits[n] = '\0';
+  m_out << 'b' << bits << ' ' << v.code << '\n';
+}
+
+void VcdWriter::sample() {
+  const uint64_t stamp = sc_core::sc_time_stamp().value();
+  if (!m_started) {
+    m_started = true;
+    write_header();
+    // Align to the middle of cycle m_from.
+    const uint64_t first = m_from * m_period.value() + m_period.value() / 2;
+    if (stamp < first) {
+      next_trigger(sc_core::sc_time::from_value(first - stamp));
+      return;
+    }
+  }
+  const uint64_t cyc = stamp / m_period.value();
+  bool stamped = false;
+  for (Var& v : m_vars) {
+    const int64_t x = read(v);
+    if (x == v.last) continue;
+    if (!stamped) {
+      m_out << '#' << cyc * m_period.value() << '\n';
+      stamped = true;
+    }
+    emit(v, x);
+    v.last = x;
+  }
+  if (cyc < m_to) next_trigger(m_period);
+}
+
+}  // namespace scfly

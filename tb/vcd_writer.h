@@ -1,0 +1,48 @@
+// A small VCD writer for switch state. It samples registered integer variables once per
+// cycle, half a cycle after the clock edge (so every switch has finished that cycle, in any
+// evaluation order), only inside the [from, to] cycle window, and writes only changes.
+// Variables are named by the SystemC hierarchy (e.g. net.sw3.in2_vc1_occ). When no VCD is
+// requested the writer is not instantiated, so tracing off costs nothing.
+#pragma once
+
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+namespace scfly {
+
+class VcdWriter : public sc_core::sc_module {
+ public:
+  VcdWriter(sc_core::sc_module_name name, const std::string& path,
+            const sc_core::sc_time& period, uint64_t from, uint64_t to);
+  ~VcdWriter() override;
+  // `scope` is a dotted SystemC hierarchy name; the value is sampled through the pointer.
+  void add(const std::string& scope, const std::string& var, const uint32_t* value);
+  void add(const std::string& scope, const std::string& var, const int32_t* value);
+  bool ok() const { return static_cast<bool>(m_out); }
+
+ private:
+  struct Var {
+    std::string scope, name, code;
+    const void* ptr;
+    bool is_signed;
+    int64_t last;
+  };
+  void sample();
+  void write_header();
+  int64_t read(const Var& v) const {
+    return v.is_signed ? *static_cast<const int32_t*>(v.ptr) : *static_cast<const uint32_t*>(v.ptr);
+  }
+  void emit(const Var& v, int64_t x);
+
+  std::ofstream m_out;
+  sc_core::sc_time m_period;
+  uint64_t m_from, m_to;
+  bool m_started = false;
+  std::vector<Var> m_vars;
+};
+
+}  // namespace scfly
