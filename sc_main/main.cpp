@@ -105,7 +105,6 @@ int sc_main(int argc, char* argv[]) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 1;
   }
-  // No banner: the summary is the output.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   if (run->parsed()) {
     scfly::TraceRequest tr;
@@ -115,4 +114,11 @@ int sc_main(int argc, char* argv[]) {
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet);
   }
   return 1;
+}
+
+// Our own main so the SystemC banner is off before the kernel starts: the summary is the
+// output. sc_elab_and_sim then calls sc_main as usual.
+int main(int argc, char* argv[]) {
+  setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -1,0 +1,51 @@
+// Runs the scfly executable as a child process (one SystemC elaboration per process) and
+// collects its exit code, stdout, stderr and --json output.
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+struct ScflyRun {
+  int code = -1;
+  std::string out, err;
+  nlohmann::json json;  // null when no JSON was written
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::string tiny_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml"; }
+
+// `args` follow "scfly run CONFIG"; a --json file is added unless `json` is false.
+inline ScflyRun run_scfly(const std::string& config, const std::string& args, bool json = true) {
+  static int counter = 0;
+  const std::string base = "/tmp/scfly_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  std::string cmd = std::string(SCFLY_BIN) + " run " + config + " " + args;
+  if (json) cmd += " --json " + base + ".json";
+  cmd += " >" + base + ".out 2>" + base + ".err";
+  ScflyRun r;
+  const int st = std::system(cmd.c_str());
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  if (json) {
+    const std::string j = slurp(base + ".json");
+    if (!j.empty()) r.json = nlohmann::json::parse(j);
+    std::remove((base + ".json").c_str());
+  }
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}

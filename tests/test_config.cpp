@@ -1,0 +1,137 @@
+// Config parsing and validation: typed defaults, dotted overrides, unit conversion, and
+// errors that name the key, the value and what is allowed.
+#include <gtest/gtest.h>
+
+#include "sc_main/config.h"
+
+using namespace scfly;
+
+namespace {
+std::string error_of(const std::string& yaml, const std::vector<std::string>& ov = {}) {
+  try {
+    parse_config_text(yaml, ov);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST(Config, DefaultsAreTheTinyDragonflyWithAutoVcs) {
+  const SimConfig c = parse_config_text("{}", {});
+  EXPECT_EQ(c.topology.p, 2);
+  EXPECT_EQ(c.topology.a, 4);
+  EXPECT_EQ(c.topology.h, 2);
+  EXPECT_EQ(c.topology.g, 9);  // derived a*h+1
+  EXPECT_EQ(c.routing, RoutingAlgo::Min);
+  EXPECT_EQ(c.sw.vcs[1], 2);
+  EXPECT_EQ(c.sw.vcs[2], 1);
+}
+
+TEST(Config, AutoVcsFollowTheRouting) {
+  const SimConfig c = parse_config_text("routing: val", {});
+  EXPECT_EQ(c.sw.vcs[1], 4);
+  EXPECT_EQ(c.sw.vcs[2], 2);
+}
+
+TEST(Config, DottedOverridesCreateAndReplaceKeys) {
+  const SimConfig c = parse_config_text("topology: {p: 2, a: 4, h: 2}\nload: 0.2",
+                                        {"topology.p=4", "load=0.35", "switch.vcs.local=6",
+                                         "links.global_latency=100", "traffic=adv+3"});
+  EXPECT_EQ(c.topology.p, 4);
+  EXPECT_DOUBLE_EQ(c.load, 0.35);
+  EXPECT_EQ(c.sw.vcs[1], 6);
+  EXPECT_EQ(c.sw.latency[2], 100u);
+  EXPECT_EQ(c.traffic.kind, TrafficKind::Adversarial);
+  EXPECT_EQ(c.traffic.offset, 3);
+}
+
+TEST(Config, BufferSizesAcceptBytesAndRoundUpToPhits) {
+  const SimConfig c = parse_config_text(
+      "phit_bytes: 25\nswitch: {input_buffer: {local: 18KB, global: '4500B', injection: 100 phits}}",
+      {});
+  EXPECT_EQ(c.sw.in_buf[1], 738u);  // ceil(18*1024/25)
+  EXPECT_EQ(c.sw.in_buf[2], 180u);
+  EXPECT_EQ(c.sw.in_buf[0], 100u);
+}
+
+TEST(Config, UnknownKeysAreRejectedWithTheAllowedList) {
+  const std::string e = error_of("topology: {p: 2, q: 3}");
+  EXPECT_NE(e.find("unknown config key 'topology.q'"), std::string::npos) << e;
+  EXPECT_NE(e.find("arrangement"), std::string::npos) << e;
+  EXPECT_NE(error_of("lod: 0.3").find("'lod'"), std::string::npos);
+}
+
+TEST(Config, OutOfRangeValuesNameKeyValueAndRange) {
+  std::string e = error_of("load: -0.1");
+  EXPECT_NE(e.find("'load'"), std::string::npos) << e;
+  EXPECT_NE(e.find("-0.1"), std::string::npos) << e;
+  EXPECT_NE(e.find("(0, 1]"), std::string::npos) << e;
+  e = error_of("load: 1.5");
+  EXPECT_NE(e.find("'load'"), std::string::npos) << e;
+  e = error_of("switch: {speedup: 0}");
+  EXPECT_NE(e.find("switch.speedup"), std::string::npos) << e;
+  e = error_of("packet_phits: many");
+  EXPECT_NE(e.find("packet_phits"), std::string::npos) << e;
+  EXPECT_NE(e.find("many"), std::string::npos) << e;
+  e = error_of("drain: maybe");
+  EXPECT_NE(e.find("true or false"), std::string::npos) << e;
+}
+
+TEST(Config, ImpossibleTopologiesAreRejected) {
+  EXPECT_NE(error_of("topology: {p: 2, a: 4, h: 2, g: 10}").find("topology.g"), std::string::npos);
+  EXPECT_NE(error_of("topology: {p: 2, a: 4, h: 2, g: 5}").find("palmtree"), std::string::npos);
+  EXPECT_NE(error_of("topology: {p: 2, a: 4, h: 2, g: 4, arrangement: absolute}").find("divide"),
+            std::string::npos);
+  EXPECT_EQ(error_of("topology: {p: 2, a: 4, h: 2, g: 5, arrangement: absolute}"), "");
+  EXPECT_NE(error_of("topology: {arrangement: spiral}").find("palmtree or absolute"),
+            std::string::npos);
+}
+
+TEST(Config, TooFewVcsForTheRoutingIsAnError) {
+  const std::string e = error_of("routing: val\nswitch: {vcs: {local: 3}}");
+  EXPECT_NE(e.find("switch.vcs.local"), std::string::npos) << e;
+  EXPECT_NE(e.find("at least 4"), std::string::npos) << e;
+  EXPECT_NE(error_of("routing: val\nswitch: {vcs: {global: 1}}").find("switch.vcs.global"),
+            std::string::npos);
+  EXPECT_NE(error_of("routing: min\nswitch: {vcs: {local: 1}}").find("at least 2"),
+            std::string::npos);
+}
+
+TEST(Config, BuffersMustHoldAWholePacket) {
+  const std::string e = error_of("packet_phits: 10\nswitch: {input_buffer: {local: 8}}");
+  EXPECT_NE(e.find("switch.input_buffer.local"), std::string::npos) << e;
+}
+
+TEST(Config, TrafficMustFitTheTopology) {
+  EXPECT_NE(error_of("traffic: adv+9").find("traffic"), std::string::npos);  // g = 9
+  EXPECT_NE(error_of("traffic: adv+0").find("traffic"), std::string::npos);
+  EXPECT_NE(error_of("traffic: hotspot").find("un, adv+N"), std::string::npos);
+  EXPECT_NE(error_of("routing: ugal").find("min, val"), std::string::npos);
+}
+
+TEST(Config, MalformedOverridesAreErrors) {
+  EXPECT_NE(error_of("{}", {"topology.p"}).find("key=value"), std::string::npos);
+  EXPECT_NE(error_of("{}", {"load=0.1", "load.x=3"}).find("holds a value"), std::string::npos);
+}
+
+TEST(Config, JsonEchoRoundTripsThroughTheParser) {
+  const SimConfig c = parse_config_text("routing: val\ntraffic: adv+2\nload: 0.25", {"seed=7"});
+  const auto j = config_to_json(c);
+  const SimConfig c2 = parse_config_text(j.dump(), {});
+  EXPECT_EQ(config_to_json(c2), j);
+  EXPECT_EQ(j["routing"], "val");
+  EXPECT_EQ(j["traffic"], "adv+2");
+  EXPECT_EQ(j["switch"]["vcs"]["local"], 4);  // auto resolved in the echo
+}
+
+TEST(Config, SizingWarningFiresBelowTheCreditRoundTrip) {
+  const SimConfig ok = parse_config_text("{}", {});
+  EXPECT_TRUE(sizing_warnings(ok).empty());
+  const SimConfig bad = parse_config_text(
+      "links: {global_latency: 100}\nswitch: {pipeline_cycles: 5, input_buffer: {global: 32}}", {});
+  const auto w = sizing_warnings(bad);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("205"), std::string::npos) << w[0];    // 2*100 + 5
+  EXPECT_NE(w[0].find("0.156"), std::string::npos) << w[0];  // 32/205 phits/cycle per VC
+}

@@ -1,0 +1,153 @@
+// Whole-network behaviour on dfly(2,4,2) (9 groups, 72 nodes): delivery and conservation,
+// invariants under saturation, determinism, analytic throughput bounds, exact zero-load
+// timing, waveform output. Each simulation is a child `scfly run` process.
+#include <gtest/gtest.h>
+
+#include "scfly_run.h"
+
+namespace {
+
+const nlohmann::json& metrics(const ScflyRun& r) { return r.json.at("metrics"); }
+
+// Fails with the child's stderr so a broken run explains itself.
+void expect_ok(const ScflyRun& r) {
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  ASSERT_FALSE(r.json.is_null());
+  EXPECT_EQ(r.json["run"]["status"], "ok");
+  EXPECT_TRUE(r.json["run"]["conservation_ok"].get<bool>()) << r.json["run"]["conservation"];
+}
+
+}  // namespace
+
+// Credits are range-checked on every update inside the switch and any overflow of an input
+// buffer is a fatal error (exit 3), so a clean exit here also means the invariants held.
+TEST(Network, EveryPacketIsDeliveredAfterDrainBelowAndAboveSaturation) {
+  for (const std::string args : {"routing=min traffic=un load=0.3", "routing=min traffic=adv+1 load=0.4",
+                                 "routing=val traffic=un load=0.6", "routing=val traffic=adv+1 load=0.7",
+                                 "routing=val traffic=adv+4 load=0.9 packet_phits=1"}) {
+    SCOPED_TRACE(args);
+    const ScflyRun r =
+        run_scfly(tiny_config(), args + " warmup_cycles=1000 measure_cycles=4000 drain=true");
+    expect_ok(r);
+    EXPECT_TRUE(r.json["run"]["drained"].get<bool>());
+    EXPECT_EQ(metrics(r)["packets_in_network"], 0);
+    EXPECT_EQ(metrics(r)["packets_queued"], 0);
+    EXPECT_EQ(metrics(r)["packets_delivered"], metrics(r)["packets_generated"]);
+    EXPECT_GT(metrics(r)["packets_delivered"].get<int>(), 1000);
+  }
+}
+
+TEST(Network, SameSeedSameMetricsOtherSeedOtherMetrics) {
+  const std::string args = "routing=val traffic=un load=0.4 warmup_cycles=1000 measure_cycles=3000";
+  const ScflyRun a = run_scfly(tiny_config(), args + " seed=11");
+  const ScflyRun b = run_scfly(tiny_config(), args + " seed=11");
+  const ScflyRun c = run_scfly(tiny_config(), args + " seed=12");
+  expect_ok(a);
+  expect_ok(b);
+  expect_ok(c);
+  EXPECT_EQ(a.json["metrics"], b.json["metrics"]);
+  EXPECT_EQ(a.json["config"], b.json["config"]);
+  EXPECT_NE(a.json["metrics"]["latency_avg"], c.json["metrics"]["latency_avg"]);
+}
+
+// MIN under ADV+1: all a*p nodes of a group share the single global link to the next
+// group, so accepted load saturates at 1/(a*p) = 1/8 phits/node/cycle.
+TEST(Network, MinUnderAdvPlus1SaturatesAtOneOverAP) {
+  const ScflyRun r = run_scfly(tiny_config(), "routing=min traffic=adv+1 load=0.4");
+  expect_ok(r);
+  EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.125, 0.0125);
+  EXPECT_EQ(metrics(r)["nonminimal_fraction"], 0.0);
+}
+
+TEST(Network, MinUnderUniformAcceptsTheOfferedLoad) {
+  const ScflyRun r = run_scfly(tiny_config(), "routing=min traffic=un load=0.3");
+  expect_ok(r);
+  EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.3, 0.01);
+  EXPECT_LE(metrics(r)["hops_avg"].get<double>(), 3.0);
+  EXPECT_GT(metrics(r)["jain_fairness"].get<double>(), 0.98);
+}
+
+// VAL spreads ADV+1 over all global links: about half the global bandwidth per node.
+TEST(Network, ValUnderAdvPlus1SustainsWellAboveMin) {
+  const ScflyRun r = run_scfly(tiny_config(), "routing=val traffic=adv+1 load=0.5");
+  expect_ok(r);
+  EXPECT_GE(metrics(r)["accepted_load"].get<double>(), 0.35);
+  EXPECT_EQ(metrics(r)["nonminimal_fraction"], 1.0);
+  EXPECT_GT(metrics(r)["global_hops_avg"].get<double>(), 1.5);  // two global hops mostly
+}
+
+// At (near) zero load a packet's network latency is exactly: injection link + per switch
+// pipeline + per hop link latency + ejection link + serialization of the remaining phits.
+// Averaged over the measured hop mix this must match to within a cycle.
+TEST(Network, ZeroLoadLatencyMatchesThePipelineArithmetic) {
+  const ScflyRun r = run_scfly(tiny_config(),
+                               "routing=min traffic=un load=0.002 measure_cycles=60000 "
+                               "switch.pipeline_cycles=7 links.local_latency=12 "
+                               "links.global_latency=33 links.injection_latency=2");
+  expect_ok(r);
+  const auto& m = metrics(r);
+  const double lh = m["local_hops_avg"], gh = m["global_hops_avg"];
+  const double expected = 2 + 7 + lh * (12 + 7) + gh * (33 + 7) + 2 + (8 - 1);
+  EXPECT_NEAR(m["network_latency_avg"].get<double>(), expected, 1.0);
+  EXPECT_GT(m["packets_measured"].get<int>(), 50);
+}
+
+TEST(Network, SpeedupOneIsSlowerUnderContentionThanSpeedupTwo) {
+  const std::string args = "routing=val traffic=un load=0.7 warmup_cycles=1000 measure_cycles=4000";
+  const ScflyRun s1 = run_scfly(tiny_config(), args + " switch.speedup=1");
+  const ScflyRun s2 = run_scfly(tiny_config(), args + " switch.speedup=2");
+  expect_ok(s1);
+  expect_ok(s2);
+  EXPECT_LT(metrics(s1)["accepted_load"].get<double>(), metrics(s2)["accepted_load"].get<double>());
+}
+
+TEST(Network, AbsoluteArrangementWithSeveralLinksPerGroupPairRuns) {
+  const ScflyRun r = run_scfly(tiny_config(),
+                               "topology.g=5 topology.arrangement=absolute routing=min traffic=adv+1 "
+                               "load=0.4 drain=true");
+  expect_ok(r);
+  // 2 global links join each group pair: MIN under ADV+1 saturates at 2/(a*p) = 0.25.
+  EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.25, 0.025);
+}
+
+TEST(Network, VcdHoldsTheTracedSwitchesInsideTheWindow) {
+  const std::string vcd = "/tmp/scfly_test_" + std::to_string(getpid()) + ".vcd";
+  const ScflyRun r = run_scfly(tiny_config(),
+                               "load=0.3 warmup_cycles=0 measure_cycles=3000 --vcd " + vcd +
+                                   " --trace-switches 0,3 --trace-from 1000 --trace-to 2000");
+  expect_ok(r);
+  const std::string text = slurp(vcd);
+  std::remove(vcd.c_str());
+  ASSERT_NE(text.find("$enddefinitions"), std::string::npos);
+  EXPECT_NE(text.find("$scope module sw0 $end"), std::string::npos);
+  EXPECT_NE(text.find("$scope module sw3 $end"), std::string::npos);
+  EXPECT_EQ(text.find("$scope module sw1 $end"), std::string::npos);
+  EXPECT_NE(text.find("in0_host_vc0_occ"), std::string::npos);
+  EXPECT_NE(text.find("out4_local_vc1_credits"), std::string::npos);
+  EXPECT_NE(text.find("in2_local_vc0_xbar_out"), std::string::npos);
+  // time stamps in ps: first at cycle 1000 (+ half a cycle), none after cycle 2000
+  uint64_t first = UINT64_MAX, last = 0;
+  std::istringstream is(text);
+  int changes = 0;
+  for (std::string line; std::getline(is, line);) {
+    if (!line.empty() && line[0] == '#') {
+      const uint64_t t = std::stoull(line.substr(1));
+      first = std::min(first, t);
+      last = std::max(last, t);
+    } else if (!line.empty() && line[0] == 'b') {
+      ++changes;
+    }
+  }
+  EXPECT_EQ(first, 1000u * 1000u);
+  EXPECT_LE(last, 2000u * 1000u);
+  EXPECT_GT(changes, 100);
+}
+
+TEST(Network, UndersizedBuffersWarnAboutTheCreditRoundTrip) {
+  const ScflyRun r = run_scfly(tiny_config(),
+                               "links.global_latency=100 switch.input_buffer.global=32 "
+                               "warmup_cycles=100 measure_cycles=500");
+  expect_ok(r);
+  EXPECT_NE(r.err.find("credit round trip"), std::string::npos) << r.err;
+  EXPECT_EQ(r.json["run"]["warnings"].size(), 1u);
+}
