@@ -18,6 +18,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_routing(cfg.routing, m_topo),
       m_pattern(cfg.traffic, m_topo),
       m_period(period_of(cfg.clock_ghz)),
+      m_clk("clk", m_period),
       m_stats(m_topo.num_nodes(), m_topo.p(), cfg.warmup_cycles,
               cfg.warmup_cycles + cfg.measure_cycles) {
   const int S = m_topo.num_switches(), P = m_topo.p();
@@ -31,10 +32,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   m_nics.reserve(static_cast<size_t>(m_topo.num_nodes()));
   for (int s = 0; s < S; ++s)
     m_switches.push_back(std::make_unique<Switch>(("sw" + std::to_string(s)).c_str(), s, m_topo,
-                                                  cfg.sw, m_routing, m_ctx, cfg.seed, m_period));
+                                                  cfg.sw, m_routing, m_ctx, cfg.seed, m_clk));
   for (int n = 0; n < m_topo.num_nodes(); ++n)
     m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, m_topo, np,
-                                           m_pattern, m_ctx, m_stats, cfg.seed, m_period));
+                                           m_pattern, m_ctx, m_stats, cfg.seed, m_clk));
 
   // Wiring. Every channel is one initiator socket bound to one target socket.
   for (int s = 0; s < S; ++s) {

@@ -59,6 +59,7 @@ class Network : public sc_core::sc_module {
   RoutingUnit m_routing;
   TrafficPattern m_pattern;
   sc_core::sc_time m_period;
+  sc_core::sc_clock m_clk;  // the network clock; active blocks run on its rising edge
   SimContext m_ctx;
   NetStats m_stats;
   std::vector<std::unique_ptr<Switch>> m_switches;

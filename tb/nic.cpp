@@ -6,9 +6,9 @@ namespace scfly {
 
 Nic::Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
          const TrafficPattern& pattern, SimContext& ctx, NetStats& stats, uint64_t seed,
-         const sc_core::sc_time& period)
+         const sc_core::sc_clock& clk)
     : sc_core::sc_module(name),
-      Clocked(period),
+      Clocked(clk),
       m_node(node),
       m_topo(topo),
       m_prm(prm),
@@ -17,8 +17,8 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const Ni
       m_stats(stats),
       m_gap_rng(seed, StreamKind::Nic, 2 * static_cast<uint64_t>(node)),
       m_dst_rng(seed, StreamKind::Nic, 2 * static_cast<uint64_t>(node) + 1),
-      m_out("inj", *this, period * static_cast<double>(prm.latency), true),
-      m_in("ej", *this, period * static_cast<double>(prm.latency)),
+      m_out("inj", *this, clk.period() * static_cast<double>(prm.latency), true),
+      m_in("ej", *this, clk.period() * static_cast<double>(prm.latency)),
       m_credits(static_cast<size_t>(prm.vcs), static_cast<int32_t>(prm.buffer)) {
   const double q = prm.load / prm.packet_phits;
   m_log1mq = q < 1.0 ? std::log1p(-q) : 0.0;
@@ -39,6 +39,10 @@ uint64_t Nic::gap() {
 void Nic::tick() {
   m_asleep = false;
   const uint64_t now = cycle();
+  if (!first_run_this_cycle(now)) {
+    next_trigger(*m_edge);
+    return;
+  }
 
   // Sink: tails delivered at their arrival cycle.
   while (!m_in.line.empty() && m_in.line.front().cycle <= now) {
@@ -114,7 +118,7 @@ void Nic::tick() {
   if (m_cur_pkt < 0 && !m_queue.empty())
     for (int32_t c : m_credits) can_start |= c >= phits;
   if (m_cur_pkt >= 0 || can_start) {
-    next_trigger(m_period);
+    next_trigger(*m_edge);
     return;
   }
   uint64_t earliest = m_next_gen < m_gen_stop ? m_next_gen : UINT64_MAX;

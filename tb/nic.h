@@ -34,7 +34,7 @@ class Nic : public sc_core::sc_module, public Clocked {
  public:
   Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
       const TrafficPattern& pattern, SimContext& ctx, NetStats& stats, uint64_t seed,
-      const sc_core::sc_time& period);
+      const sc_core::sc_clock& clk);
 
   LinkTx& out() { return m_out; }
   LinkRx& in() { return m_in; }

@@ -31,9 +31,13 @@ using LinkInitiatorSocket = tlm::tlm_initiator_socket<32, LinkProtocol>;
 using LinkTargetSocket = tlm::tlm_target_socket<32, LinkProtocol>;
 
 // Something with a clock that may sleep while idle; a link wakes it when a message lands.
+// While active it runs on every rising edge of the network clock (one shared event, so
+// SystemC keeps one timed notification per cycle, not one per block). A block woken by a
+// link at an edge may also see that edge fire in a later delta of the same time step:
+// first_run_this_cycle() lets it run each cycle exactly once.
 class Clocked {
  public:
-  explicit Clocked(const sc_core::sc_time& period) : m_period(period) {}
+  explicit Clocked(const sc_core::sc_clock& clk) : m_period(clk.period()), m_edge(&clk.posedge_event()) {}
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   const sc_core::sc_time& period() const { return m_period; }
   // Called by a link when a message will land after `delay`.
@@ -42,9 +46,16 @@ class Clocked {
   }
 
  protected:
+  bool first_run_this_cycle(uint64_t now) {
+    if (now == m_last_cycle) return false;
+    m_last_cycle = now;
+    return true;
+  }
   sc_core::sc_time m_period;
+  const sc_core::sc_event* m_edge;
   sc_core::sc_event m_wake;
   bool m_asleep = false;
+  uint64_t m_last_cycle = UINT64_MAX;
 };
 
 struct FlitArrival {

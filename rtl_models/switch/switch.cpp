@@ -12,9 +12,9 @@ constexpr int32_t kSinkCredits = INT32_MAX / 2;  // ejection: the sink never bac
 
 Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
                const SwitchParams& prm, const RoutingUnit& routing, SimContext& ctx,
-               uint64_t seed, const sc_core::sc_time& period)
+               uint64_t seed, const sc_core::sc_clock& clk)
     : sc_core::sc_module(name),
-      Clocked(period),
+      Clocked(clk),
       m_id(id),
       m_topo(topo),
       m_routing(routing),
@@ -36,7 +36,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
     const int c = static_cast<int>(topo.port_class(p));
     const bool host = topo.port_class(p) == PortClass::Host;
     m_is_host[p] = host;
-    const sc_core::sc_time lat = period * static_cast<double>(prm.latency[c]);
+    const sc_core::sc_time lat = clk.period() * static_cast<double>(prm.latency[c]);
     m_in.push_back(std::make_unique<LinkRx>(("in_" + std::to_string(p)).c_str(), *this, lat));
     m_out.push_back(
         std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, false));
@@ -73,6 +73,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
 void Switch::tick() {
   m_asleep = false;
   const uint64_t now = cycle();
+  if (!first_run_this_cycle(now)) {
+    next_trigger(*m_edge);
+    return;
+  }
   receive(now);
   if (m_buffered != 0) {
     route_heads(now);
@@ -255,7 +259,7 @@ void Switch::transmit() {
 
 void Switch::schedule(uint64_t now) {
   if (m_buffered != 0) {
-    next_trigger(m_period);
+    next_trigger(*m_edge);
     return;
   }
   // Idle: sleep until the earliest phit in flight toward us lands (links wake us for

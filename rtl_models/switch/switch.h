@@ -46,7 +46,7 @@ class Switch : public sc_core::sc_module, public Clocked {
  public:
   Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo, const SwitchParams& prm,
          const RoutingUnit& routing, SimContext& ctx, uint64_t seed,
-         const sc_core::sc_time& period);
+         const sc_core::sc_clock& clk);
 
   int id() const { return m_id; }
   int radix() const { return static_cast<int>(m_in.size()); }

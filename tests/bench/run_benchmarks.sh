@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Speed of the named configurations, each in its own process (router-cycles/s, peak RSS).
+# Usage: tests/bench/run_benchmarks.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+B=${1:-build}
+cmake --build "$B" -j2 --target scfly_bench >/dev/null
+run() {  # name, config, overrides...
+  local name=$1; shift
+  local out
+  out=$("$B"/tests/bench/scfly_bench "$@" --benchmark_min_time=5 --benchmark_format=json 2>/dev/null)
+  python3 - "$name" "$out" <<'PY'
+import json, sys
+name, doc = sys.argv[1], json.loads(sys.argv[2])
+b = doc["benchmarks"][0]
+print(f"{name:<34} {b['router_cycles_per_s']:>14,.0f} {b['peak_rss_mb']:>10.1f}")
+PY
+}
+printf '%-34s %14s %10s\n' "configuration" "router-cyc/s" "peak MB"
+run "medium MIN UN 0.1 1-phit"   sc_main/configs/dfly-medium.yaml packet_phits=1 load=0.1 warmup_cycles=2000
+run "medium MIN UN 0.4 1-phit"   sc_main/configs/dfly-medium.yaml packet_phits=1 load=0.4 warmup_cycles=2000
+run "medium MIN UN 0.4 8-phit"   sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000
+run "medium VAL ADV+1 0.4 8-phit" sc_main/configs/dfly-medium.yaml routing=val traffic=adv+1 load=0.4 warmup_cycles=2000
+run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
