@@ -54,7 +54,7 @@ Dragonfly::Dragonfly(const DragonflyShape& s) : m_s(s) {
     for (int t = 0; t < ah; ++t) {
       int G2, t2;
       if (s.arrangement == Arrangement::Palmtree) {
-        G2 = (G + t + 1) % g;
+        G2 = ((G - t - 1) % g + g) % g;
         t2 = ah - 1 - t;
       } else {
         const int j = t % (g - 1), k = t / (g - 1);

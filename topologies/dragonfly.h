@@ -10,10 +10,11 @@
 // Identifiers: switch s = G*a + r (group G, index r); node n = s*p + host.
 //
 // Global-link arrangements (which group and which remote link global link t of group G joins):
-//   palmtree (canonical, needs g = a*h+1): t -> group (G + t + 1) mod g, landing on link
-//     a*h-1-t there. This is the "+" image of the palmtree; FOGSim uses the mirror image
-//     (G - t - 1). Under it ADV+1 ... ADV+h from group G all leave through switch a-1
-//     (links t = a*h-h ... a*h-1): the ADVc bottleneck switch sits at the end of the group.
+//   palmtree (canonical, needs g = a*h+1): t -> group (G - t - 1) mod g, landing on link
+//     a*h-1-t there. This is FOGSim's orientation (the mirror of G + t + 1; both are
+//     palmtrees). Under it ADV+1 ... ADV+h from group G all use links t = a*h-h ... a*h-1,
+//     owned by switch a-1: the ADVc bottleneck is the last switch of the group, as in the
+//     ACOR paper (sec. 5.2, Fig. 8).
 //   absolute (any g with (g-1) dividing a*h, Hastings et al. 2015 as used by T-UGAL SC'19):
 //     the a*h links of a group are dealt round-robin over the other g-1 groups in increasing
 //     group order: link t goes to the (t mod (g-1))-th other group, its k = t div (g-1)-th

@@ -13,6 +13,7 @@
 #include <tlm>
 
 #include "rtl_models/switch/flit.h"
+#include "rtl_models/switch/port_mask.h"
 #include "rtl_models/switch/ring_buffer.h"
 
 namespace scfly {
@@ -76,6 +77,11 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   }
   LinkTargetSocket socket;
   RingBuffer<FlitArrival> line;
+  // Optional: mark `port` in `mask` whenever a flit is filed (the owner's work list).
+  void notify_into(PortMask* mask, int port) {
+    m_mask = mask;
+    m_port = port;
+  }
 
   // Return one credit for `vc` to the sender, arriving after the link latency.
   void send_credit(uint8_t vc) {
@@ -89,6 +95,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
     line.push_unbounded(FlitArrival{(sc_core::sc_time_stamp() + d).value() / m_owner.period().value(),
                                     m.flit});
+    if (m_mask) m_mask->set(m_port);
     m_owner.wake_after(d);
     return tlm::TLM_ACCEPTED;
   }
@@ -101,6 +108,8 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
  private:
   Clocked& m_owner;
   sc_core::sc_time m_latency;
+  PortMask* m_mask = nullptr;
+  int m_port = 0;
 };
 
 // Sending end of a channel: an initiator socket and the delay line of returning credits.
@@ -112,6 +121,11 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   }
   LinkInitiatorSocket socket;
   RingBuffer<CreditArrival> credits;
+  // Optional: mark `port` in `mask` whenever a credit is filed.
+  void notify_into(PortMask* mask, int port) {
+    m_mask = mask;
+    m_port = port;
+  }
 
   void send(const Flit& f) {
     LinkMsg m;
@@ -124,6 +138,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
     credits.push_unbounded(
         CreditArrival{(sc_core::sc_time_stamp() + d).value() / m_owner.period().value(), m.vc});
+    if (m_mask) m_mask->set(m_port);
     if (m_wake_on_credit) m_owner.wake_after(d);
     return tlm::TLM_ACCEPTED;
   }
@@ -133,6 +148,8 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   Clocked& m_owner;
   sc_core::sc_time m_latency;
   bool m_wake_on_credit;
+  PortMask* m_mask = nullptr;
+  int m_port = 0;
 };
 
 }  // namespace scfly

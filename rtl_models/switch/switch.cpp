@@ -32,6 +32,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   m_out_active.assign(k, 0);
   m_link_vc.assign(k, -1);
   m_is_host.assign(k, 0);
+  m_in_phits.assign(k, 0);
+  m_out_phits.assign(k, 0);
   for (int p = 0; p < k; ++p) {
     const int c = static_cast<int>(topo.port_class(p));
     const bool host = topo.port_class(p) == PortClass::Host;
@@ -40,6 +42,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
     m_in.push_back(std::make_unique<LinkRx>(("in_" + std::to_string(p)).c_str(), *this, lat));
     m_out.push_back(
         std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, false));
+    m_in.back()->notify_into(&m_rx_pending, p);
+    m_out.back()->notify_into(&m_credit_pending, p);
     m_ivc[p].resize(prm.vcs[c]);
     for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c]);
     m_ovc[p].resize(host ? 1 : prm.vcs[c]);
@@ -88,8 +92,9 @@ void Switch::tick() {
 }
 
 void Switch::receive(uint64_t now) {
-  const int k = radix();
-  for (int p = 0; p < k; ++p) {
+  bool failed = false;
+  m_rx_pending.for_each([&](int p) {
+    if (failed) return;
     auto& line = m_in[p]->line;
     while (!line.empty() && line.front().cycle <= now) {
       const FlitArrival a = line.front();
@@ -98,6 +103,7 @@ void Switch::receive(uint64_t now) {
         m_ctx.fail(std::string(name()) + ": phit on port " + std::to_string(p) + " names VC " +
                    std::to_string(a.flit.vc) + " but the port has " +
                    std::to_string(m_ivc[p].size()));
+        failed = true;
         return;
       }
       InVc& iv = m_ivc[p][a.flit.vc];
@@ -105,12 +111,19 @@ void Switch::receive(uint64_t now) {
         m_ctx.fail(std::string(name()) + ": credit violation, input buffer port " +
                    std::to_string(p) + " VC " + std::to_string(a.flit.vc) + " overflows (" +
                    std::to_string(iv.buf.capacity()) + " phits)");
+        failed = true;
         return;
       }
       iv.buf.push(a.flit);
       ++m_buffered;
+      ++m_in_phits[p];
+      m_in_busy.set(p);
       if (a.flit.head()) m_ctx.pool[a.flit.pkt].head_arrival = a.cycle;
     }
+    if (line.empty()) m_rx_pending.clear(p);
+  });
+  m_credit_pending.for_each([&](int p) {
+    if (failed) return;
     auto& cl = m_out[p]->credits;
     while (!cl.empty() && cl.front().cycle <= now) {
       OutVc& ov = m_ovc[p][cl.front().vc];
@@ -118,15 +131,19 @@ void Switch::receive(uint64_t now) {
       if (++ov.credits > ov.credit_cap) {
         m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
                    " exceed the downstream buffer size " + std::to_string(ov.credit_cap));
+        failed = true;
         return;
       }
     }
-  }
+    if (cl.empty()) m_credit_pending.clear(p);
+  });
 }
 
 void Switch::route_heads(uint64_t now) {
   const int k = radix();
-  for (int p = 0; p < k; ++p) {
+  bool failed = false;
+  m_in_busy.for_each([&](int p) {
+    if (failed) return;
     for (auto& iv : m_ivc[p]) {
       if (iv.routed || iv.buf.empty()) continue;
       const Flit& f = iv.buf.front();
@@ -138,12 +155,13 @@ void Switch::route_heads(uint64_t now) {
                    std::to_string(d.port) + " VC " + std::to_string(d.vc) +
                    " which does not exist (packet " + std::to_string(pkt.src_node) + " -> " +
                    std::to_string(pkt.dst_node) + ")");
+        failed = true;
         return;
       }
       iv.route = d;
       iv.routed = true;
     }
-  }
+  });
 }
 
 void Switch::allocate() {
@@ -151,9 +169,9 @@ void Switch::allocate() {
   m_reqs.clear();
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
-  for (int ip = 0; ip < k; ++ip) {
+  m_in_busy.for_each([&](int ip) {
     int budget = m_speedup - m_in_active[ip];
-    if (budget <= 0) continue;
+    if (budget <= 0) return;
     auto& ivcs = m_ivc[ip];
     const int nv = static_cast<int>(ivcs.size());
     for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1)) {
@@ -167,7 +185,7 @@ void Switch::allocate() {
                                static_cast<uint8_t>(v), iv.route.vc});
       if (--budget == 0) break;
     }
-  }
+  });
   if (m_reqs.empty()) return;
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
@@ -203,9 +221,12 @@ void Switch::traverse_crossbar() {
     }
     Flit f = iv.buf.front();
     iv.buf.pop();
+    if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
     f.vc = c.out_vc;
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
     ov.buf.push(f);
+    ++m_out_phits[c.out_port];
+    m_out_busy.set(c.out_port);
     m_in[c.in_port]->send_credit(c.in_vc);
     if (f.tail) {
       iv.routed = false;
@@ -223,8 +244,7 @@ void Switch::traverse_crossbar() {
 }
 
 void Switch::transmit() {
-  const int k = radix();
-  for (int op = 0; op < k; ++op) {
+  m_out_busy.for_each([&](int op) {
     auto& ovcs = m_ovc[op];
     int v = m_link_vc[op];
     if (v < 0) {
@@ -237,14 +257,15 @@ void Switch::transmit() {
         m_link_rr[op] = static_cast<uint8_t>((c + 1) % nv);
         break;
       }
-      if (v < 0) continue;
+      if (v < 0) return;
       m_link_vc[op] = static_cast<int16_t>(v);
     }
     OutVc& ov = ovcs[v];
-    if (ov.buf.empty()) continue;  // bubble: the body is still crossing
+    if (ov.buf.empty()) return;  // bubble: the body is still crossing
     const Flit f = ov.buf.front();
     ov.buf.pop();
     --m_buffered;
+    if (--m_out_phits[op] == 0) m_out_busy.clear(op);
     --ov.credits;
     if (f.head() && !m_is_host[op]) {
       Packet& pkt = m_ctx.pool[f.pkt];
@@ -254,7 +275,7 @@ void Switch::transmit() {
     m_out[op]->send(f);
     ++m_ctx.phit_moves;
     if (f.tail) m_link_vc[op] = -1;
-  }
+  });
 }
 
 void Switch::schedule(uint64_t now) {
@@ -266,8 +287,7 @@ void Switch::schedule(uint64_t now) {
   // anything sent later). Pending credits need no wake-up: they only matter once there is
   // something to send, and they are collected on the next active cycle.
   uint64_t earliest = UINT64_MAX;
-  for (const auto& rx : m_in)
-    if (!rx->line.empty()) earliest = std::min(earliest, rx->line.front().cycle);
+  m_rx_pending.for_each([&](int p) { earliest = std::min(earliest, m_in[p]->line.front().cycle); });
   m_asleep = true;
   if (earliest != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);

@@ -114,6 +114,9 @@ class Switch : public sc_core::sc_module, public Clocked {
   std::vector<Conn> m_conns;
   std::vector<Request> m_reqs;
   uint64_t m_buffered = 0;  // phits in input + output buffers
+  // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
+  PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
+  std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
 };
 
 }  // namespace scfly
