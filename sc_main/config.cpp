@@ -1,5 +1,6 @@
 #include "sc_main/config.h"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -258,6 +259,13 @@ SimConfig parse(YAML::Node root) {
   c.sw.latency[G] = static_cast<uint32_t>(links.integer("global_latency", 40, 1, 1000000, " cycles"));
   links.finish();
   top.finish();
+  // The watchdog must not mistake a phit in flight on a long link for a stuck network.
+  const uint64_t longest = 2ULL * std::max({c.sw.latency[H], c.sw.latency[L], c.sw.latency[G]}) +
+                           static_cast<uint64_t>(c.sw.pipeline) + static_cast<uint64_t>(c.packet_phits);
+  if (c.watchdog_cycles <= longest)
+    throw ConfigError("config key 'watchdog_cycles': value " + std::to_string(c.watchdog_cycles) +
+                      " is not longer than the slowest credit round trip plus a packet (" +
+                      std::to_string(longest) + " cycles); use a larger value");
   return c;
 }
 

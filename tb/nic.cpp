@@ -106,7 +106,7 @@ void Nic::tick() {
     f.vc = m_cur_vc;
     f.tail = (m_cur_seq + 1 == phits);
     --m_credits[m_cur_vc];
-    m_out.send(f);
+    m_out.send(f, now);
     ++m_ctx.phit_moves;
     if (f.tail) m_cur_pkt = -1;
     else ++m_cur_seq;

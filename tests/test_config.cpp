@@ -135,3 +135,9 @@ TEST(Config, SizingWarningFiresBelowTheCreditRoundTrip) {
   EXPECT_NE(w[0].find("205"), std::string::npos) << w[0];    // 2*100 + 5
   EXPECT_NE(w[0].find("0.156"), std::string::npos) << w[0];  // 32/205 phits/cycle per VC
 }
+
+TEST(Config, WatchdogMustOutlastTheLongestCreditRoundTrip) {
+  const std::string e = error_of("watchdog_cycles: 150\nlinks: {global_latency: 100}");
+  EXPECT_NE(e.find("watchdog_cycles"), std::string::npos) << e;
+  EXPECT_EQ(error_of("watchdog_cycles: 300\nlinks: {global_latency: 100}"), "");
+}

@@ -4,7 +4,8 @@
 // socket (receiver, LinkRx). Flits go forward through nb_transport_fw; credits come back
 // through nb_transport_bw on the same socket pair. Every call is annotated with the link
 // latency; the receiver files the message into a delay line keyed by its arrival cycle
-// (now + latency) and only consumes entries whose arrival cycle has come. Because every
+// (now + latency; the sender stamps it, sparing a division per phit, and the TLM delay
+// carries the same latency) and only consumes entries whose arrival cycle has come. Because every
 // latency is >= 1 cycle, a message sent in cycle t is never visible before t+1, so the
 // order in which SystemC runs the switches within a cycle cannot change any result.
 #pragma once
@@ -19,8 +20,9 @@
 namespace scfly {
 
 struct LinkMsg {
-  Flit flit;     // the phit (forward)
-  uint8_t vc = 0;  // credited VC (backward)
+  uint64_t arrival = 0;  // cycle the message lands = send cycle + link latency
+  Flit flit;             // the phit (forward)
+  uint8_t vc = 0;        // credited VC (backward)
 };
 
 struct LinkProtocol {
@@ -72,7 +74,10 @@ struct CreditArrival {
 class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
  public:
   LinkRx(const char* name, Clocked& owner, const sc_core::sc_time& latency)
-      : socket(name), m_owner(owner), m_latency(latency) {
+      : socket(name),
+        m_owner(owner),
+        m_latency(latency),
+        m_latency_cycles(latency.value() / owner.period().value()) {
     socket.bind(*this);
   }
   LinkTargetSocket socket;
@@ -83,9 +88,10 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
     m_port = port;
   }
 
-  // Return one credit for `vc` to the sender, arriving after the link latency.
-  void send_credit(uint8_t vc) {
+  // Return one credit for `vc` to the sender in cycle `now`; it lands after the latency.
+  void send_credit(uint8_t vc, uint64_t now) {
     LinkMsg m;
+    m.arrival = now + m_latency_cycles;
     m.vc = vc;
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time d = m_latency;
@@ -93,8 +99,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   }
 
   tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
-    line.push_unbounded(FlitArrival{(sc_core::sc_time_stamp() + d).value() / m_owner.period().value(),
-                                    m.flit});
+    line.push_unbounded(FlitArrival{m.arrival, m.flit});
     if (m_mask) m_mask->set(m_port);
     m_owner.wake_after(d);
     return tlm::TLM_ACCEPTED;
@@ -108,6 +113,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
  private:
   Clocked& m_owner;
   sc_core::sc_time m_latency;
+  uint64_t m_latency_cycles;
   PortMask* m_mask = nullptr;
   int m_port = 0;
 };
@@ -116,7 +122,11 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
 class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
  public:
   LinkTx(const char* name, Clocked& owner, const sc_core::sc_time& latency, bool wake_on_credit)
-      : socket(name), m_owner(owner), m_latency(latency), m_wake_on_credit(wake_on_credit) {
+      : socket(name),
+        m_owner(owner),
+        m_latency(latency),
+        m_latency_cycles(latency.value() / owner.period().value()),
+        m_wake_on_credit(wake_on_credit) {
     socket.bind(*this);
   }
   LinkInitiatorSocket socket;
@@ -127,8 +137,10 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
     m_port = port;
   }
 
-  void send(const Flit& f) {
+  // Send one phit in cycle `now`; it lands after the latency.
+  void send(const Flit& f, uint64_t now) {
     LinkMsg m;
+    m.arrival = now + m_latency_cycles;
     m.flit = f;
     tlm::tlm_phase ph = tlm::BEGIN_REQ;
     sc_core::sc_time d = m_latency;
@@ -136,8 +148,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   }
 
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
-    credits.push_unbounded(
-        CreditArrival{(sc_core::sc_time_stamp() + d).value() / m_owner.period().value(), m.vc});
+    credits.push_unbounded(CreditArrival{m.arrival, m.vc});
     if (m_mask) m_mask->set(m_port);
     if (m_wake_on_credit) m_owner.wake_after(d);
     return tlm::TLM_ACCEPTED;
@@ -147,6 +158,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
  private:
   Clocked& m_owner;
   sc_core::sc_time m_latency;
+  uint64_t m_latency_cycles;
   bool m_wake_on_credit;
   PortMask* m_mask = nullptr;
   int m_port = 0;

@@ -85,8 +85,8 @@ void Switch::tick() {
   if (m_buffered != 0) {
     route_heads(now);
     allocate();
-    traverse_crossbar();
-    transmit();
+    traverse_crossbar(now);
+    transmit(now);
   }
   schedule(now);
 }
@@ -211,7 +211,7 @@ void Switch::allocate() {
   }
 }
 
-void Switch::traverse_crossbar() {
+void Switch::traverse_crossbar(uint64_t now) {
   for (size_t i = 0; i < m_conns.size();) {
     const Conn c = m_conns[i];
     InVc& iv = m_ivc[c.in_port][c.in_vc];
@@ -227,7 +227,7 @@ void Switch::traverse_crossbar() {
     ov.buf.push(f);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
-    m_in[c.in_port]->send_credit(c.in_vc);
+    m_in[c.in_port]->send_credit(c.in_vc, now);
     if (f.tail) {
       iv.routed = false;
       iv.connected = false;
@@ -243,7 +243,7 @@ void Switch::traverse_crossbar() {
   }
 }
 
-void Switch::transmit() {
+void Switch::transmit(uint64_t now) {
   m_out_busy.for_each([&](int op) {
     auto& ovcs = m_ovc[op];
     int v = m_link_vc[op];
@@ -272,7 +272,7 @@ void Switch::transmit() {
       if (m_topo.port_class(op) == PortClass::Global) ++pkt.global_hops;
       else ++pkt.local_hops;
     }
-    m_out[op]->send(f);
+    m_out[op]->send(f, now);
     ++m_ctx.phit_moves;
     if (f.tail) m_link_vc[op] = -1;
   });

@@ -91,8 +91,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   void receive(uint64_t now);
   void route_heads(uint64_t now);
   void allocate();
-  void traverse_crossbar();
-  void transmit();
+  void traverse_crossbar(uint64_t now);
+  void transmit(uint64_t now);
   void schedule(uint64_t now);
 
   int m_id;
