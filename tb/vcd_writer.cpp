@@ -1,6 +1,7 @@
 #include "tb/vcd_writer.h"
 
 #include <algorithm>
+#include <ctime>
 
 namespace scfly {
 
@@ -12,15 +13,21 @@ VcdWriter::VcdWriter(sc_core::sc_module_name name, const std::string& path,
 }
 
 VcdWriter::~VcdWriter() {
+  // Close the dump at the last sampled cycle, so viewers show the whole traced window
+  // even when nothing changed near its end.
+  if (m_out && m_started && m_last_sampled != UINT64_MAX && m_last_sampled != m_last_stamp)
+    m_out << '#' << m_last_sampled * m_period.value() << '\n';
   if (m_out) m_out.flush();
 }
 
 namespace {
+// Identifier codes from '%'..'~' (90 printable characters), avoiding '#' and '$' so simple
+// VCD parsers never mistake a value line for a time stamp or a keyword.
 std::string id_code(size_t n) {
   std::string s;
   do {
-    s.push_back(static_cast<char>('!' + n % 94));
-    n /= 94;
+    s.push_back(static_cast<char>('%' + n % 90));
+    n /= 90;
   } while (n);
   return s;
 }
@@ -40,10 +47,14 @@ void VcdWriter::add(const std::string& scope, const std::string& var, const int3
   m_vars.push_back(Var{scope, var, id_code(m_vars.size()), value, true, INT64_MIN});
 }
 
+// Variables are declared in the order they were added (the caller adds each scope's
+// variables together), so the hierarchy follows the trace list, not string order.
 void VcdWriter::write_header() {
-  std::stable_sort(m_vars.begin(), m_vars.end(),
-                   [](const Var& a, const Var& b) { return a.scope < b.scope; });
-  m_out << "$date scfly $end\n$version scfly VCD writer $end\n$timescale 1ps $end\n";
+  const std::time_t t = std::time(nullptr);
+  char date[64];
+  std::strftime(date, sizeof date, "%Y-%m-%d %H:%M:%S", std::localtime(&t));
+  m_out << "$date " << date << " $end\n$version scfly VCD writer $end\n"
+        << "$timescale 1ps $end\n";
   std::vector<std::string> open;
   for (const Var& v : m_vars) {
     const auto parts = split(v.scope);
@@ -95,17 +106,22 @@ void VcdWriter::sample() {
     }
   }
   const uint64_t cyc = stamp / m_period.value();
+  const bool first = m_last_sampled == UINT64_MAX;
   bool stamped = false;
   for (Var& v : m_vars) {
     const int64_t x = read(v);
     if (x == v.last) continue;
     if (!stamped) {
       m_out << '#' << cyc * m_period.value() << '\n';
+      if (first) m_out << "$dumpvars\n";
       stamped = true;
+      m_last_stamp = cyc;
     }
     emit(v, x);
     v.last = x;
   }
+  if (first && stamped) m_out << "$end\n";
+  m_last_sampled = cyc;
   if (cyc < m_to) next_trigger(m_period);
 }
 

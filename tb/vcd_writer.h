@@ -1,8 +1,11 @@
 // A small VCD writer for switch state. It samples registered integer variables once per
 // cycle, half a cycle after the clock edge (so every switch has finished that cycle, in any
 // evaluation order), only inside the [from, to] cycle window, and writes only changes.
-// Variables are named by the SystemC hierarchy (e.g. net.sw3.in2_vc1_occ). When no VCD is
-// requested the writer is not instantiated, so tracing off costs nothing.
+// Variables are named by the SystemC hierarchy (e.g. net.sw3.in2_local_vc1_occ). Unsigned
+// values are `wire 32` (GTKWave shows them as name[31:0]), signed ones `integer 32`. The
+// first sample is a $dumpvars block; the file ends with the last sampled cycle's stamp.
+// Stamps are the cycle's rising edge in ps (timescale 1ps, SystemC's default resolution).
+// When no VCD is requested the writer is not instantiated, so tracing off costs nothing.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +45,8 @@ class VcdWriter : public sc_core::sc_module {
   sc_core::sc_time m_period;
   uint64_t m_from, m_to;
   bool m_started = false;
+  uint64_t m_last_sampled = UINT64_MAX;  // last cycle sampled
+  uint64_t m_last_stamp = UINT64_MAX;    // last cycle written as a time stamp
   std::vector<Var> m_vars;
 };
 
