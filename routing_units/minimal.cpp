@@ -1,5 +1,7 @@
 #include "routing_units/minimal.h"
 
+#include <algorithm>
+
 namespace scfly {
 
 namespace {
@@ -73,11 +75,8 @@ int minimal_distance(const Dragonfly& topo, int from, int to) {
   if (G == Gt) return 1;
   const GlobalLinkEnd* links = topo.links_between(G, Gt);
   int best = 4;
-  for (int k = 0; k < topo.links_per_group_pair(); ++k) {
-    const int landing = topo.global_peer(links[k].sw, links[k].port).sw;
-    const int d = (links[k].sw != from) + 1 + (landing != to);
-    if (d < best) best = d;
-  }
+  for (int k = 0; k < topo.links_per_group_pair(); ++k)
+    best = std::min(best, hops_via(topo, from, to, links[k]));
   return best;
 }
 

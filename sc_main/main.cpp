@@ -42,6 +42,8 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
     if (!trace.path.empty()) {
       const Dragonfly t(cfg.topology);
       trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t.num_switches());
+      if (!std::ofstream(trace.path))
+        throw ConfigError("--vcd: cannot write '" + trace.path + "'");
       if (trace.to < trace.from)
         throw ConfigError("--trace-to " + std::to_string(trace.to) + " is before --trace-from " +
                           std::to_string(trace.from));

@@ -25,7 +25,6 @@ class VcdWriter : public sc_core::sc_module {
   // `scope` is a dotted SystemC hierarchy name; the value is sampled through the pointer.
   void add(const std::string& scope, const std::string& var, const uint32_t* value);
   void add(const std::string& scope, const std::string& var, const int32_t* value);
-  bool ok() const { return static_cast<bool>(m_out); }
 
  private:
   struct Var {

@@ -29,6 +29,10 @@ TEST(Cli, BadTraceSwitchExits2) {
   expect_config_error("--vcd /tmp/x.vcd --trace-switches 0,99", "--trace-switches");
 }
 
+TEST(Cli, UnwritableVcdExits2) {
+  expect_config_error("--vcd /nonexistent-dir/x.vcd", "--vcd");
+}
+
 TEST(Cli, SummaryNamesTheNetworkAndTheMetrics) {
   const ScflyRun r = run_scfly(tiny_config(), "warmup_cycles=100 measure_cycles=1000");
   ASSERT_EQ(r.code, 0) << r.err;

@@ -181,7 +181,7 @@ void Switch::allocate() {
       const OutVc& ov = m_ovc[op][iv.route.vc];
       if (ov.writing || m_out_active[op] >= m_speedup) continue;
       if (ov.buf.free() < m_ctx.pool[iv.buf.front().pkt].phits) continue;
-      m_reqs.push_back(Request{static_cast<uint16_t>(ip), static_cast<uint16_t>(op),
+      m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(op),
                                static_cast<uint8_t>(v), iv.route.vc});
       if (--budget == 0) break;
     }
@@ -189,13 +189,13 @@ void Switch::allocate() {
   if (m_reqs.empty()) return;
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
-  auto key = [&](const Request& r) {
+  auto key = [&](const Conn& r) {
     const int prio = (r.in_port - m_out_rr[r.out_port] + k) % k;
     return (static_cast<uint32_t>(r.out_port) << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
   };
   std::sort(m_reqs.begin(), m_reqs.end(),
-            [&](const Request& x, const Request& y) { return key(x) < key(y); });
-  for (const Request& r : m_reqs) {
+            [&](const Conn& x, const Conn& y) { return key(x) < key(y); });
+  for (const Conn& r : m_reqs) {
     if (m_out_active[r.out_port] >= m_speedup) continue;
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
     if (ov.writing) continue;  // another input won this output VC this cycle
@@ -207,7 +207,7 @@ void Switch::allocate() {
     ++m_out_active[r.out_port];
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % k);
     m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
-    m_conns.push_back(Conn{r.in_port, r.out_port, r.in_vc, r.out_vc});
+    m_conns.push_back(r);
   }
 }
 

@@ -78,11 +78,9 @@ class Switch : public sc_core::sc_module, public Clocked {
     int32_t credits = 0;   // free phits in the downstream input VC
     int32_t credit_cap = 0;
   };
+  // An input VC joined to an output VC: a request during allocation, a crossbar
+  // connection once granted.
   struct Conn {
-    uint16_t in_port, out_port;
-    uint8_t in_vc, out_vc;
-  };
-  struct Request {
     uint16_t in_port, out_port;
     uint8_t in_vc, out_vc;
   };
@@ -112,7 +110,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
   std::vector<uint8_t> m_is_host;                     // per port
   std::vector<Conn> m_conns;
-  std::vector<Request> m_reqs;
+  std::vector<Conn> m_reqs;
   uint64_t m_buffered = 0;  // phits in input + output buffers
   // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
