@@ -253,6 +253,59 @@ SimConfig parse(YAML::Node root) {
                         " phits; virtual cut-through needs at least packet_phits");
   }
 
+  // Phases: a list of {start, traffic, load}; traffic and load default to the top-level
+  // keys. The first starts at 0; starts strictly increase. Absent or [] = one phase.
+  {
+    YAML::Node ph = top.raw("phases");
+    if (!ph || ph.IsNull() || (ph.IsSequence() && ph.size() == 0)) {
+      c.phases = {TrafficPhase{0, c.traffic, c.load}};  // [] = no phases (the JSON echo)
+    } else {
+      if (!ph.IsSequence())
+        throw ConfigError(top.bad("phases", ph,
+                                  "a list of {start: cycle, traffic: pattern, load: "
+                                  "phits/node/cycle}"));
+      c.phases_given = true;
+      const Dragonfly t(c.topology);
+      for (size_t i = 0; i < ph.size(); ++i) {
+        Section e(ph[i], "phases[" + std::to_string(i) + "]");
+        TrafficPhase tp;
+        const int64_t start = e.integer("start", i == 0 ? 0 : -1, 0, 1LL << 40, " cycles");
+        if (start < 0)
+          throw ConfigError("config key '" + e.key("start") +
+                            "' is missing; every phase after the first needs a start cycle");
+        tp.start = static_cast<uint64_t>(start);
+        const std::string tr = e.text("traffic", to_string(c.traffic));
+        if (auto why = parse_traffic(tr, tp.traffic); !why.empty())
+          throw ConfigError("config key '" + e.key("traffic") + "': value '" + tr +
+                            "' is not allowed: " + why);
+        if (auto why = check_traffic(tp.traffic, t); !why.empty())
+          throw ConfigError("config key '" + e.key("traffic") + "': value '" + tr +
+                            "' is not allowed: " + why);
+        tp.load = e.real("load", c.load, -1e-300, 1.0,
+                         "an offered load in [0, 1] phits/node/cycle (0 = sources silent)");
+        e.finish();
+        if (i == 0 && tp.start != 0)
+          throw ConfigError("config key 'phases[0].start': value " + std::to_string(tp.start) +
+                            " is not allowed; the first phase starts at cycle 0");
+        if (i > 0 && tp.start <= c.phases.back().start)
+          throw ConfigError("config key '" + e.key("start") + "': value " + std::to_string(tp.start) +
+                            " is not allowed; phase starts must strictly increase (previous " +
+                            std::to_string(c.phases.back().start) + ")");
+        c.phases.push_back(tp);
+      }
+    }
+  }
+  Section ts = top.sub("timeseries");
+  c.timeseries.bin_cycles =
+      static_cast<uint64_t>(ts.integer("bin_cycles", 0, 0, 1LL << 40, " cycles (0 = off)"));
+  c.timeseries.per_switch = ts.boolean("per_switch", false);
+  ts.finish();
+  if (c.timeseries.bin_cycles != 0 &&
+      (c.warmup_cycles + c.measure_cycles) / c.timeseries.bin_cycles > 1000000)
+    throw ConfigError("config key 'timeseries.bin_cycles': value " +
+                      std::to_string(c.timeseries.bin_cycles) +
+                      " gives more than 10^6 bins over the run; use a larger bin");
+
   Section links = top.sub("links");
   c.sw.latency[H] = static_cast<uint32_t>(links.integer("injection_latency", 1, 1, 1000000, " cycles"));
   c.sw.latency[L] = static_cast<uint32_t>(links.integer("local_latency", 10, 1, 1000000, " cycles"));
@@ -332,10 +385,37 @@ nlohmann::json config_to_json(const SimConfig& c) {
        {{"injection", c.sw.in_buf[H]}, {"local", c.sw.in_buf[L]}, {"global", c.sw.in_buf[G]}}},
       {"output_buffer",
        {{"ejection", c.sw.out_buf[H]}, {"local", c.sw.out_buf[L]}, {"global", c.sw.out_buf[G]}}}};
+  j["phases"] = json::array();
+  if (c.phases_given)
+    for (const auto& p : c.phases)
+      j["phases"].push_back({{"start", p.start}, {"traffic", to_string(p.traffic)}, {"load", p.load}});
+  j["timeseries"] = {{"bin_cycles", c.timeseries.bin_cycles}, {"per_switch", c.timeseries.per_switch}};
   j["links"] = {{"injection_latency", c.sw.latency[H]},
                 {"local_latency", c.sw.latency[L]},
                 {"global_latency", c.sw.latency[G]}};
   return j;
+}
+
+double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to) {
+  if (to <= from) return c.phases.front().load;
+  double sum = 0;
+  for (size_t i = 0; i < c.phases.size(); ++i) {
+    const uint64_t s = std::max(from, c.phases[i].start);
+    const uint64_t e = std::min(to, i + 1 < c.phases.size() ? c.phases[i + 1].start : UINT64_MAX);
+    if (e > s) sum += c.phases[i].load * static_cast<double>(e - s);
+  }
+  return sum / static_cast<double>(to - from);
+}
+
+std::string traffic_summary(const SimConfig& c) {
+  if (!c.phases_given) return to_string(c.traffic);
+  std::string s;
+  for (const auto& p : c.phases) {
+    std::ostringstream os;
+    os << (s.empty() ? "" : " -> ") << to_string(p.traffic) << " " << p.load << "@" << p.start;
+    s += os.str();
+  }
+  return s;
 }
 
 std::vector<std::string> sizing_warnings(const SimConfig& c) {

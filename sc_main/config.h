@@ -23,6 +23,20 @@ struct ConfigError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A traffic phase: from cycle `start` on, sources generate `pattern` at `load`
+// (phits/node/cycle; 0 = silent). Phases model transients (e.g. UN, then ADV+1).
+struct TrafficPhase {
+  uint64_t start = 0;
+  TrafficSpec traffic;
+  double load = 0.1;
+};
+
+// Time series in fixed bins over the whole run (warm-up included). bin_cycles 0 = off.
+struct TimeseriesConfig {
+  uint64_t bin_cycles = 0;
+  bool per_switch = false;  // also sample per-switch series (buffered phits, published state)
+};
+
 struct SimConfig {
   DragonflyShape topology;
   RoutingAlgo routing = RoutingAlgo::Min;
@@ -38,7 +52,17 @@ struct SimConfig {
   int phit_bytes = 25;     // for buffer sizes given in bytes (25 B = 200 Gb/s at 1 GHz)
   double clock_ghz = 1.0;  // network clock; 1 cycle = 1/clock_ghz ns
   SwitchParams sw;         // vcs/in_buf/out_buf/latency indexed by PortClass
+  // The traffic phases in force; always at least one, the first starting at cycle 0.
+  // Without a `phases` key this is {0, traffic, load}; `phases_given` says which.
+  std::vector<TrafficPhase> phases;
+  bool phases_given = false;
+  TimeseriesConfig timeseries;
 };
+
+// Offered load averaged over cycles [from, to) under the phases, phits/node/cycle.
+double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to);
+// "un" or "un@0 -> adv+1@200000" for summaries.
+std::string traffic_summary(const SimConfig& c);
 
 // Loads a YAML file, applies `key=value` overrides (dotted paths), parses and validates.
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides);

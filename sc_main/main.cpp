@@ -1,8 +1,15 @@
 // The scfly command line.
 //   scfly run CONFIG.yaml [key=value ...] [--json FILE] [--vcd FILE --trace-switches 0,3
 //             [--trace-from C] [--trace-to C]] [--quiet]
+//   scfly sweep SWEEP.yaml [--db FILE] [--jobs N] [--retry-failed] [--dry-run]
+//   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
+//   scfly export DB -o FILE.csv [--table points]
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
-// invariant violation, conservation failure, or drain incomplete).
+// invariant violation, conservation failure, or drain incomplete; for a sweep: some point
+// failed, all others recorded); 130 sweep interrupted (resume by running it again).
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -13,6 +20,8 @@
 
 #include "sc_main/config.h"
 #include "sc_main/report.h"
+#include "sc_main/results_db.h"
+#include "sc_main/sweep.h"
 #include "tb/network.h"
 
 namespace {
@@ -83,6 +92,73 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   return 0;
 }
 
+int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, bool dry) {
+  using namespace scfly;
+  SweepSpec spec;
+  try {
+    spec = load_sweep(path);
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (jobs < 1) {
+    std::cerr << "scfly: error: --jobs " << jobs << " is not allowed; expected at least 1\n";
+    return 1;
+  }
+  SweepOptions opt;
+  opt.db_path = db.empty() ? spec.name + ".sqlite" : db;
+  opt.jobs = jobs;
+  opt.retry_failed = retry;
+  opt.dry_run = dry;
+  opt.progress_bar = ::isatty(2) != 0;
+  return run_sweep(spec, opt);
+}
+
+bool is_file(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// `scfly plot` is the Python script sc_main/scfly_plot.py (matplotlib); its arguments pass
+// through untouched. SCFLY_PLOT_SCRIPT and SCFLY_PYTHON override where they are found.
+int cmd_plot(const std::vector<std::string>& args) {
+  const char* env_script = std::getenv("SCFLY_PLOT_SCRIPT");
+  const std::string script = env_script ? env_script : SCFLY_PLOT_SCRIPT_PATH;
+  if (!is_file(script)) {
+    std::cerr << "scfly plot: error: plotting script '" << script
+              << "' not found (set SCFLY_PLOT_SCRIPT)\n";
+    return 2;
+  }
+  const char* env_py = std::getenv("SCFLY_PYTHON");
+  // Debian's interpreter first: python3-matplotlib installs for it, not for other pythons.
+  const std::string py = env_py ? env_py : (is_file("/usr/bin/python3") ? "/usr/bin/python3" : "python3");
+  std::vector<std::string> argv_s = {py, script};
+  argv_s.insert(argv_s.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : argv_s) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::cout.flush();
+  ::execvp(py.c_str(), argv.data());
+  std::cerr << "scfly plot: error: cannot run '" << py << "' (install python3)\n";
+  return 2;
+}
+
+int cmd_export(const std::string& db_path, const std::string& table, const std::string& out) {
+  if (!is_file(db_path)) {
+    std::cerr << "scfly: error: results database '" << db_path << "' does not exist\n";
+    return 2;
+  }
+  try {
+    scfly::ResultsDb db(db_path);
+    const int64_t n = db.export_csv(table, out);
+    std::cout << "wrote " << n << " rows of table " << table << " to " << out << "\n";
+  } catch (const scfly::DbError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -102,6 +178,28 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace-from", trace_from, "first traced cycle");
   run->add_option("--trace-to", trace_to, "last traced cycle");
   run->add_flag("-q,--quiet", quiet, "no summary on stdout");
+
+  std::string sweep_path, db_path;
+  int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  bool retry = false, dry = false;
+  CLI::App* sweep = app.add_subcommand("sweep", "run every point of a sweep file into a SQLite database");
+  sweep->add_option("sweep", sweep_path, "sweep file (e.g. sc_main/experiments/example.yaml)")->required();
+  sweep->add_option("--db", db_path, "results database (default: NAME.sqlite)");
+  sweep->add_option("--jobs,-j", jobs, "points run in parallel (default: the core count)");
+  sweep->add_flag("--retry-failed", retry, "run again the points recorded as failed");
+  sweep->add_flag("--dry-run", dry, "list the points and their hashes, run nothing");
+
+  std::vector<std::string> plot_args;
+  CLI::App* plot = app.add_subcommand("plot", "plot a results database (matplotlib)");
+  plot->prefix_command();
+  plot->allow_extras();
+  plot->set_help_flag();
+
+  std::string export_table = "points", export_out;
+  CLI::App* exp = app.add_subcommand("export", "export a table of a results database to CSV");
+  exp->add_option("db", db_path, "results database")->required();
+  exp->add_option("-o,--output", export_out, "CSV file to write")->required();
+  exp->add_option("--table", export_table, "points (default), timeseries, switch_series or saturation");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -115,6 +213,9 @@ int sc_main(int argc, char* argv[]) {
     tr.to = trace_to;
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet);
   }
+  if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry);
+  if (plot->parsed()) return cmd_plot(plot->remaining());
+  if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
   return 1;
 }
 

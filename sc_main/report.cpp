@@ -37,11 +37,28 @@ nlohmann::json metrics_to_json(const Metrics& m) {
   };
 }
 
+nlohmann::json timeseries_to_json(const TimeSeries& t) {
+  nlohmann::json j = {{"bin_cycles", t.bin_cycles},
+                      {"t_start", t.t_start},
+                      {"t_end", t.t_end},
+                      {"latency_avg", t.latency_avg},
+                      {"latency_inj_avg", t.latency_inj_avg},
+                      {"network_latency_avg", t.network_latency_avg},
+                      {"accepted_load", t.accepted_load},
+                      {"generated_load", t.generated_load},
+                      {"nonminimal_fraction", t.nonminimal_fraction},
+                      {"packets", t.packets}};
+  j["per_switch"] = nlohmann::json::object();
+  for (const auto& [name, rows] : t.per_switch) j["per_switch"][name] = rows;
+  return j;
+}
+
 nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
                            const std::vector<std::string>& warnings) {
   nlohmann::json j;
   j["config"] = config_to_json(cfg);
   j["metrics"] = metrics_to_json(r.metrics);
+  if (r.timeseries.bin_cycles) j["timeseries"] = timeseries_to_json(r.timeseries);
   j["run"] = {{"status", r.error.empty() ? (r.conservation_ok ? "ok" : "conservation-failed")
                                          : "error"},
               {"error", r.error},
@@ -78,7 +95,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       "  conservation      %s (%s)\n"
       "  speed             %llu cycles in %.2f s = %.0f router-cycles/s\n",
       c.topology.p, c.topology.a, c.topology.h, c.topology.g, to_string(c.topology.arrangement),
-      t.num_switches(), t.num_nodes(), to_string(c.routing), to_string(c.traffic).c_str(),
+      t.num_switches(), t.num_nodes(), to_string(c.routing), traffic_summary(c).c_str(),
       c.packet_phits, c.sw.speedup, c.sw.pipeline, c.sw.vcs[0], c.sw.vcs[1], c.sw.vcs[2],
       c.sw.latency[0], c.sw.latency[1], c.sw.latency[2],
       static_cast<unsigned long long>(c.warmup_cycles),

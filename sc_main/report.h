@@ -12,6 +12,7 @@
 namespace scfly {
 
 nlohmann::json metrics_to_json(const Metrics& m);
+nlohmann::json timeseries_to_json(const TimeSeries& t);
 nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
                            const std::vector<std::string>& warnings);
 std::string human_summary(const SimConfig& cfg, const RunOutcome& r);

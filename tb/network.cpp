@@ -16,14 +16,16 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_cfg(cfg),
       m_topo(cfg.topology),
       m_routing(cfg.routing, m_topo),
-      m_pattern(cfg.traffic, m_topo),
       m_period(period_of(cfg.clock_ghz)),
       m_clk("clk", m_period),
       m_stats(m_topo.num_nodes(), m_topo.p(), cfg.warmup_cycles,
               cfg.warmup_cycles + cfg.measure_cycles) {
   const int S = m_topo.num_switches(), P = m_topo.p();
   NicParams np;
-  np.load = cfg.load;
+  for (size_t i = 0; i < cfg.phases.size(); ++i) {
+    m_patterns.push_back(std::make_unique<TrafficPattern>(cfg.phases[i].traffic, m_topo, cfg.seed, i));
+    np.phases.push_back(NicPhase{cfg.phases[i].start, cfg.phases[i].load, m_patterns.back().get()});
+  }
   np.packet_phits = cfg.packet_phits;
   np.vcs = cfg.sw.vcs[static_cast<int>(PortClass::Host)];
   np.buffer = cfg.sw.in_buf[static_cast<int>(PortClass::Host)];
@@ -35,7 +37,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                                                   cfg.sw, m_routing, m_ctx, cfg.seed, m_clk));
   for (int n = 0; n < m_topo.num_nodes(); ++n)
     m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, m_topo, np,
-                                           m_pattern, m_ctx, m_stats, cfg.seed, m_clk));
+                                           m_ctx, m_stats, cfg.seed, m_clk));
 
   // Wiring. Every channel is one initiator socket bound to one target socket.
   for (int s = 0; s < S; ++s) {
@@ -82,6 +84,38 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
 
   SC_HAS_PROCESS(Network);
   SC_METHOD(watchdog);
+  if (cfg.timeseries.bin_cycles != 0) {
+    m_stats.enable_timeseries(cfg.timeseries.bin_cycles);
+    if (cfg.timeseries.per_switch) {
+      publish_switch_series("buffered_phits", [this](int s) {
+        return static_cast<double>(m_switches[static_cast<size_t>(s)]->buffered_phits());
+      });
+      publish_switch_series("queued_packets", [this](int s) {
+        uint64_t q = 0;
+        for (int h = 0; h < m_topo.p(); ++h) q += m_nics[static_cast<size_t>(s * m_topo.p() + h)]->queued();
+        return static_cast<double>(q);
+      });
+      SC_METHOD(sample_switch_series);
+      sensitive << m_sample_ev;
+      dont_initialize();
+      // The end of bin b is the end of cycle (b+1)*bin - 1: sample half a cycle after that
+      // cycle's edge, when every block has finished it whatever the evaluation order.
+      m_sample_ev.notify(m_period * (static_cast<double>(cfg.timeseries.bin_cycles) - 0.5));
+    }
+  }
+}
+
+void Network::publish_switch_series(const std::string& name, std::function<double(int)> sample) {
+  m_series.push_back(SwitchSeries{name, std::move(sample)});
+}
+
+void Network::sample_switch_series() {
+  for (const auto& s : m_series) {
+    std::vector<double> row(static_cast<size_t>(m_topo.num_switches()));
+    for (int i = 0; i < m_topo.num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
+    m_series_data[s.name].push_back(std::move(row));
+  }
+  m_sample_ev.notify(m_period * static_cast<double>(m_cfg.timeseries.bin_cycles));
 }
 
 // Runs every watchdog_cycles: if packets are inside the network and no phit has moved on
@@ -144,7 +178,18 @@ RunOutcome Network::run() {
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo.num_switches() / out.sim_wall_s
                          : 0;
-  out.metrics = m_stats.compute(m_cfg.load);
+  out.metrics = m_stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
+  out.timeseries = m_stats.timeseries(out.cycles);
+  out.timeseries.per_switch = m_series_data;
+  // A last partial bin is sampled at the end of the run.
+  for (const auto& s : m_series) {
+    auto& rows = out.timeseries.per_switch[s.name];
+    while (rows.size() < out.timeseries.t_start.size()) {
+      std::vector<double> row(static_cast<size_t>(m_topo.num_switches()));
+      for (int i = 0; i < m_topo.num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
+      rows.push_back(std::move(row));
+    }
+  }
   out.metrics.packets_queued = queued();
   out.metrics.cycles = out.cycles;
 

@@ -3,6 +3,8 @@
 // drain). One Network per process: SystemC elaborates once.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +33,7 @@ struct RunOutcome {
   bool drained = false;      // drain requested and everything delivered
   bool conservation_ok = true;
   std::string conservation;  // the conservation equation with its numbers
+  TimeSeries timeseries;     // bin_cycles 0 when not requested
   uint64_t cycles = 0;
   double sim_wall_s = 0;     // wall time of the simulation proper (no elaboration)
   double router_cycles_per_s = 0;
@@ -49,15 +52,21 @@ class Network : public sc_core::sc_module {
   const SimContext& context() const { return m_ctx; }
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
 
+  // A per-switch quantity sampled at the end of every time-series bin (with
+  // timeseries.per_switch). Mechanisms publish their state here (e.g. a level or a
+  // probability); `sample(switch id)` must only read state.
+  void publish_switch_series(const std::string& name, std::function<double(int)> sample);
+
  private:
   void watchdog();
+  void sample_switch_series();
   std::string dump_buffers(size_t max_lines) const;
   uint64_t queued() const;
 
   SimConfig m_cfg;
   Dragonfly m_topo;
   RoutingUnit m_routing;
-  TrafficPattern m_pattern;
+  std::vector<std::unique_ptr<TrafficPattern>> m_patterns;  // one per traffic phase
   sc_core::sc_time m_period;
   sc_core::sc_clock m_clk;  // the network clock; active blocks run on its rising edge
   SimContext m_ctx;
@@ -66,6 +75,13 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Nic>> m_nics;
   std::unique_ptr<VcdWriter> m_vcd;
   uint64_t m_watch_last = UINT64_MAX;
+  struct SwitchSeries {
+    std::string name;
+    std::function<double(int)> sample;
+  };
+  std::vector<SwitchSeries> m_series;
+  std::map<std::string, std::vector<std::vector<double>>> m_series_data;  // [bin][switch]
+  sc_core::sc_event m_sample_ev;
 };
 
 }  // namespace scfly

@@ -5,14 +5,12 @@
 namespace scfly {
 
 Nic::Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
-         const TrafficPattern& pattern, SimContext& ctx, NetStats& stats, uint64_t seed,
-         const sc_core::sc_clock& clk)
+         SimContext& ctx, NetStats& stats, uint64_t seed, const sc_core::sc_clock& clk)
     : sc_core::sc_module(name),
       Clocked(clk),
       m_node(node),
       m_topo(topo),
       m_prm(prm),
-      m_pattern(pattern),
       m_ctx(ctx),
       m_stats(stats),
       m_gap_rng(seed, StreamKind::Nic, 2 * static_cast<uint64_t>(node)),
@@ -20,20 +18,38 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const Ni
       m_out("inj", *this, clk.period() * static_cast<double>(prm.latency), true),
       m_in("ej", *this, clk.period() * static_cast<double>(prm.latency)),
       m_credits(static_cast<size_t>(prm.vcs), static_cast<int32_t>(prm.buffer)) {
-  const double q = prm.load / prm.packet_phits;
-  m_log1mq = q < 1.0 ? std::log1p(-q) : 0.0;
-  if (q <= 0.0) m_next_gen = UINT64_MAX;
-  else m_next_gen = gap() - 1;
+  for (const NicPhase& ph : prm.phases) {
+    const double q = ph.load / prm.packet_phits;
+    m_log1mq.push_back(q <= 0.0 ? std::nan("") : q < 1.0 ? std::log1p(-q) : 0.0);
+  }
+  schedule_generation(0);
   SC_HAS_PROCESS(Nic);
   SC_METHOD(tick);
 }
 
-// Cycles to the next generation of a Bernoulli(q) process: geometric on {1, 2, ...}.
-uint64_t Nic::gap() {
-  if (m_log1mq == 0.0) return 1;
-  const double u = m_gap_rng.uniform();
-  const double g = std::floor(std::log1p(-u) / m_log1mq);
-  return g > 1e15 ? UINT64_MAX / 4 : 1 + static_cast<uint64_t>(g);
+// The next generation of a Bernoulli(q) process from cycle `base` on is base + G - 1, G
+// geometric on {1, 2, ...}. A draw that reaches the next phase's start is redrawn there.
+void Nic::schedule_generation(uint64_t base) {
+  for (;;) {
+    const auto& phases = m_prm.phases;
+    const uint64_t boundary =
+        m_gen_phase + 1 < phases.size() ? phases[m_gen_phase + 1].start : UINT64_MAX;
+    const double l = m_log1mq[m_gen_phase];
+    uint64_t next = UINT64_MAX;
+    if (l == 0.0) {
+      next = base;
+    } else if (!std::isnan(l)) {
+      const double u = m_gap_rng.uniform();
+      const double g = std::floor(std::log1p(-u) / l);
+      if (g < 1e15 && UINT64_MAX - base > static_cast<uint64_t>(g)) next = base + static_cast<uint64_t>(g);
+    }
+    if (next < boundary || boundary == UINT64_MAX) {
+      m_next_gen = next;
+      return;
+    }
+    ++m_gen_phase;
+    base = boundary;
+  }
 }
 
 void Nic::tick() {
@@ -70,8 +86,7 @@ void Nic::tick() {
   while (m_next_gen <= now && m_next_gen < m_gen_stop) {
     m_queue.push_unbounded(m_next_gen);
     m_stats.generated(m_next_gen, m_prm.packet_phits);
-    const uint64_t g = gap();
-    m_next_gen = (UINT64_MAX - m_next_gen > g) ? m_next_gen + g : UINT64_MAX;
+    schedule_generation(m_next_gen + 1);
   }
 
   // Injection: continue the current packet, or start the oldest queued one on a VC
@@ -84,10 +99,13 @@ void Nic::tick() {
       const PacketId id = m_ctx.pool.alloc();
       Packet& p = m_ctx.pool[id];
       p.src_node = m_node;
-      p.dst_node = m_pattern.dest(m_node, m_dst_rng);
+      const uint64_t gen = m_queue.front();
+      while (m_inj_phase + 1 < m_prm.phases.size() && gen >= m_prm.phases[m_inj_phase + 1].start)
+        ++m_inj_phase;
+      p.dst_node = m_prm.phases[m_inj_phase].pattern->dest(m_node, m_dst_rng);
       p.route.dst_switch = m_topo.switch_of_node(p.dst_node);
       p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(p.dst_node));
-      p.gen_cycle = m_queue.front();
+      p.gen_cycle = gen;
       p.inject_cycle = now;
       p.phits = static_cast<uint16_t>(phits);
       m_queue.pop();

@@ -2,13 +2,17 @@
 // over a credit-controlled link into the switch's injection buffer, and the sink.
 //
 // Generation is a Bernoulli process: in each cycle a packet is generated with probability
-// q = load / packet_phits (load in phits/node/cycle). The NIC draws the gap to the next
+// q = load / packet_phits (load in phits/node/cycle), q changing at phase boundaries. The NIC draws the gap to the next
 // generation from the equivalent geometric distribution, so an idle NIC sleeps until then
 // instead of drawing every cycle. Gaps and destinations come from two separate streams of
 // the NIC, so a packet's destination does not depend on when it is injected.
 // The source queue is unbounded (it holds generation times only); the finite injection
 // buffer is the switch's host-port input buffer, reached with virtual cut-through (a head
 // leaves only when its injection VC has credits for the whole packet).
+// Phases: a gap drawn under one phase that would cross the next phase's start is discarded
+// and redrawn from that start under the new rate; by the memorylessness of the geometric
+// gap this is exactly a Bernoulli process whose probability changes at the boundary. A
+// packet's destination follows the pattern of the phase it was generated in.
 #pragma once
 
 #include <systemc>
@@ -22,8 +26,16 @@
 
 namespace scfly {
 
+// One traffic phase as the NIC sees it: from `start` on, generate with per-cycle
+// probability load/packet_phits toward `pattern`.
+struct NicPhase {
+  uint64_t start = 0;
+  double load = 0.1;                      // phits/node/cycle, 0 = silent
+  const TrafficPattern* pattern = nullptr;
+};
+
 struct NicParams {
-  double load = 0.1;          // phits/node/cycle
+  std::vector<NicPhase> phases;  // at least one, the first starting at cycle 0
   int packet_phits = 8;
   int vcs = 1;                // injection VCs
   uint32_t buffer = 64;       // switch injection buffer per VC, phits (initial credits)
@@ -33,8 +45,7 @@ struct NicParams {
 class Nic : public sc_core::sc_module, public Clocked {
  public:
   Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
-      const TrafficPattern& pattern, SimContext& ctx, NetStats& stats, uint64_t seed,
-      const sc_core::sc_clock& clk);
+      SimContext& ctx, NetStats& stats, uint64_t seed, const sc_core::sc_clock& clk);
 
   LinkTx& out() { return m_out; }
   LinkRx& in() { return m_in; }
@@ -44,16 +55,18 @@ class Nic : public sc_core::sc_module, public Clocked {
 
  private:
   void tick();
-  uint64_t gap();
+  // Sets m_next_gen to the first generation at or after cycle `base` (phase-aware).
+  void schedule_generation(uint64_t base);
 
   int m_node;
   const Dragonfly& m_topo;
   NicParams m_prm;
-  const TrafficPattern& m_pattern;
   SimContext& m_ctx;
   NetStats& m_stats;
   Rng m_gap_rng, m_dst_rng;
-  double m_log1mq;  // log(1 - q), q < 1
+  std::vector<double> m_log1mq;  // per phase: log(1 - q); 0 if q >= 1; NaN if q == 0
+  size_t m_gen_phase = 0;        // phase of m_next_gen
+  size_t m_inj_phase = 0;        // phase of the oldest queued packet's generation
   LinkTx m_out;
   LinkRx m_in;
   RingBuffer<uint64_t> m_queue;  // generation cycles of packets not yet injected

@@ -1,6 +1,7 @@
 #include "tb/stats.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace scfly {
 
@@ -13,6 +14,17 @@ NetStats::NetStats(int num_nodes, int nodes_per_switch, uint64_t w0, uint64_t w1
 
 void NetStats::delivered(const Packet& p, uint64_t at) {
   ++m_delivered;
+  if (m_bin_cycles) {
+    Bin& d = bin(at);
+    ++d.pkts;
+    d.phits += p.phits;
+    d.lat += at - p.gen_cycle;
+    d.net_lat += at - p.inject_cycle;
+    d.nonmin += p.route.nonminimal;
+    Bin& g = bin(p.gen_cycle);
+    ++g.gen_pkts_done;
+    g.gen_lat += at - p.gen_cycle;
+  }
   if (!in_window(at)) return;
   ++m_pkts;
   m_phits += p.phits;
@@ -83,6 +95,37 @@ Metrics NetStats::compute(double offered_load) const {
   m.packets_delivered = m_delivered;
   m.packets_in_network = in_network();
   return m;
+}
+
+}  // namespace scfly
+
+namespace scfly {
+
+TimeSeries NetStats::timeseries(uint64_t cycles) const {
+  TimeSeries ts;
+  ts.bin_cycles = m_bin_cycles;
+  if (!m_bin_cycles) return ts;
+  const size_t nb = static_cast<size_t>((cycles + m_bin_cycles - 1) / m_bin_cycles);
+  const double nan = std::nan("");
+  auto ratio = [&](uint64_t num, uint64_t den) {
+    return den ? static_cast<double>(num) / static_cast<double>(den) : nan;
+  };
+  for (size_t b = 0; b < nb; ++b) {
+    const Bin z{};
+    const Bin& x = b < m_bins.size() ? m_bins[b] : z;
+    const uint64_t t0 = b * m_bin_cycles, t1 = std::min<uint64_t>(t0 + m_bin_cycles, cycles);
+    const double node_cycles = static_cast<double>(t1 - t0) * m_nodes;
+    ts.t_start.push_back(t0);
+    ts.t_end.push_back(t1);
+    ts.latency_avg.push_back(ratio(x.lat, x.pkts));
+    ts.latency_inj_avg.push_back(ratio(x.gen_lat, x.gen_pkts_done));
+    ts.network_latency_avg.push_back(ratio(x.net_lat, x.pkts));
+    ts.accepted_load.push_back(static_cast<double>(x.phits) / node_cycles);
+    ts.generated_load.push_back(static_cast<double>(x.gen_phits) / node_cycles);
+    ts.nonminimal_fraction.push_back(ratio(x.nonmin, x.pkts));
+    ts.packets.push_back(x.pkts);
+  }
+  return ts;
 }
 
 }  // namespace scfly

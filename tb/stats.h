@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "rtl_models/switch/flit.h"
@@ -32,6 +34,23 @@ struct Metrics {
   uint64_t cycles = 0;
 };
 
+// Fixed-width time bins over the whole run [0, cycles): bin b covers
+// [b*bin_cycles, min((b+1)*bin_cycles, cycles)). Averages of empty bins are NaN (JSON null).
+struct TimeSeries {
+  uint64_t bin_cycles = 0;  // 0 = no time series
+  std::vector<uint64_t> t_start, t_end;
+  std::vector<double> latency_avg;          // total latency of packets delivered in the bin
+  std::vector<double> latency_inj_avg;      // total latency of packets generated in the bin
+                                            // (only those delivered by the end of the run)
+  std::vector<double> network_latency_avg;  // of packets delivered in the bin
+  std::vector<double> accepted_load;        // phits/node/cycle delivered in the bin
+  std::vector<double> generated_load;       // phits/node/cycle generated in the bin
+  std::vector<double> nonminimal_fraction;  // of packets delivered in the bin
+  std::vector<uint64_t> packets;            // delivered in the bin
+  // Per-switch series sampled at each bin's end: name -> [bin][switch].
+  std::map<std::string, std::vector<std::vector<double>>> per_switch;
+};
+
 class NetStats {
  public:
   NetStats(int num_nodes, int nodes_per_switch, uint64_t window_start, uint64_t window_end);
@@ -40,7 +59,10 @@ class NetStats {
   void generated(uint64_t at, int phits) {
     ++m_generated;
     if (in_window(at)) m_gen_phits += static_cast<uint64_t>(phits);
+    if (m_bin_cycles) bin(at).gen_phits += static_cast<uint64_t>(phits);
   }
+  // Collect per-bin counters from now on (call before the run).
+  void enable_timeseries(uint64_t bin_cycles) { m_bin_cycles = bin_cycles; }
   void injected() { ++m_injected; }
   void delivered(const Packet& p, uint64_t at);
 
@@ -50,6 +72,8 @@ class NetStats {
   uint64_t in_network() const { return m_injected - m_delivered; }
 
   Metrics compute(double offered_load) const;
+  // The per-bin series over [0, cycles) (per_switch left empty for the caller).
+  TimeSeries timeseries(uint64_t cycles) const;
 
  private:
   int m_nodes, m_per_switch;
@@ -59,6 +83,19 @@ class NetStats {
   uint64_t m_hops = 0, m_local_hops = 0, m_global_hops = 0, m_nonmin = 0;
   std::vector<uint32_t> m_lat, m_net_lat;
   std::vector<uint64_t> m_switch_phits;
+
+  struct Bin {
+    uint64_t pkts = 0, phits = 0, lat = 0, net_lat = 0, nonmin = 0;  // delivered in the bin
+    uint64_t gen_phits = 0;                                           // generated in the bin
+    uint64_t gen_pkts_done = 0, gen_lat = 0;  // generated in the bin, delivered so far
+  };
+  Bin& bin(uint64_t cycle) {
+    const size_t b = static_cast<size_t>(cycle / m_bin_cycles);
+    if (b >= m_bins.size()) m_bins.resize(b + 1);
+    return m_bins[b];
+  }
+  uint64_t m_bin_cycles = 0;
+  std::vector<Bin> m_bins;
 };
 
 }  // namespace scfly

@@ -28,7 +28,14 @@ std::string check_traffic(const TrafficSpec& t, const Dragonfly& topo);
 
 class TrafficPattern {
  public:
-  TrafficPattern(const TrafficSpec& spec, const Dragonfly& topo) : m_spec(spec), m_topo(&topo) {}
+  // `seed` and `instance` (e.g. the phase index) seed the pattern's fixed per-run state,
+  // such as a random permutation, from its own stream (StreamKind::Traffic, instance).
+  TrafficPattern(const TrafficSpec& spec, const Dragonfly& topo, uint64_t seed = 0,
+                 uint64_t instance = 0)
+      : m_spec(spec), m_topo(&topo) {
+    (void)seed;
+    (void)instance;
+  }
   int dest(int src, Rng& rng) const;
 
  private:

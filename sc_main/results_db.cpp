@@ -1,0 +1,333 @@
+#include "sc_main/results_db.h"
+
+#include <sqlite3.h>
+
+#include <cmath>
+#include <ctime>
+#include <fstream>
+
+namespace scfly {
+
+namespace {
+
+std::string quote_ident(const std::string& s) {
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+const char* sql_type(const nlohmann::json& v) {
+  if (v.is_number_integer() || v.is_number_unsigned() || v.is_boolean()) return "INTEGER";
+  if (v.is_number_float()) return "REAL";
+  return "TEXT";
+}
+
+// A prepared statement that finalizes itself.
+class Stmt {
+ public:
+  Stmt(sqlite3* db, const std::string& sql) : m_db(db) {
+    if (sqlite3_prepare_v2(db, sql.c_str(), -1, &m_s, nullptr) != SQLITE_OK)
+      throw DbError(std::string("results database: ") + sqlite3_errmsg(db) + " in: " + sql);
+  }
+  ~Stmt() { sqlite3_finalize(m_s); }
+  Stmt(const Stmt&) = delete;
+  Stmt& operator=(const Stmt&) = delete;
+  void bind(int i, const nlohmann::json& v) {
+    int rc;
+    if (v.is_null()) rc = sqlite3_bind_null(m_s, i);
+    else if (v.is_boolean()) rc = sqlite3_bind_int64(m_s, i, v.get<bool>() ? 1 : 0);
+    else if (v.is_number_unsigned())
+      rc = sqlite3_bind_int64(m_s, i, static_cast<sqlite3_int64>(v.get<uint64_t>()));
+    else if (v.is_number_integer()) rc = sqlite3_bind_int64(m_s, i, v.get<int64_t>());
+    else if (v.is_number_float()) {
+      const double d = v.get<double>();
+      rc = std::isfinite(d) ? sqlite3_bind_double(m_s, i, d) : sqlite3_bind_null(m_s, i);
+    } else if (v.is_string()) {
+      const std::string& s = v.get_ref<const std::string&>();
+      rc = sqlite3_bind_text(m_s, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    } else if (v.is_array() && v.empty()) {
+      rc = sqlite3_bind_null(m_s, i);
+    } else {
+      const std::string s = v.dump();
+      rc = sqlite3_bind_text(m_s, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
+    }
+    if (rc != SQLITE_OK) throw DbError(std::string("results database: ") + sqlite3_errmsg(m_db));
+  }
+  bool step() {
+    const int rc = sqlite3_step(m_s);
+    if (rc == SQLITE_ROW) return true;
+    if (rc == SQLITE_DONE) return false;
+    throw DbError(std::string("results database: ") + sqlite3_errmsg(m_db));
+  }
+  void reset() {
+    sqlite3_reset(m_s);
+    sqlite3_clear_bindings(m_s);
+  }
+  sqlite3_stmt* get() { return m_s; }
+  std::string text(int col) {
+    const unsigned char* t = sqlite3_column_text(m_s, col);
+    return t ? reinterpret_cast<const char*>(t) : "";
+  }
+
+ private:
+  sqlite3* m_db;
+  sqlite3_stmt* m_s = nullptr;
+};
+
+std::string now_utc() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, nlohmann::json>> flatten_columns(const nlohmann::json& j,
+                                                                   const std::string& prefix) {
+  std::vector<std::pair<std::string, nlohmann::json>> out;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string name = prefix.empty() ? it.key() : prefix + "_" + it.key();
+    if (it->is_object()) {
+      auto sub = flatten_columns(*it, name);
+      out.insert(out.end(), sub.begin(), sub.end());
+    } else {
+      out.emplace_back(name, *it);
+    }
+  }
+  return out;
+}
+
+ResultsDb::ResultsDb(const std::string& path) : m_path(path) {
+  if (sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr) !=
+      SQLITE_OK) {
+    const std::string msg = m_db ? sqlite3_errmsg(m_db) : "out of memory";
+    sqlite3_close(m_db);
+    m_db = nullptr;
+    throw DbError("results database '" + path + "' cannot be opened: " + msg);
+  }
+  sqlite3_busy_timeout(m_db, 10000);
+  exec("CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY, hash TEXT UNIQUE NOT NULL, "
+       "sweep TEXT, status TEXT, error TEXT, wall_s REAL, git_rev TEXT, created TEXT, "
+       "config_json TEXT)");
+  exec("CREATE TABLE IF NOT EXISTS timeseries (point_id INTEGER, bin INTEGER, t_start INTEGER, "
+       "t_end INTEGER, latency_avg REAL, latency_inj_avg REAL, network_latency_avg REAL, "
+       "accepted_load REAL, generated_load REAL, nonminimal_fraction REAL, packets INTEGER)");
+  exec("CREATE INDEX IF NOT EXISTS timeseries_point ON timeseries(point_id, bin)");
+  exec("CREATE TABLE IF NOT EXISTS switch_series (point_id INTEGER, name TEXT, bin INTEGER, "
+       "switch INTEGER, value REAL)");
+  exec("CREATE INDEX IF NOT EXISTS switch_series_point ON switch_series(point_id, name)");
+  exec("CREATE TABLE IF NOT EXISTS saturation (sweep TEXT, series TEXT, points INTEGER, "
+       "seeds INTEGER, zero_load_latency REAL, saturation_throughput REAL, saturation_load REAL, "
+       "latency_knee_load REAL, latency_factor REAL)");
+  m_point_cols = columns("points");
+}
+
+ResultsDb::~ResultsDb() { sqlite3_close(m_db); }
+
+void ResultsDb::exec(const std::string& sql) const {
+  char* err = nullptr;
+  if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+    const std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw DbError("results database '" + m_path + "': " + msg);
+  }
+}
+
+std::set<std::string> ResultsDb::columns(const std::string& table) const {
+  std::set<std::string> cols;
+  Stmt s(m_db, "PRAGMA table_info(" + quote_ident(table) + ")");
+  while (s.step()) cols.insert(s.text(1));
+  return cols;
+}
+
+void ResultsDb::ensure_column(const std::string& table, const std::string& col,
+                              const nlohmann::json& v) {
+  if (m_point_cols.count(col)) return;
+  exec("ALTER TABLE " + quote_ident(table) + " ADD COLUMN " + quote_ident(col) + " " + sql_type(v));
+  m_point_cols.insert(col);
+}
+
+std::set<std::string> ResultsDb::hashes(bool include_failed) const {
+  std::set<std::string> out;
+  Stmt s(m_db, include_failed ? "SELECT hash FROM points"
+                              : "SELECT hash FROM points WHERE status = 'ok'");
+  while (s.step()) out.insert(s.text(0));
+  return out;
+}
+
+int64_t ResultsDb::insert(const PointRecord& r) {
+  std::vector<std::pair<std::string, nlohmann::json>> cols = {
+      {"hash", r.hash},     {"sweep", r.sweep},     {"status", r.status},
+      {"error", r.error},   {"wall_s", r.wall_s},   {"git_rev", r.git_rev},
+      {"created", now_utc()}, {"config_json", r.config.dump()}};
+  for (auto& c : flatten_columns(r.config)) cols.push_back(std::move(c));
+  if (r.metrics.is_object())
+    for (auto it = r.metrics.begin(); it != r.metrics.end(); ++it) cols.emplace_back(it.key(), *it);
+
+  exec("BEGIN IMMEDIATE");
+  try {
+    for (const auto& [k, v] : cols) ensure_column("points", k, v);
+    {
+      Stmt del(m_db, "SELECT id FROM points WHERE hash = ?");
+      del.bind(1, r.hash);
+      if (del.step()) {
+        const int64_t old = sqlite3_column_int64(del.get(), 0);
+        exec("DELETE FROM timeseries WHERE point_id = " + std::to_string(old));
+        exec("DELETE FROM switch_series WHERE point_id = " + std::to_string(old));
+        exec("DELETE FROM points WHERE id = " + std::to_string(old));
+      }
+    }
+    std::string names, marks;
+    for (const auto& [k, v] : cols) {
+      names += (names.empty() ? "" : ", ") + quote_ident(k);
+      marks += marks.empty() ? "?" : ", ?";
+    }
+    Stmt ins(m_db, "INSERT INTO points (" + names + ") VALUES (" + marks + ")");
+    for (size_t i = 0; i < cols.size(); ++i) ins.bind(static_cast<int>(i + 1), cols[i].second);
+    ins.step();
+    const int64_t id = sqlite3_last_insert_rowid(m_db);
+
+    const nlohmann::json& ts = r.timeseries;
+    if (ts.is_object() && ts.value("bin_cycles", 0) > 0) {
+      Stmt t(m_db,
+             "INSERT INTO timeseries (point_id, bin, t_start, t_end, latency_avg, latency_inj_avg, "
+             "network_latency_avg, accepted_load, generated_load, nonminimal_fraction, packets) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      const size_t nb = ts["t_start"].size();
+      for (size_t b = 0; b < nb; ++b) {
+        t.bind(1, id);
+        t.bind(2, static_cast<int64_t>(b));
+        int i = 3;
+        for (const char* k : {"t_start", "t_end", "latency_avg", "latency_inj_avg",
+                              "network_latency_avg", "accepted_load", "generated_load",
+                              "nonminimal_fraction", "packets"})
+          t.bind(i++, ts[k][b]);
+        t.step();
+        t.reset();
+      }
+      if (ts.contains("per_switch")) {
+        Stmt sw(m_db, "INSERT INTO switch_series (point_id, name, bin, switch, value) VALUES (?, ?, ?, ?, ?)");
+        for (auto it = ts["per_switch"].begin(); it != ts["per_switch"].end(); ++it) {
+          for (size_t b = 0; b < it->size(); ++b) {
+            const auto& row = (*it)[b];
+            for (size_t s = 0; s < row.size(); ++s) {
+              sw.bind(1, id);
+              sw.bind(2, it.key());
+              sw.bind(3, static_cast<int64_t>(b));
+              sw.bind(4, static_cast<int64_t>(s));
+              sw.bind(5, row[s]);
+              sw.step();
+              sw.reset();
+            }
+          }
+        }
+      }
+    }
+    exec("COMMIT");
+    return id;
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    m_point_cols = columns("points");
+    throw;
+  }
+}
+
+std::vector<StoredPoint> ResultsDb::points_with_hashes(const std::set<std::string>& hashes) const {
+  std::vector<StoredPoint> out;
+  const bool have_metrics = m_point_cols.count("accepted_load") && m_point_cols.count("latency_avg") &&
+                            m_point_cols.count("offered_load");
+  Stmt s(m_db, have_metrics ? "SELECT id, hash, status, config_json, accepted_load, latency_avg, "
+                              "offered_load FROM points ORDER BY id"
+                            : "SELECT id, hash, status, config_json FROM points ORDER BY id");
+  while (s.step()) {
+    StoredPoint p;
+    p.hash = s.text(1);
+    if (!hashes.count(p.hash)) continue;
+    p.id = sqlite3_column_int64(s.get(), 0);
+    p.status = s.text(2);
+    p.config = nlohmann::json::parse(s.text(3), nullptr, false);
+    if (have_metrics && sqlite3_column_type(s.get(), 4) != SQLITE_NULL &&
+        sqlite3_column_type(s.get(), 5) != SQLITE_NULL) {
+      p.has_metrics = true;
+      p.accepted_load = sqlite3_column_double(s.get(), 4);
+      p.latency_avg = sqlite3_column_double(s.get(), 5);
+      p.offered_load = sqlite3_column_double(s.get(), 6);
+    }
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+int64_t ResultsDb::count(const std::string& table) const {
+  Stmt s(m_db, "SELECT COUNT(*) FROM " + quote_ident(table));
+  s.step();
+  return sqlite3_column_int64(s.get(), 0);
+}
+
+void ResultsDb::write_saturation(const std::string& sweep, const nlohmann::json& rows) {
+  exec("BEGIN IMMEDIATE");
+  try {
+    {
+      Stmt d(m_db, "DELETE FROM saturation WHERE sweep = ?");
+      d.bind(1, sweep);
+      d.step();
+    }
+    Stmt ins(m_db,
+             "INSERT INTO saturation (sweep, series, points, seeds, zero_load_latency, "
+             "saturation_throughput, saturation_load, latency_knee_load, latency_factor) "
+             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const auto& r : rows) {
+      ins.bind(1, sweep);
+      int i = 2;
+      for (const char* k : {"series", "points", "seeds", "zero_load_latency", "saturation_throughput",
+                            "saturation_load", "latency_knee_load", "latency_factor"})
+        ins.bind(i++, r.value(k, nlohmann::json()));
+      ins.step();
+      ins.reset();
+    }
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+int64_t ResultsDb::export_csv(const std::string& table, const std::string& path) const {
+  if (!columns(table).size())
+    throw DbError("results database '" + m_path + "' has no table '" + table + "'");
+  std::ofstream out(path);
+  if (!out) throw DbError("cannot write CSV file '" + path + "'");
+  Stmt s(m_db, "SELECT * FROM " + quote_ident(table));
+  const int n = sqlite3_column_count(s.get());
+  auto csv = [](const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string q = "\"";
+    for (char c : v) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  for (int c = 0; c < n; ++c) out << (c ? "," : "") << csv(sqlite3_column_name(s.get(), c));
+  out << "\n";
+  int64_t rows = 0;
+  while (s.step()) {
+    for (int c = 0; c < n; ++c) {
+      if (c) out << ",";
+      const int t = sqlite3_column_type(s.get(), c);
+      if (t == SQLITE_NULL) continue;
+      if (t == SQLITE_FLOAT) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.10g", sqlite3_column_double(s.get(), c));
+        out << buf;
+      } else {
+        out << csv(s.text(c));
+      }
+    }
+    out << "\n";
+    ++rows;
+  }
+  return rows;
+}
+
+}  // namespace scfly

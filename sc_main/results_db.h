@@ -1,0 +1,84 @@
+// The results database of sweeps (SQLite). One file holds any number of sweeps.
+//
+// Table `points`: one row per simulation point. Fixed columns: id, hash (the point's config
+// hash, unique: a point already present is never run again), sweep (the sweep's name),
+// status ('ok' or 'error'), error (message), wall_s (wall time of the whole `scfly run`),
+// git_rev, created (UTC), config_json (the resolved configuration). Then one column per
+// config key (dotted path with dots as underscores: topology_p, switch_vcs_local, load,
+// routing, ...; lists such as `phases` as JSON text, NULL when empty) and one per metric
+// under its JSON name (accepted_load, latency_avg, ...; lists as JSON text). Columns are
+// added as new keys appear, so the table grows with the simulator.
+// Table `timeseries` (point_id, bin, t_start, t_end, latency_avg, latency_inj_avg,
+// network_latency_avg, accepted_load, generated_load, nonminimal_fraction, packets) and
+// table `switch_series` (point_id, name, bin, switch, value) hold the time series.
+// Table `saturation` holds the saturation summary of each sweep's series.
+#pragma once
+
+#include <cstdint>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+struct sqlite3;
+
+namespace scfly {
+
+struct DbError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// A row of `points` as the sweep runner records it.
+struct PointRecord {
+  std::string hash, sweep, status, error, git_rev;
+  double wall_s = 0;
+  nlohmann::json config;      // config_to_json echo
+  nlohmann::json metrics;     // null for a point that produced none
+  nlohmann::json timeseries;  // null when none
+};
+
+// A finished point as read back (for saturation analysis and tests).
+struct StoredPoint {
+  int64_t id = 0;
+  std::string hash, status;
+  nlohmann::json config;  // parsed config_json
+  double accepted_load = 0, latency_avg = 0, offered_load = 0;
+  bool has_metrics = false;
+};
+
+// Flattens a JSON object into (column, value) pairs: nested objects joined with '_',
+// arrays kept as JSON values.
+std::vector<std::pair<std::string, nlohmann::json>> flatten_columns(const nlohmann::json& j,
+                                                                   const std::string& prefix = "");
+
+class ResultsDb {
+ public:
+  explicit ResultsDb(const std::string& path);  // creates the file and tables if needed
+  ~ResultsDb();
+  ResultsDb(const ResultsDb&) = delete;
+  ResultsDb& operator=(const ResultsDb&) = delete;
+
+  std::set<std::string> hashes(bool include_failed) const;
+  // Inserts (or, for a failed point being retried, replaces) one point with its series,
+  // in one transaction: an interrupted sweep never leaves half a point.
+  int64_t insert(const PointRecord& r);
+  std::vector<StoredPoint> points_with_hashes(const std::set<std::string>& hashes) const;
+  int64_t count(const std::string& table) const;
+  // Replaces the saturation rows of `sweep`.
+  void write_saturation(const std::string& sweep, const nlohmann::json& rows);
+  // Writes table `table` as CSV (header + rows) to `path`; returns the row count.
+  int64_t export_csv(const std::string& table, const std::string& path) const;
+
+ private:
+  void exec(const std::string& sql) const;
+  void ensure_column(const std::string& table, const std::string& col, const nlohmann::json& v);
+  std::set<std::string> columns(const std::string& table) const;
+
+  sqlite3* m_db = nullptr;
+  std::string m_path;
+  std::set<std::string> m_point_cols;
+};
+
+}  // namespace scfly

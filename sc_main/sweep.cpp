@@ -1,0 +1,597 @@
+#include "sc_main/sweep.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+
+#include <yaml-cpp/yaml.h>
+
+#include "sc_main/results_db.h"
+#include "sc_main/saturation.h"
+#include "scfly_git_rev.h"
+
+namespace scfly {
+
+namespace {
+
+std::string yaml_text(const YAML::Node& n) {
+  if (n.IsScalar()) return n.Scalar();
+  YAML::Emitter e;
+  e << YAML::Flow << n;
+  return e.c_str();
+}
+
+bool file_exists(const std::string& p) {
+  struct stat st{};
+  return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string dir_of(const std::string& p) {
+  const auto s = p.rfind('/');
+  return s == std::string::npos ? "." : p.substr(0, s);
+}
+
+std::string stem_of(const std::string& p) {
+  std::string f = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
+  const auto d = f.rfind('.');
+  return d == std::string::npos || d == 0 ? f : f.substr(0, d);
+}
+
+// Nested `set` maps become dotted keys; lists and scalars are values.
+void flatten_set(const YAML::Node& n, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& kv : n) {
+    const std::string k = prefix.empty() ? kv.first.Scalar() : prefix + "." + kv.first.Scalar();
+    if (kv.second.IsMap()) flatten_set(kv.second, k, out);
+    else out.push_back(k + "=" + yaml_text(kv.second));
+  }
+}
+
+std::string fmt_duration(double s) {
+  if (!std::isfinite(s) || s < 0) return "--:--";
+  const long t = static_cast<long>(s + 0.5);
+  char buf[32];
+  if (t >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
+  else std::snprintf(buf, sizeof buf, "%ld:%02ld", t / 60, t % 60);
+  return buf;
+}
+
+volatile sig_atomic_t g_interrupted = 0;
+void on_signal(int) { g_interrupted = 1; }
+
+std::string self_exe() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "scfly";
+  buf[n] = '\0';
+  return buf;
+}
+
+}  // namespace
+
+std::vector<std::string> expand_range(const std::string& key, const std::string& range) {
+  const std::string allowed = "a list of values or a range 'start:stop:step' with step > 0";
+  std::vector<double> v;
+  std::stringstream ss(range);
+  for (std::string part; std::getline(ss, part, ':');) {
+    char* end = nullptr;
+    const double x = std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0' || !std::isfinite(x))
+      throw ConfigError("sweep key 'axes." + key + "': value '" + range + "' is not allowed; expected " + allowed);
+    v.push_back(x);
+  }
+  if (v.size() != 3 || v[2] <= 0 || v[1] < v[0])
+    throw ConfigError("sweep key 'axes." + key + "': value '" + range +
+                      "' is not allowed; expected " + allowed + " and stop >= start");
+  const double n = std::floor((v[1] - v[0]) / v[2] + 1e-9);
+  if (n > 100000)
+    throw ConfigError("sweep key 'axes." + key + "': range '" + range + "' has more than 100000 values");
+  std::vector<std::string> out;
+  for (long i = 0; i <= static_cast<long>(n); ++i) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.10g", v[0] + static_cast<double>(i) * v[2]);
+    out.push_back(buf);
+  }
+  return out;
+}
+
+SweepSpec load_sweep(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("sweep file '" + path + "' cannot be read");
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::Exception& e) {
+    throw ConfigError("sweep file '" + path + "': not valid YAML: " + e.what());
+  }
+  if (!root.IsMap()) throw ConfigError("sweep file '" + path + "': the top level must be a mapping");
+  SweepSpec s;
+  s.path = path;
+  s.name = stem_of(path);
+  const std::set<std::string> known = {"base", "name", "set", "axes", "stop_after_saturation", "saturation"};
+  for (const auto& kv : root)
+    if (!known.count(kv.first.Scalar()))
+      throw ConfigError("unknown sweep key '" + kv.first.Scalar() +
+                        "'; allowed: base, name, set, axes, stop_after_saturation, saturation");
+  if (!root["base"] || !root["base"].IsScalar())
+    throw ConfigError("sweep key 'base' is missing; it names the base configuration file");
+  const std::string base = root["base"].Scalar();
+  const std::string alt = dir_of(path) + "/" + base;
+  if (!base.empty() && base[0] == '/') s.base = base;
+  else if (file_exists(base)) s.base = base;
+  else if (file_exists(alt)) s.base = alt;
+  else
+    throw ConfigError("sweep key 'base': value '" + base +
+                      "' is not a readable file (tried it relative to the working directory and as " +
+                      alt + ")");
+  if (!file_exists(s.base)) throw ConfigError("sweep key 'base': value '" + base + "' is not a readable file");
+  if (root["name"]) {
+    if (!root["name"].IsScalar() || root["name"].Scalar().empty())
+      throw ConfigError("sweep key 'name': expected a non-empty string");
+    s.name = root["name"].Scalar();
+  }
+  if (root["set"] && !root["set"].IsNull()) {
+    if (!root["set"].IsMap()) throw ConfigError("sweep key 'set': expected a mapping of config keys to values");
+    flatten_set(root["set"], "", s.set);
+  }
+  if (!root["axes"] || !root["axes"].IsMap() || root["axes"].size() == 0)
+    throw ConfigError("sweep key 'axes': expected a non-empty mapping of config keys to lists or ranges");
+  for (const auto& kv : root["axes"]) {
+    SweepAxis a;
+    a.key = kv.first.Scalar();
+    const YAML::Node& v = kv.second;
+    if (v.IsSequence()) {
+      for (const auto& x : v) a.values.push_back(yaml_text(x));
+    } else if (v.IsScalar() && std::count(v.Scalar().begin(), v.Scalar().end(), ':') == 2) {
+      a.values = expand_range(a.key, v.Scalar());
+    } else if (v.IsScalar()) {
+      a.values.push_back(v.Scalar());
+    } else {
+      throw ConfigError("sweep key 'axes." + a.key + "': expected a list or a range 'start:stop:step'");
+    }
+    if (a.values.empty()) throw ConfigError("sweep key 'axes." + a.key + "': the list is empty");
+    for (const auto& other : s.axes)
+      if (other.key == a.key) throw ConfigError("sweep key 'axes." + a.key + "' appears twice");
+    s.axes.push_back(std::move(a));
+  }
+  if (root["stop_after_saturation"]) {
+    bool b;
+    if (!root["stop_after_saturation"].IsScalar() ||
+        !YAML::convert<bool>::decode(root["stop_after_saturation"], b))
+      throw ConfigError("sweep key 'stop_after_saturation': value '" + yaml_text(root["stop_after_saturation"]) +
+                        "' is not allowed; expected true or false");
+    s.stop_after_saturation = b;
+  }
+  if (const YAML::Node sat = root["saturation"]; sat && !sat.IsNull()) {
+    if (!sat.IsMap()) throw ConfigError("sweep key 'saturation': expected {latency_factor: X, extra_points: N}");
+    for (const auto& kv : sat) {
+      const std::string k = kv.first.Scalar();
+      if (k == "latency_factor") {
+        double x;
+        if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, x) || !(x > 1.0) || x > 1e6)
+          throw ConfigError("sweep key 'saturation.latency_factor': value '" + yaml_text(kv.second) +
+                            "' is not allowed; expected a number > 1");
+        s.latency_factor = x;
+      } else if (k == "extra_points") {
+        int x;
+        if (!kv.second.IsScalar() || !YAML::convert<int>::decode(kv.second, x) || x < 0 || x > 1000)
+          throw ConfigError("sweep key 'saturation.extra_points': value '" + yaml_text(kv.second) +
+                            "' is not allowed; expected an integer in [0, 1000]");
+        s.extra_points = x;
+      } else {
+        throw ConfigError("unknown sweep key 'saturation." + k + "'; allowed: latency_factor, extra_points");
+      }
+    }
+  }
+  return s;
+}
+
+std::string config_hash(const nlohmann::json& config) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : config.dump()) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
+  size_t total = 1;
+  for (const auto& a : spec.axes) {
+    total *= a.values.size();
+    if (total > 1000000) throw ConfigError("sweep '" + spec.path + "' has more than 10^6 points");
+  }
+  std::vector<SweepPoint> pts;
+  std::vector<size_t> idx(spec.axes.size(), 0);
+  for (size_t n = 0; n < total; ++n) {
+    SweepPoint p;
+    p.overrides = spec.set;
+    for (size_t i = 0; i < spec.axes.size(); ++i) {
+      const auto& a = spec.axes[i];
+      p.axis_values.emplace_back(a.key, a.values[idx[i]]);
+      p.overrides.push_back(a.key + "=" + a.values[idx[i]]);
+      if (a.key != "load" && a.key != "seed")
+        p.series += (p.series.empty() ? "" : " ") + a.key + "=" + a.values[idx[i]];
+    }
+    try {
+      p.cfg = load_config(spec.base, p.overrides);
+    } catch (const ConfigError& e) {
+      std::string where;
+      for (const auto& [k, v] : p.axis_values) where += " " + k + "=" + v;
+      throw ConfigError("sweep point" + where + ": " + e.what());
+    }
+    p.config = config_to_json(p.cfg);
+    p.hash = config_hash(p.config);
+    p.load = p.cfg.load;
+    if (p.series.empty()) p.series = "(all)";
+    pts.push_back(std::move(p));
+    for (size_t i = spec.axes.size(); i-- > 0;) {
+      if (++idx[i] < spec.axes[i].values.size()) break;
+      idx[i] = 0;
+    }
+  }
+  // Two axis combinations that resolve to the same configuration are one point.
+  std::set<std::string> seen;
+  std::vector<SweepPoint> uniq;
+  for (auto& p : pts)
+    if (seen.insert(p.hash).second) uniq.push_back(std::move(p));
+  // Order: series (first appearance), then load, then seed: a series is swept upward in
+  // load, which early stopping needs, and the seeds of one load run side by side.
+  std::map<std::string, size_t> series_rank;
+  for (const auto& p : uniq) series_rank.emplace(p.series, series_rank.size());
+  std::stable_sort(uniq.begin(), uniq.end(), [&](const SweepPoint& a, const SweepPoint& b) {
+    if (a.series != b.series) return series_rank[a.series] < series_rank[b.series];
+    if (a.load != b.load) return a.load < b.load;
+    return a.cfg.seed < b.cfg.seed;
+  });
+  std::map<std::string, std::vector<double>> loads;
+  for (const auto& p : uniq) {
+    auto& l = loads[p.series];
+    if (l.empty() || l.back() != p.load) l.push_back(p.load);
+  }
+  for (auto& p : uniq) {
+    const auto& l = loads[p.series];
+    p.level = static_cast<size_t>(std::lower_bound(l.begin(), l.end(), p.load) - l.begin());
+  }
+  return uniq;
+}
+
+namespace {
+
+struct Outcome {
+  bool done = false;
+  bool ok = false;
+  double accepted = 0, latency = 0;
+};
+
+// Early-stop state of one series: how far its load levels are worth running.
+size_t series_limit(const std::vector<SweepPoint>& pts, const std::vector<Outcome>& res,
+                    const std::string& series, const SweepSpec& spec) {
+  std::vector<LoadLevel> prefix;
+  std::map<size_t, std::vector<size_t>> by_level;
+  for (size_t i = 0; i < pts.size(); ++i)
+    if (pts[i].series == series) by_level[pts[i].level].push_back(i);
+  for (const auto& [lvl, members] : by_level) {
+    std::vector<SeriesSample> samples;
+    for (size_t i : members) {
+      if (!res[i].done) return last_useful_level(prefix, spec.latency_factor, spec.extra_points);
+      samples.push_back(SeriesSample{pts[i].load, res[i].ok, res[i].accepted, res[i].latency});
+    }
+    prefix.push_back(load_levels(samples).front());
+  }
+  return last_useful_level(prefix, spec.latency_factor, spec.extra_points);
+}
+
+std::string point_label(const SweepPoint& p) {
+  std::string s;
+  for (const auto& [k, v] : p.axis_values) s += (s.empty() ? "" : " ") + k + "=" + v;
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                const std::string& db_path) {
+  ResultsDb db(db_path);
+  std::set<std::string> hashes;
+  for (const auto& p : points) hashes.insert(p.hash);
+  std::map<std::string, const SweepPoint*> by_hash;
+  for (const auto& p : points) by_hash[p.hash] = &p;
+  std::map<std::string, std::vector<SeriesSample>> series;
+  std::map<std::string, std::set<uint64_t>> seeds;
+  std::vector<std::string> order;
+  for (const auto& p : points)
+    if (series.emplace(p.series, std::vector<SeriesSample>{}).second) order.push_back(p.series);
+  for (const StoredPoint& sp : db.points_with_hashes(hashes)) {
+    const SweepPoint& p = *by_hash.at(sp.hash);
+    series[p.series].push_back(
+        SeriesSample{p.load, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg});
+    seeds[p.series].insert(p.cfg.seed);
+  }
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& name : order) {
+    const auto& samples = series[name];
+    if (samples.empty()) continue;
+    const SaturationSummary s = summarize_saturation(samples, spec.latency_factor);
+    rows.push_back({{"series", name},
+                    {"points", s.points},
+                    {"seeds", seeds[name].size()},
+                    {"zero_load_latency", s.zero_load_latency},
+                    {"saturation_throughput", s.saturation_throughput},
+                    {"saturation_load", s.saturation_load},
+                    {"latency_knee_load", s.knee_load < 0 ? nlohmann::json() : nlohmann::json(s.knee_load)},
+                    {"latency_factor", spec.latency_factor}});
+  }
+  db.write_saturation(spec.name, rows);
+  return rows;
+}
+
+int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
+  std::vector<SweepPoint> pts;
+  try {
+    pts = expand_sweep(spec);
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  const bool has_load_axis =
+      std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.key == "load"; });
+  if (opt.dry_run) {
+    for (const auto& p : pts) std::cout << p.hash << "  " << point_label(p) << "\n";
+    std::cout << pts.size() << " points\n";
+    return 0;
+  }
+  std::unique_ptr<ResultsDb> db;
+  try {
+    db = std::make_unique<ResultsDb>(opt.db_path);
+  } catch (const DbError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  std::vector<Outcome> res(pts.size());
+  {
+    std::set<std::string> present = db->hashes(!opt.retry_failed);
+    std::set<std::string> all;
+    for (const auto& p : pts) all.insert(p.hash);
+    std::map<std::string, StoredPoint> stored;
+    for (auto& sp : db->points_with_hashes(all)) stored[sp.hash] = sp;
+    for (size_t i = 0; i < pts.size(); ++i) {
+      if (!present.count(pts[i].hash)) continue;
+      const StoredPoint& sp = stored[pts[i].hash];
+      res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg};
+    }
+  }
+  size_t already = 0;
+  for (const auto& r : res) already += r.done;
+
+  char tmpl[] = "/tmp/scfly-sweep-XXXXXX";
+  if (!::mkdtemp(tmpl)) {
+    std::cerr << "scfly: error: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+    return 2;
+  }
+  const std::string tmpdir = tmpl;
+  const std::string exe = self_exe();
+
+  struct sigaction sa{};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR so the loop sees the signal
+  struct sigaction old_int{}, old_term{};
+  sigaction(SIGINT, &sa, &old_int);
+  sigaction(SIGTERM, &sa, &old_term);
+
+  struct Running {
+    size_t idx;
+    std::chrono::steady_clock::time_point t0;
+  };
+  std::map<pid_t, Running> running;
+  const auto start = std::chrono::steady_clock::now();
+  size_t next = 0, finished = 0, failed = 0, skipped = 0;
+  size_t to_run = pts.size() - already;
+  std::map<std::string, size_t> limit;  // series -> last useful level (early stop)
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  auto progress = [&](const std::string& line) {
+    const double el = elapsed();
+    const size_t left = to_run - finished - skipped;
+    const double eta = finished ? el / static_cast<double>(finished) * static_cast<double>(left) : NAN;
+    if (opt.progress_bar) {
+      const int width = 30;
+      const size_t total = std::max<size_t>(to_run, 1);
+      const int fill = static_cast<int>(static_cast<double>(finished + skipped) / static_cast<double>(total) * width);
+      std::string bar(static_cast<size_t>(fill), '#');
+      bar.resize(width, '.');
+      if (!line.empty()) std::cerr << "\r\033[K" << line << "\n";
+      std::cerr << "\r\033[K[" << bar << "] " << finished + skipped << "/" << to_run << " points";
+      if (failed) std::cerr << ", " << failed << " failed";
+      std::cerr << "  elapsed " << fmt_duration(el) << "  ETA " << fmt_duration(eta) << std::flush;
+    } else if (!line.empty()) {
+      std::cerr << "[" << finished + skipped << "/" << to_run << "] " << line << "  (elapsed "
+                << fmt_duration(el) << ", ETA " << fmt_duration(eta) << ")\n";
+    }
+  };
+  std::cerr << "sweep " << spec.name << ": " << pts.size() << " points, " << already
+            << " already in " << opt.db_path << ", " << to_run << " to run with " << opt.jobs
+            << " jobs\n";
+  progress("");
+
+  auto launch = [&](size_t i) -> bool {
+    const std::string base = tmpdir + "/p" + std::to_string(i);
+    std::vector<std::string> args = {exe, "run", spec.base};
+    for (const auto& o : pts[i].overrides) args.push_back(o);
+    args.insert(args.end(), {"--json", base + ".json", "-q"});
+    const pid_t pid = ::fork();
+    if (pid < 0) return false;
+    if (pid == 0) {
+      ::prctl(PR_SET_PDEATHSIG, SIGTERM);  // a killed sweep takes its points with it
+      const int fd = ::open((base + ".err").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      if (fd >= 0) {
+        ::dup2(fd, 2);
+        ::dup2(fd, 1);
+        ::close(fd);
+      }
+      signal(SIGINT, SIG_DFL);
+      signal(SIGTERM, SIG_DFL);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+      argv.push_back(nullptr);
+      ::execv(exe.c_str(), argv.data());
+      _exit(127);
+    }
+    running[pid] = Running{i, std::chrono::steady_clock::now()};
+    return true;
+  };
+
+  auto collect = [&](pid_t pid, int status) {
+    const Running r = running.at(pid);
+    running.erase(pid);
+    const SweepPoint& p = pts[r.idx];
+    const std::string base = tmpdir + "/p" + std::to_string(r.idx);
+    PointRecord rec;
+    rec.hash = p.hash;
+    rec.sweep = spec.name;
+    rec.git_rev = SCFLY_GIT_REV;
+    rec.config = p.config;
+    rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.t0).count();
+    std::ifstream jf(base + ".json");
+    nlohmann::json j = jf ? nlohmann::json::parse(jf, nullptr, false) : nlohmann::json();
+    std::ifstream ef(base + ".err");
+    std::stringstream es;
+    es << ef.rdbuf();
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (j.is_object() && j.contains("metrics")) {
+      rec.metrics = j["metrics"];
+      if (j.contains("timeseries")) rec.timeseries = j["timeseries"];
+    }
+    if (code == 0 && rec.metrics.is_object()) {
+      rec.status = "ok";
+    } else {
+      rec.status = "error";
+      std::string err = es.str();
+      if (j.is_object() && j.contains("run") && !j["run"]["error"].get<std::string>().empty())
+        err = j["run"]["error"].get<std::string>();
+      if (WIFSIGNALED(status)) err = "killed by signal " + std::to_string(WTERMSIG(status)) + "\n" + err;
+      if (err.size() > 4000) err = err.substr(0, 4000) + "...";
+      rec.error = "exit " + std::to_string(code) + ": " + err;
+      ++failed;
+    }
+    std::remove((base + ".json").c_str());
+    std::remove((base + ".err").c_str());
+    db->insert(rec);
+    Outcome& o = res[r.idx];
+    o.done = true;
+    o.ok = rec.status == "ok";
+    if (o.ok) {
+      o.accepted = rec.metrics["accepted_load"].get<double>();
+      o.latency = rec.metrics["latency_avg"].is_number() ? rec.metrics["latency_avg"].get<double>() : 0;
+    }
+    ++finished;
+    char line[512];
+    if (o.ok)
+      std::snprintf(line, sizeof line, "ok     %s  accepted %.4f  latency %.1f  (%.1f s)",
+                    point_label(p).c_str(), o.accepted, o.latency, rec.wall_s);
+    else
+      std::snprintf(line, sizeof line, "FAILED %s  (%s)", point_label(p).c_str(),
+                    rec.error.substr(0, rec.error.find('\n')).c_str());
+    progress(line);
+    if (spec.stop_after_saturation && has_load_axis) limit[p.series] = series_limit(pts, res, p.series, spec);
+  };
+
+  if (spec.stop_after_saturation && has_load_axis)
+    for (const auto& p : pts) limit[p.series] = series_limit(pts, res, p.series, spec);
+
+  int rc = 0;
+  try {
+    for (;;) {
+      if (g_interrupted) break;
+      while (static_cast<int>(running.size()) < opt.jobs && next < pts.size()) {
+        const size_t i = next++;
+        if (res[i].done) continue;
+        auto lim = limit.find(pts[i].series);
+        if (lim != limit.end() && pts[i].level > lim->second) {
+          ++skipped;
+          progress("skip   " + point_label(pts[i]) + "  (series past saturation)");
+          continue;
+        }
+        if (!launch(i)) {
+          std::cerr << "scfly: error: fork failed: " << std::strerror(errno) << "\n";
+          g_interrupted = 1;
+          break;
+        }
+      }
+      if (running.empty()) break;
+      int status = 0;
+      const pid_t pid = ::waitpid(-1, &status, 0);
+      if (pid < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      if (running.count(pid)) collect(pid, status);
+    }
+  } catch (const DbError& e) {
+    std::cerr << "\nscfly: error: " << e.what() << "\n";
+    g_interrupted = 1;
+    rc = 2;
+  }
+  if (g_interrupted) {
+    for (const auto& [pid, r] : running) ::kill(pid, SIGTERM);
+    for (const auto& [pid, r] : running) ::waitpid(pid, nullptr, 0);
+    running.clear();
+  }
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  ::rmdir(tmpdir.c_str());  // empty unless interrupted
+  if (opt.progress_bar) std::cerr << "\n";
+  db.reset();
+  std::cerr << "sweep " << spec.name << ": " << finished << " run (" << failed << " failed), " << already
+            << " already in the database, " << skipped << " skipped past saturation; wall "
+            << fmt_duration(elapsed()) << "\n";
+  if (g_interrupted && rc == 0) {
+    std::cerr << "scfly: sweep interrupted; run the same command again to resume\n";
+    g_interrupted = 0;
+    return 130;
+  }
+  if (rc) return rc;
+
+  if (has_load_axis) {
+    try {
+      const nlohmann::json rows = saturation_table(spec, pts, opt.db_path);
+      std::printf("\nsaturation (zero-load latency = latency at the lowest load; knee = first load with "
+                  "latency > %.3g x zero-load or a failed point)\n",
+                  spec.latency_factor);
+      size_t w = 6;
+      for (const auto& r : rows) w = std::max(w, r["series"].get<std::string>().size());
+      std::printf("%-*s  %6s  %9s  %10s  %8s  %8s\n", static_cast<int>(w), "series", "points",
+                  "zero-lat", "sat.thru", "@offered", "knee");
+      for (const auto& r : rows) {
+        char knee[32] = "-";
+        if (!r["latency_knee_load"].is_null())
+          std::snprintf(knee, sizeof knee, "%.4g", r["latency_knee_load"].get<double>());
+        std::printf("%-*s  %6d  %9.1f  %10.4f  %8.4g  %8s\n", static_cast<int>(w),
+                    r["series"].get<std::string>().c_str(), r["points"].get<int>(),
+                    r["zero_load_latency"].get<double>(), r["saturation_throughput"].get<double>(),
+                    r["saturation_load"].get<double>(), knee);
+      }
+    } catch (const DbError& e) {
+      std::cerr << "scfly: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  return failed ? 3 : 0;
+}
+
+}  // namespace scfly

@@ -1,0 +1,80 @@
+// Sweeps: a base configuration, fixed overrides and axes whose cartesian product gives the
+// points. Each point is a `scfly run` child process (SystemC elaborates once per process);
+// up to `jobs` run at once. Results go to a SQLite database (results_db.h); a point whose
+// configuration hash is already there is not run again, so an interrupted sweep resumes.
+//
+// Sweep file:
+//   base: sc_main/configs/dfly-tiny.yaml   # relative to the working directory, else to
+//                                          # the sweep file's directory
+//   name: example                          # default: the file's stem
+//   set: {warmup_cycles: 2000}             # fixed overrides (nested maps = dotted keys)
+//   axes:                                  # cartesian product, in this order
+//     load: "0.05:0.95:0.05"               # start:stop:step (stop included) or a list
+//     routing: [min, val]
+//   stop_after_saturation: false           # skip a series' higher loads once saturated
+//   saturation: {latency_factor: 3, extra_points: 1}
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sc_main/config.h"
+
+namespace scfly {
+
+struct SweepAxis {
+  std::string key;                  // dotted config key
+  std::vector<std::string> values;  // as override values (YAML text)
+};
+
+struct SweepSpec {
+  std::string path, name, base;
+  std::vector<std::string> set;  // key=value
+  std::vector<SweepAxis> axes;
+  bool stop_after_saturation = false;
+  double latency_factor = 3.0;  // knee: latency above this multiple of zero-load latency
+  int extra_points = 1;         // loads still run past the knee with stop_after_saturation
+};
+
+struct SweepPoint {
+  std::vector<std::string> overrides;  // set + this point's axis values
+  std::vector<std::pair<std::string, std::string>> axis_values;
+  SimConfig cfg;
+  nlohmann::json config;  // config_to_json(cfg)
+  std::string hash;       // of the resolved configuration
+  std::string series;     // axis values other than load and seed, "routing=min traffic=un"
+  double load = 0;        // the point's offered load (top-level `load`)
+  size_t level = 0;       // index of `load` among its series' distinct loads
+};
+
+// Parses and validates a sweep file (errors are ConfigError naming the key).
+SweepSpec load_sweep(const std::string& path);
+// "a:b:step" -> the values a, a+step, ..., up to b inclusive (to within 1e-9 step).
+std::vector<std::string> expand_range(const std::string& key, const std::string& range);
+// Every point of the sweep, each configuration validated; ordered by series, load, seed.
+std::vector<SweepPoint> expand_sweep(const SweepSpec& spec);
+// 64-bit FNV-1a of the configuration's canonical JSON, as 16 hex digits.
+std::string config_hash(const nlohmann::json& config);
+
+struct SweepOptions {
+  std::string db_path;
+  int jobs = 1;
+  bool retry_failed = false;  // re-run points recorded with status 'error'
+  bool dry_run = false;       // list the points, run nothing
+  bool progress_bar = false;  // redraw one status line (terminal) vs a line per point
+};
+
+// Runs the sweep; returns the exit code (0 all ok, 3 some point failed, 2 bad input,
+// 130 interrupted).
+int run_sweep(const SweepSpec& spec, const SweepOptions& opt);
+
+// Recomputes and prints the saturation table of a finished sweep (also written to the
+// database's `saturation` table).
+nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                const std::string& db_path);
+
+}  // namespace scfly
