@@ -155,7 +155,7 @@ SweepSpec load_sweep(const std::string& path) {
     const YAML::Node& v = kv.second;
     if (v.IsSequence()) {
       for (const auto& x : v) a.values.push_back(yaml_text(x));
-    } else if (v.IsScalar() && std::count(v.Scalar().begin(), v.Scalar().end(), ':') == 2) {
+    } else if (v.IsScalar() && v.Scalar().find(':') != std::string::npos) {
       a.values = expand_range(a.key, v.Scalar());
     } else if (v.IsScalar()) {
       a.values.push_back(v.Scalar());

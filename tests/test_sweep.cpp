@@ -1,0 +1,276 @@
+// Sweeps, transients and plots end to end, on dfly(2,4,2) with short windows: a sweep
+// records one row per point and resumes after being killed; saturation detection finds
+// MIN's ADV+1 bound; a two-phase run shows the change in its time series; a failing point
+// is recorded and the sweep goes on; the plot command writes a picture.
+#include <gtest/gtest.h>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <thread>
+
+#include "sc_main/results_db.h"
+#include "scfly_run.h"
+
+namespace {
+
+struct Cmd {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string tmp(const std::string& what) {
+  static int n = 0;
+  return "/tmp/scfly_sweeptest_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + what;
+}
+
+// Runs `scfly ARGS` (a shell command line) and captures its output.
+Cmd scfly_cmd(const std::string& args) {
+  const std::string o = tmp("out"), e = tmp("err");
+  const int st = std::system((std::string(SCFLY_BIN) + " " + args + " >" + o + " 2>" + e).c_str());
+  Cmd c;
+  c.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  c.out = slurp(o);
+  c.err = slurp(e);
+  std::remove(o.c_str());
+  std::remove(e.c_str());
+  return c;
+}
+
+std::string write_sweep(const std::string& body) {
+  const std::string p = tmp("sweep.yaml");
+  std::ofstream(p) << "base: " << tiny_config() << "\n" << body;
+  return p;
+}
+
+int64_t rows(const std::string& db, const std::string& table = "points") {
+  scfly::ResultsDb d(db);
+  return d.count(table);
+}
+
+const char* kSixPoints =
+    "set: {warmup_cycles: 1000, measure_cycles: 3000}\n"
+    "axes:\n  routing: [min, val]\n  load: [0.1, 0.2, 0.3]\n";
+
+}  // namespace
+
+TEST(Sweep, SixPointsSixRowsAndARerunAddsNone) {
+  const std::string sw = write_sweep(kSixPoints), db = tmp("db.sqlite");
+  const Cmd a = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(rows(db), 6);
+  EXPECT_NE(a.out.find("saturation"), std::string::npos) << a.out;
+  const Cmd b = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_EQ(rows(db), 6);
+  EXPECT_NE(b.err.find("6 already in"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("0 run"), std::string::npos) << b.err;
+  // Every point recorded its configuration, metrics and revision, and MIN accepts the
+  // offered load below saturation.
+  const std::string csv = tmp("points.csv");
+  ASSERT_EQ(scfly_cmd("export " + db + " -o " + csv).code, 0);
+  const std::string text = slurp(csv);
+  for (const char* col : {"routing", "load", "topology_p", "accepted_load", "latency_avg", "git_rev",
+                          "wall_s", "status"})
+    EXPECT_NE(text.find(col), std::string::npos) << col;
+  std::remove(csv.c_str());
+  std::remove(db.c_str());
+  std::remove(sw.c_str());
+}
+
+TEST(Sweep, KilledSweepResumesWithoutLosingPoints) {
+  // Longer points, one at a time, so the kill lands mid-sweep.
+  const std::string sw = write_sweep(
+      "set: {warmup_cycles: 2000, measure_cycles: 30000}\n"
+      "axes:\n  routing: [min, val]\n  load: [0.1, 0.2, 0.3]\n");
+  const std::string db = tmp("db.sqlite");
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    const std::string null = "/dev/null";
+    freopen(null.c_str(), "w", stderr);
+    freopen(null.c_str(), "w", stdout);
+    execl(SCFLY_BIN, SCFLY_BIN, "sweep", sw.c_str(), "--db", db.c_str(), "--jobs", "1",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  int64_t n = 0;
+  for (int i = 0; i < 600 && n < 2; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (access(db.c_str(), F_OK) == 0) n = rows(db);
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  const int64_t before = rows(db);
+  ASSERT_GE(before, 2);
+  ASSERT_LT(before, 6) << "the sweep finished before it could be killed";
+  std::set<std::string> kept;
+  {
+    scfly::ResultsDb d(db);
+    kept = d.hashes(true);
+  }
+  const Cmd c = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  ASSERT_EQ(c.code, 0) << c.err;
+  EXPECT_EQ(rows(db), 6);
+  EXPECT_NE(c.err.find(std::to_string(before) + " already in"), std::string::npos) << c.err;
+  scfly::ResultsDb d(db);
+  const auto all = d.hashes(true);
+  for (const auto& h : kept) EXPECT_TRUE(all.count(h)) << h;
+  std::remove(db.c_str());
+  std::remove(sw.c_str());
+}
+
+// MIN under ADV+1: a*p = 8 nodes share one global link, 1/(a*p) = 0.125.
+TEST(Sweep, SaturationOfMinUnderAdvPlus1IsOneOverAP) {
+  const std::string sw = write_sweep(
+      "set: {warmup_cycles: 2000, measure_cycles: 6000, traffic: adv+1, routing: min}\n"
+      "axes:\n  load: \"0.05:0.5:0.05\"\n"
+      "stop_after_saturation: true\nsaturation: {latency_factor: 3, extra_points: 2}\n");
+  const std::string db = tmp("db.sqlite");
+  const Cmd c = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  ASSERT_EQ(c.code, 0) << c.err;
+  const std::string csv = tmp("sat.csv");
+  ASSERT_EQ(scfly_cmd("export " + db + " --table saturation -o " + csv).code, 0);
+  const std::string text = slurp(csv);
+  // header: sweep,series,points,seeds,zero_load_latency,saturation_throughput,...
+  const auto line2 = text.substr(text.find('\n') + 1);
+  std::vector<std::string> f;
+  std::stringstream ss(line2);
+  for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+  ASSERT_GE(f.size(), 8u) << text;
+  const double thr = std::stod(f[5]), knee = std::stod(f[7]);
+  EXPECT_NEAR(thr, 0.125, 0.0125) << text;
+  EXPECT_GT(knee, 0.1) << text;   // latency stays low while the offered load fits
+  EXPECT_LE(knee, 0.2) << text;   // and explodes once it does not
+  // Early stop: the loads well past the knee were not run.
+  EXPECT_LT(rows(db), 10);
+  EXPECT_NE(c.err.find("skipped past saturation"), std::string::npos);
+  std::remove(csv.c_str());
+  std::remove(db.c_str());
+  std::remove(sw.c_str());
+}
+
+TEST(Sweep, AFailingPointIsRecordedAndTheSweepGoesOn) {
+  // drain with a 1-cycle timeout cannot deliver everything: exit 3 for every point.
+  const std::string sw = write_sweep(
+      "set: {warmup_cycles: 500, measure_cycles: 1000}\n"
+      "axes:\n  drain: [false, true]\n  drain_timeout_cycles: [1]\n");
+  const std::string db = tmp("db.sqlite");
+  const Cmd c = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  EXPECT_EQ(c.code, 3) << c.err;
+  EXPECT_EQ(rows(db), 2);
+  const std::string csv = tmp("p.csv");
+  ASSERT_EQ(scfly_cmd("export " + db + " -o " + csv).code, 0);
+  const std::string text = slurp(csv);
+  EXPECT_NE(text.find("drain incomplete"), std::string::npos) << text;
+  EXPECT_NE(text.find(",ok,"), std::string::npos);
+  EXPECT_NE(text.find(",error,"), std::string::npos);
+  // A re-run leaves recorded failures alone unless asked to retry them.
+  EXPECT_NE(scfly_cmd("sweep " + sw + " --db " + db).err.find("2 already in"), std::string::npos);
+  EXPECT_NE(scfly_cmd("sweep " + sw + " --db " + db + " --retry-failed").err.find("1 already in"),
+            std::string::npos);
+  std::remove(csv.c_str());
+  std::remove(db.c_str());
+  std::remove(sw.c_str());
+}
+
+TEST(Sweep, BadSweepOrDatabaseExits2) {
+  const std::string sw = write_sweep("axes: {load: [0.1, 7]}\n");
+  const Cmd c = scfly_cmd("sweep " + sw + " --db " + tmp("db.sqlite"));
+  EXPECT_EQ(c.code, 2);
+  EXPECT_NE(c.err.find("load=7"), std::string::npos) << c.err;
+  const Cmd d = scfly_cmd("sweep " + write_sweep(kSixPoints) + " --db /nonexistent-dir/x.sqlite");
+  EXPECT_EQ(d.code, 2);
+  EXPECT_NE(d.err.find("/nonexistent-dir/x.sqlite"), std::string::npos) << d.err;
+  EXPECT_EQ(scfly_cmd("sweep /nonexistent.yaml").code, 2);
+  EXPECT_EQ(scfly_cmd("export /nonexistent.sqlite -o /tmp/x.csv").code, 2);
+}
+
+// UN at 0.1 then at 0.4 from cycle 6000 (MIN, far below saturation): the accepted load per
+// 1000-cycle bin moves from 0.1 to 0.4 within two bins of the change, and the generated
+// load changes exactly at the boundary.
+TEST(Transient, PhaseChangeShowsInTheTimeSeries) {
+  const ScflyRun r = run_scfly(
+      tiny_config(),
+      "'phases=[{start: 0, traffic: un, load: 0.1}, {start: 6000, traffic: un, load: 0.4}]' "
+      "timeseries.bin_cycles=1000 timeseries.per_switch=true warmup_cycles=2000 measure_cycles=10000");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto& ts = r.json.at("timeseries");
+  ASSERT_EQ(ts["t_start"].size(), 12u);
+  EXPECT_EQ(ts["t_start"][6], 6000);
+  for (int b = 1; b < 6; ++b) {
+    EXPECT_NEAR(ts["accepted_load"][b].get<double>(), 0.1, 0.03) << b;
+    EXPECT_NEAR(ts["generated_load"][b].get<double>(), 0.1, 0.03) << b;
+  }
+  EXPECT_NEAR(ts["generated_load"][6].get<double>(), 0.4, 0.05);
+  for (int b = 7; b < 12; ++b) EXPECT_NEAR(ts["accepted_load"][b].get<double>(), 0.4, 0.05) << b;
+  // Per-switch series: one value per switch per bin; the network holds more at 0.4.
+  const auto& buf = ts["per_switch"]["buffered_phits"];
+  ASSERT_EQ(buf.size(), 12u);
+  ASSERT_EQ(buf[0].size(), 36u);
+  double lo = 0, hi = 0;
+  for (int s = 0; s < 36; ++s) {
+    lo += buf[3][s].get<double>();
+    hi += buf[9][s].get<double>();
+  }
+  EXPECT_GT(hi, lo);
+  // The window's offered load is the time-weighted mean of the phases.
+  EXPECT_NEAR(r.json["metrics"]["offered_load"].get<double>(), (4000 * 0.1 + 6000 * 0.4) / 10000, 1e-9);
+  EXPECT_NE(r.out.find("un 0.1@0 -> un 0.4@6000"), std::string::npos) << r.out;
+}
+
+TEST(Transient, AdversarialPhaseDrivesMinToItsBoundAndBack) {
+  // UN 0.3 -> ADV+1 0.3 (MIN saturates at 0.125) -> silence: accepted load drops to the
+  // bound during ADV+1, and every packet is delivered once the sources stop.
+  const ScflyRun r = run_scfly(
+      tiny_config(),
+      "'phases=[{start: 0, traffic: un, load: 0.3}, {start: 4000, traffic: adv+1}, "
+      "{start: 8000, load: 0}]' timeseries.bin_cycles=1000 warmup_cycles=0 measure_cycles=30000");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto& ts = r.json.at("timeseries");
+  EXPECT_NEAR(ts["accepted_load"][2].get<double>(), 0.3, 0.05);
+  EXPECT_NEAR(ts["accepted_load"][6].get<double>(), 0.125, 0.02);
+  EXPECT_NEAR(ts["nonminimal_fraction"][6].get<double>(), 0.0, 1e-12);
+  EXPECT_EQ(r.json["metrics"]["packets_in_network"], 0);
+  EXPECT_EQ(r.json["metrics"]["packets_queued"], 0);
+  EXPECT_EQ(ts["generated_load"][9], 0.0);
+}
+
+TEST(Transient, SameSeedSameSeries) {
+  const std::string args =
+      "'phases=[{start: 0, load: 0.2}, {start: 3000, traffic: adv+1, load: 0.3}]' routing=val "
+      "timeseries.bin_cycles=500 warmup_cycles=1000 measure_cycles=5000";
+  const ScflyRun a = run_scfly(tiny_config(), args), b = run_scfly(tiny_config(), args);
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_EQ(a.json["timeseries"], b.json["timeseries"]);
+  EXPECT_EQ(a.json["metrics"], b.json["metrics"]);
+}
+
+TEST(Plot, WritesAPngForATinyDatabase) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-matplotlib is not installed; .ci/setup-deps installs it";
+  const std::string sw = write_sweep(
+      "set: {warmup_cycles: 500, measure_cycles: 1500, timeseries: {bin_cycles: 500}}\n"
+      "axes:\n  routing: [min, val]\n  load: [0.1, 0.3]\n");
+  const std::string db = tmp("db.sqlite"), png = tmp("fig.png"), svg = tmp("fig.svg");
+  ASSERT_EQ(scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2").code, 0);
+  const Cmd p = scfly_cmd("plot " + db + " --x load --y latency_avg --series routing -o " + png);
+  ASSERT_EQ(p.code, 0) << p.err << p.out;
+  std::ifstream f(png, std::ios::binary);
+  char sig[8] = {};
+  f.read(sig, 8);
+  EXPECT_EQ(std::string(sig + 1, 3), "PNG");
+  f.seekg(0, std::ios::end);
+  EXPECT_GT(f.tellg(), 2000);
+  const Cmd q = scfly_cmd("plot " + db + " --recipe throughput -o " + svg);
+  EXPECT_EQ(q.code, 0) << q.err;
+  EXPECT_NE(slurp(svg).find("<svg"), std::string::npos);
+  const Cmd t = scfly_cmd("plot " + db + " --recipe transient --point 1 -o " + png);
+  EXPECT_EQ(t.code, 0) << t.err;
+  const Cmd bad = scfly_cmd("plot " + db + " --x nosuchcolumn --y latency_avg -o " + png);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("nosuchcolumn"), std::string::npos) << bad.err;
+  for (const auto& x : {db, png, svg, sw}) std::remove(x.c_str());
+}
