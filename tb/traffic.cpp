@@ -1,13 +1,94 @@
 #include "tb/traffic.h"
 
 #include <cstdlib>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
 
 namespace scfly {
 
+namespace {
+
+constexpr int kMaxArg = 1000000;
+
+// A strict non-negative decimal integer in [0, kMaxArg]: digits only, no sign, no spaces,
+// no leading zeros, so that to_string writes back exactly the accepted text.
+bool parse_uint(const std::string& s, int& v) {
+  if (s.empty() || s.size() > 7 || (s.size() > 1 && s[0] == '0')) return false;
+  long x = 0;
+  for (char c : s) {
+    if (c < '0' || c > '9') return false;
+    x = x * 10 + (c - '0');
+  }
+  if (x > kMaxArg) return false;
+  v = static_cast<int>(x);
+  return true;
+}
+
+// If s is "name(...)", splits what is inside the parentheses at commas into `args` (each
+// a strict non-negative integer) and returns true with `ok` telling whether that worked.
+// Returns false when s does not start with "name(".
+bool parse_call(const std::string& s, const std::string& name, std::vector<int>& args,
+                bool& ok) {
+  const std::string head = name + "(";
+  if (s.rfind(head, 0) != 0) return false;
+  args.clear();
+  ok = false;
+  if (s.size() <= head.size() || s.back() != ')') return true;
+  const std::string inner = s.substr(head.size(), s.size() - head.size() - 1);
+  size_t from = 0;
+  for (;;) {
+    const size_t comma = inner.find(',', from);
+    int v = 0;
+    if (!parse_uint(inner.substr(from, comma - from), v)) return true;
+    args.push_back(v);
+    if (comma == std::string::npos) break;
+    from = comma + 1;
+  }
+  ok = true;
+  return true;
+}
+
+// A uniformly random permutation of [0, n) with no fixed point (n >= 2): Fisher-Yates
+// shuffles, rejected until one has no fixed point (e ~ 2.72 tries expected).
+std::vector<int> random_derangement(int n, Rng& r) {
+  std::vector<int> v(static_cast<size_t>(n));
+  for (;;) {
+    std::iota(v.begin(), v.end(), 0);
+    for (int i = n - 1; i > 0; --i)
+      std::swap(v[static_cast<size_t>(i)], v[r.below(static_cast<uint32_t>(i + 1))]);
+    bool fixed_point = false;
+    for (int i = 0; i < n && !fixed_point; ++i) fixed_point = v[static_cast<size_t>(i)] == i;
+    if (!fixed_point) return v;
+  }
+}
+
+std::vector<int> random_permutation(int n, Rng& r) {
+  std::vector<int> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 0);
+  for (int i = n - 1; i > 0; --i)
+    std::swap(v[static_cast<size_t>(i)], v[r.below(static_cast<uint32_t>(i + 1))]);
+  return v;
+}
+
+bool is_mixed(TrafficKind k) { return k == TrafficKind::Mixed || k == TrafficKind::TimeMixed; }
+
+std::string shift_text(const TrafficSpec& t) {
+  return std::to_string(t.shift_groups) + "," + std::to_string(t.shift_switches);
+}
+
+}  // namespace
+
 std::string parse_traffic(const std::string& s, TrafficSpec& out) {
-  if (s == "un") {
-    out = TrafficSpec{TrafficKind::Uniform, 0};
-    return {};
+  const std::pair<const char*, TrafficKind> plain[] = {
+      {"un", TrafficKind::Uniform},       {"advc", TrafficKind::AdvConsecutive},
+      {"advl", TrafficKind::AdvLocal},    {"hot", TrafficKind::HotRegion},
+      {"perm", TrafficKind::Permutation}, {"group-perm", TrafficKind::GroupPerm}};
+  for (const auto& [name, kind] : plain) {
+    if (s == name) {
+      out = TrafficSpec{kind, 0};
+      return {};
+    }
   }
   if (s.rfind("adv+", 0) == 0 && s.size() > 4) {
     char* end = nullptr;
@@ -18,36 +99,216 @@ std::string parse_traffic(const std::string& s, TrafficSpec& out) {
     }
     return "adv+N needs an integer group offset N >= 1";
   }
-  return std::string("unknown pattern; allowed: ") + traffic_choices();
+  std::vector<int> args;
+  bool ok = false;
+  if (parse_call(s, "shift", args, ok)) {
+    if (!ok || args.size() != 2)
+      return "shift(DG,DS) needs two integers 0 <= DG, DS <= 1000000 (group and switch "
+             "offsets, no spaces), e.g. shift(2,0)";
+    if (args[0] == 0 && args[1] == 0)
+      return "shift(0,0) maps every node onto itself; use DG > 0 or DS > 0, e.g. shift(1,0)";
+    TrafficSpec t{TrafficKind::Shift, 0};
+    t.shift_groups = args[0];
+    t.shift_switches = args[1];
+    out = t;
+    return {};
+  }
+  for (const auto& [name, kind] :
+       {std::pair<const char*, TrafficKind>{"mixed", TrafficKind::Mixed},
+        std::pair<const char*, TrafficKind>{"tmixed", TrafficKind::TimeMixed}}) {
+    if (!parse_call(s, name, args, ok)) continue;
+    const std::string form = std::string(name) + "(UR,ADV) or " + name + "(UR,ADV,DG,DS)";
+    if (!ok || (args.size() != 2 && args.size() != 4))
+      return form + " needs integer percentages UR + ADV = 100 and optional shift offsets "
+                    "DG, DS (no spaces), e.g. " + name + "(50,50)";
+    if (args[0] > 100 || args[1] > 100 || args[0] + args[1] != 100)
+      return form + ": the percentages UR=" + std::to_string(args[0]) +
+             " and ADV=" + std::to_string(args[1]) + " must be in [0,100] and sum to 100";
+    TrafficSpec t{kind, 0};
+    t.uniform_percent = args[0];
+    if (args.size() == 4) {
+      if (args[2] == 1 && args[3] == 0)
+        return std::string("shift(1,0) is the default adversarial pattern of ") + name +
+               "; write " + name + "(" + std::to_string(args[0]) + "," +
+               std::to_string(args[1]) + ")";
+      if (args[2] == 0 && args[3] == 0)
+        return form + ": shift offsets DG=0, DS=0 map every node onto itself; use DG > 0 "
+                      "or DS > 0";
+      t.shift_groups = args[2];
+      t.shift_switches = args[3];
+    }
+    out = t;
+    return {};
+  }
+  return std::string("unknown pattern '") + s + "'; allowed: " + traffic_choices();
 }
 
 std::string to_string(const TrafficSpec& t) {
-  return t.kind == TrafficKind::Uniform ? "un" : "adv+" + std::to_string(t.offset);
+  switch (t.kind) {
+    case TrafficKind::Uniform: return "un";
+    case TrafficKind::Adversarial: return "adv+" + std::to_string(t.offset);
+    case TrafficKind::AdvConsecutive: return "advc";
+    case TrafficKind::AdvLocal: return "advl";
+    case TrafficKind::HotRegion: return "hot";
+    case TrafficKind::Permutation: return "perm";
+    case TrafficKind::GroupPerm: return "group-perm";
+    case TrafficKind::Shift: return "shift(" + shift_text(t) + ")";
+    case TrafficKind::Mixed:
+    case TrafficKind::TimeMixed: {
+      std::string s = t.kind == TrafficKind::Mixed ? "mixed(" : "tmixed(";
+      s += std::to_string(t.uniform_percent) + "," + std::to_string(100 - t.uniform_percent);
+      if (t.shift_groups != 1 || t.shift_switches != 0) s += "," + shift_text(t);
+      return s + ")";
+    }
+  }
+  return "?";
 }
 
-const char* traffic_choices() { return "un, adv+N (N >= 1)"; }
+const char* traffic_choices() {
+  return "un, adv+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
+         "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
+         "tmixed(UR,ADV,DG,DS) (UR + ADV = 100)";
+}
 
 std::string check_traffic(const TrafficSpec& t, const Dragonfly& topo) {
-  if (t.kind == TrafficKind::Adversarial && t.offset % topo.g() == 0)
-    return "adv+" + std::to_string(t.offset) + " maps every group onto itself with g=" +
-           std::to_string(topo.g()) + "; use an offset not divisible by g";
-  if (t.kind == TrafficKind::Uniform && topo.num_nodes() < 2)
-    return "un needs at least 2 nodes";
-  return {};
+  const std::string name = to_string(t);
+  const int n = topo.num_nodes();
+  switch (t.kind) {
+    case TrafficKind::Uniform:
+    case TrafficKind::Permutation:
+      if (n < 2) return name + " needs at least 2 nodes";
+      return {};
+    case TrafficKind::Adversarial:
+      if (t.offset % topo.g() == 0)
+        return "adv+" + std::to_string(t.offset) + " maps every group onto itself with g=" +
+               std::to_string(topo.g()) + "; use an offset not divisible by g";
+      return {};
+    case TrafficKind::AdvConsecutive:
+      if (topo.h() >= topo.g())
+        return "advc sends to the h=" + std::to_string(topo.h()) +
+               " groups after the source's, which needs h < g (g=" + std::to_string(topo.g()) +
+               "); use adv+N instead";
+      return {};
+    case TrafficKind::AdvLocal:
+      if (topo.a() < 2) return "advl needs at least 2 switches per group (a >= 2)";
+      return {};
+    case TrafficKind::HotRegion:
+      if (n < 9)
+        return "hot needs at least 9 nodes (a hot region of ceil(N/8) >= 2 nodes); N=" +
+               std::to_string(n);
+      return {};
+    case TrafficKind::GroupPerm:
+      if (topo.g() < 2) return "group-perm needs at least 2 groups";
+      return {};
+    case TrafficKind::Shift:
+    case TrafficKind::Mixed:
+    case TrafficKind::TimeMixed:
+      if (t.shift_groups % topo.g() == 0 && t.shift_switches % topo.a() == 0)
+        return name + ": shift(" + shift_text(t) + ") maps every node onto itself with g=" +
+               std::to_string(topo.g()) + ", a=" + std::to_string(topo.a()) +
+               "; use DG not divisible by g or DS not divisible by a";
+      if (is_mixed(t.kind) && n < 2) return name + " needs at least 2 nodes";
+      return {};
+  }
+  return "unknown traffic kind";
+}
+
+TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Dragonfly& topo, uint64_t seed,
+                               uint64_t instance)
+    : m_spec(spec), m_topo(&topo) {
+  if (auto why = check_traffic(spec, topo); !why.empty())
+    throw std::invalid_argument("traffic pattern: " + why);
+  Rng r(seed, StreamKind::Traffic, instance);
+  const int n = topo.num_nodes(), p = topo.p(), a = topo.a(), g = topo.g();
+  switch (spec.kind) {
+    case TrafficKind::HotRegion:
+      m_hot = (n + 7) / 8;
+      break;
+    case TrafficKind::Permutation:
+      m_map = random_derangement(n, r);
+      break;
+    case TrafficKind::GroupPerm: {
+      m_map.resize(static_cast<size_t>(n));
+      const std::vector<int> to_group = random_derangement(g, r);
+      for (int grp = 0; grp < g; ++grp) {
+        const std::vector<int> to_switch = random_permutation(a, r);
+        for (int i = 0; i < a; ++i)
+          for (int host = 0; host < p; ++host)
+            m_map[static_cast<size_t>((grp * a + i) * p + host)] =
+                (to_group[static_cast<size_t>(grp)] * a + to_switch[static_cast<size_t>(i)]) *
+                    p + host;
+      }
+      break;
+    }
+    case TrafficKind::Mixed: {
+      // round(n * UR / 100) nodes, chosen by a partial Fisher-Yates shuffle.
+      const int k = static_cast<int>((static_cast<int64_t>(n) * spec.uniform_percent + 50) / 100);
+      std::vector<int> idx(static_cast<size_t>(n));
+      std::iota(idx.begin(), idx.end(), 0);
+      m_uniform_src.assign(static_cast<size_t>(n), 0);
+      for (int j = 0; j < k; ++j) {
+        std::swap(idx[static_cast<size_t>(j)],
+                  idx[static_cast<size_t>(j) + r.below(static_cast<uint32_t>(n - j))]);
+        m_uniform_src[static_cast<size_t>(idx[static_cast<size_t>(j)])] = 1;
+      }
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+int TrafficPattern::uniform(int src, Rng& rng) const {
+  const int d = static_cast<int>(rng.below(static_cast<uint32_t>(m_topo->num_nodes() - 1)));
+  return d >= src ? d + 1 : d;
+}
+
+int TrafficPattern::shifted(int src) const {
+  const Dragonfly& t = *m_topo;
+  const int s = src / t.p();
+  const int grp = (s / t.a() + m_spec.shift_groups % t.g()) % t.g();
+  const int idx = (s % t.a() + m_spec.shift_switches % t.a()) % t.a();
+  return (grp * t.a() + idx) * t.p() + src % t.p();
 }
 
 int TrafficPattern::dest(int src, Rng& rng) const {
   const Dragonfly& t = *m_topo;
   switch (m_spec.kind) {
-    case TrafficKind::Uniform: {
-      int d = static_cast<int>(rng.below(static_cast<uint32_t>(t.num_nodes() - 1)));
-      return d >= src ? d + 1 : d;
-    }
+    case TrafficKind::Uniform:
+      return uniform(src, rng);
     case TrafficKind::Adversarial: {
       const int per_group = t.a() * t.p();
       const int g = (src / per_group + m_spec.offset) % t.g();
       return g * per_group + static_cast<int>(rng.below(static_cast<uint32_t>(per_group)));
     }
+    case TrafficKind::AdvConsecutive: {
+      // One draw over the h*a*p nodes of groups G+1 ... G+h: uniform group, uniform node.
+      const int per_group = t.a() * t.p();
+      const int k = static_cast<int>(rng.below(static_cast<uint32_t>(t.h() * per_group)));
+      const int g = (src / per_group + 1 + k / per_group) % t.g();
+      return g * per_group + k % per_group;
+    }
+    case TrafficKind::AdvLocal: {
+      const int s = t.switch_of_node(src);
+      const int next = t.switch_id(t.group_of(s), (t.index_of(s) + 1) % t.a());
+      return next * t.p() + static_cast<int>(rng.below(static_cast<uint32_t>(t.p())));
+    }
+    case TrafficKind::HotRegion: {
+      if (rng.below(4) != 0) return uniform(src, rng);
+      if (src >= m_hot) return static_cast<int>(rng.below(static_cast<uint32_t>(m_hot)));
+      const int d = static_cast<int>(rng.below(static_cast<uint32_t>(m_hot - 1)));
+      return d >= src ? d + 1 : d;
+    }
+    case TrafficKind::Permutation:
+    case TrafficKind::GroupPerm:
+      return m_map[static_cast<size_t>(src)];
+    case TrafficKind::Shift:
+      return shifted(src);
+    case TrafficKind::Mixed:
+      return m_uniform_src[static_cast<size_t>(src)] ? uniform(src, rng) : shifted(src);
+    case TrafficKind::TimeMixed:
+      return static_cast<int>(rng.below(100)) < m_spec.uniform_percent ? uniform(src, rng)
+                                                                        : shifted(src);
   }
   return src;
 }
