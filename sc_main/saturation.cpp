@@ -28,12 +28,13 @@ std::vector<LoadLevel> load_levels(const std::vector<SeriesSample>& samples) {
   return out;
 }
 
-bool past_saturation(const LoadLevel& l, double zero_load_latency, double latency_factor) {
-  return l.ok < l.runs || l.latency > latency_factor * zero_load_latency;
+bool past_saturation(const LoadLevel& l, double zero_load_latency, const SaturationCriteria& c) {
+  return l.ok < l.runs || l.latency > c.latency_factor * zero_load_latency ||
+         l.accepted < c.accept_ratio * l.load;
 }
 
 SaturationSummary summarize_saturation(const std::vector<SeriesSample>& samples,
-                                       double latency_factor) {
+                                       const SaturationCriteria& c) {
   SaturationSummary s;
   s.points = static_cast<int>(samples.size());
   const std::vector<LoadLevel> levels = load_levels(samples);
@@ -45,18 +46,18 @@ SaturationSummary summarize_saturation(const std::vector<SeriesSample>& samples,
       s.saturation_throughput = l.accepted;
       s.saturation_load = l.load;
     }
-    if (s.knee_load < 0 && past_saturation(l, s.zero_load_latency, latency_factor))
+    if (s.knee_load < 0 && past_saturation(l, s.zero_load_latency, c))
       s.knee_load = l.load;
   }
   return s;
 }
 
-size_t last_useful_level(const std::vector<LoadLevel>& complete_prefix, double latency_factor,
-                         int extra_levels) {
+size_t last_useful_level(const std::vector<LoadLevel>& complete_prefix,
+                         const SaturationCriteria& c, int extra_levels) {
   if (complete_prefix.empty()) return SIZE_MAX;
   const double zero = complete_prefix.front().latency;
   for (size_t i = 0; i < complete_prefix.size(); ++i)
-    if (past_saturation(complete_prefix[i], zero, latency_factor))
+    if (past_saturation(complete_prefix[i], zero, c))
       return i + static_cast<size_t>(std::max(0, extra_levels));
   return SIZE_MAX;
 }

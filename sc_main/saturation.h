@@ -7,9 +7,10 @@
 //   lowest load well below saturation for this to mean what it says);
 // - saturation throughput: the highest mean accepted load over the levels, and the offered
 //   load where it occurs;
-// - latency knee: the first offered load whose mean latency exceeds `latency_factor` x the
-//   zero-load latency, or where a point failed (watchdog, error): the series is past
-//   saturation from there on.
+// - latency knee: the first offered load past saturation: its mean latency exceeds
+//   `latency_factor` x the zero-load latency, or its mean accepted load falls below
+//   `accept_ratio` x the offered load (this catches a series saturated from its lowest
+//   load, whose zero-load latency is then meaningless), or a point failed.
 #pragma once
 
 #include <cstddef>
@@ -44,18 +45,22 @@ struct SaturationSummary {
 // Groups samples by load (exact value) in increasing load order.
 std::vector<LoadLevel> load_levels(const std::vector<SeriesSample>& samples);
 
-// True if a level is past saturation: a failed point, or mean latency above
-// factor x zero-load latency.
-bool past_saturation(const LoadLevel& l, double zero_load_latency, double latency_factor);
+struct SaturationCriteria {
+  double latency_factor = 3.0;  // knee: latency above this multiple of zero-load latency
+  double accept_ratio = 0.9;    // or accepted load below this fraction of the offered load
+};
+
+// True if a level is past saturation (see the knee above).
+bool past_saturation(const LoadLevel& l, double zero_load_latency, const SaturationCriteria& c);
 
 SaturationSummary summarize_saturation(const std::vector<SeriesSample>& samples,
-                                       double latency_factor);
+                                       const SaturationCriteria& c);
 
 // Early stop for a series swept in increasing load order. `complete_prefix` holds the
 // lowest load levels of the series, every point of each finished, in load order. Returns
 // the index of the last load level worth running: the first level past saturation plus
 // `extra_levels`, or SIZE_MAX while none of them is past saturation.
-size_t last_useful_level(const std::vector<LoadLevel>& complete_prefix, double latency_factor,
-                         int extra_levels);
+size_t last_useful_level(const std::vector<LoadLevel>& complete_prefix,
+                         const SaturationCriteria& c, int extra_levels);
 
 }  // namespace scfly

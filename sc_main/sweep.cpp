@@ -185,6 +185,12 @@ SweepSpec load_sweep(const std::string& path) {
           throw ConfigError("sweep key 'saturation.latency_factor': value '" + yaml_text(kv.second) +
                             "' is not allowed; expected a number > 1");
         s.latency_factor = x;
+      } else if (k == "accept_ratio") {
+        double x;
+        if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, x) || !(x > 0.0) || x > 1.0)
+          throw ConfigError("sweep key 'saturation.accept_ratio': value '" + yaml_text(kv.second) +
+                            "' is not allowed; expected a number in (0, 1]");
+        s.accept_ratio = x;
       } else if (k == "extra_points") {
         int x;
         if (!kv.second.IsScalar() || !YAML::convert<int>::decode(kv.second, x) || x < 0 || x > 1000)
@@ -192,7 +198,8 @@ SweepSpec load_sweep(const std::string& path) {
                             "' is not allowed; expected an integer in [0, 1000]");
         s.extra_points = x;
       } else {
-        throw ConfigError("unknown sweep key 'saturation." + k + "'; allowed: latency_factor, extra_points");
+        throw ConfigError("unknown sweep key 'saturation." + k +
+                          "'; allowed: latency_factor, accept_ratio, extra_points");
       }
     }
   }
@@ -279,6 +286,13 @@ struct Outcome {
   double accepted = 0, latency = 0;
 };
 
+SaturationCriteria criteria(const SweepSpec& s) {
+  SaturationCriteria c;
+  c.latency_factor = s.latency_factor;
+  c.accept_ratio = s.accept_ratio;
+  return c;
+}
+
 // Early-stop state of one series: how far its load levels are worth running.
 size_t series_limit(const std::vector<SweepPoint>& pts, const std::vector<Outcome>& res,
                     const std::string& series, const SweepSpec& spec) {
@@ -289,12 +303,12 @@ size_t series_limit(const std::vector<SweepPoint>& pts, const std::vector<Outcom
   for (const auto& [lvl, members] : by_level) {
     std::vector<SeriesSample> samples;
     for (size_t i : members) {
-      if (!res[i].done) return last_useful_level(prefix, spec.latency_factor, spec.extra_points);
+      if (!res[i].done) return last_useful_level(prefix, criteria(spec), spec.extra_points);
       samples.push_back(SeriesSample{pts[i].load, res[i].ok, res[i].accepted, res[i].latency});
     }
     prefix.push_back(load_levels(samples).front());
   }
-  return last_useful_level(prefix, spec.latency_factor, spec.extra_points);
+  return last_useful_level(prefix, criteria(spec), spec.extra_points);
 }
 
 std::string point_label(const SweepPoint& p) {
@@ -327,7 +341,7 @@ nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPo
   for (const auto& name : order) {
     const auto& samples = series[name];
     if (samples.empty()) continue;
-    const SaturationSummary s = summarize_saturation(samples, spec.latency_factor);
+    const SaturationSummary s = summarize_saturation(samples, criteria(spec));
     rows.push_back({{"series", name},
                     {"points", s.points},
                     {"seeds", seeds[name].size()},
@@ -571,8 +585,8 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     try {
       const nlohmann::json rows = saturation_table(spec, pts, opt.db_path);
       std::printf("\nsaturation (zero-load latency = latency at the lowest load; knee = first load with "
-                  "latency > %.3g x zero-load or a failed point)\n",
-                  spec.latency_factor);
+                  "latency > %.3g x zero-load, accepted < %.3g x offered, or a failed point)\n",
+                  spec.latency_factor, spec.accept_ratio);
       size_t w = 6;
       for (const auto& r : rows) w = std::max(w, r["series"].get<std::string>().size());
       std::printf("%-*s  %6s  %9s  %10s  %8s  %8s\n", static_cast<int>(w), "series", "points",

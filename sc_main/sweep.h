@@ -12,7 +12,7 @@
 //     load: "0.05:0.95:0.05"               # start:stop:step (stop included) or a list
 //     routing: [min, val]
 //   stop_after_saturation: false           # skip a series' higher loads once saturated
-//   saturation: {latency_factor: 3, extra_points: 1}
+//   saturation: {latency_factor: 3, accept_ratio: 0.9, extra_points: 1}
 #pragma once
 
 #include <cstdint>
@@ -37,6 +37,7 @@ struct SweepSpec {
   std::vector<SweepAxis> axes;
   bool stop_after_saturation = false;
   double latency_factor = 3.0;  // knee: latency above this multiple of zero-load latency
+  double accept_ratio = 0.9;    // or accepted load below this fraction of the offered load
   int extra_points = 1;         // loads still run past the knee with stop_after_saturation
 };
 

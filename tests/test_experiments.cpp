@@ -200,15 +200,22 @@ TEST(Saturation, ThroughputIsTheHighestAcceptedAndTheKneeTheFirstLatencyBeyondTh
   const std::vector<SeriesSample> s = {{0.1, true, 0.1, 100}, {0.2, true, 0.2, 250},
                                        {0.3, true, 0.29, 300}, {0.4, true, 0.31, 301},
                                        {0.5, true, 0.30, 2000}};
-  const SaturationSummary a = summarize_saturation(s, 3.0);
+  SaturationCriteria c3;
+  const SaturationSummary a = summarize_saturation(s, c3);
   EXPECT_DOUBLE_EQ(a.zero_load_latency, 100);
   EXPECT_DOUBLE_EQ(a.saturation_throughput, 0.31);
   EXPECT_DOUBLE_EQ(a.saturation_load, 0.4);
   EXPECT_DOUBLE_EQ(a.knee_load, 0.4);  // 300 is not above 3 x 100; 301 is
-  EXPECT_DOUBLE_EQ(summarize_saturation(s, 2.0).knee_load, 0.2);
-  EXPECT_DOUBLE_EQ(summarize_saturation(s, 100.0).knee_load, -1);
+  SaturationCriteria c2{2.0, 0.9}, lax{100.0, 0.7};
+  EXPECT_DOUBLE_EQ(summarize_saturation(s, c2).knee_load, 0.2);
+  EXPECT_DOUBLE_EQ(summarize_saturation(s, lax).knee_load, 0.5);  // only 0.30 < 0.7 x 0.5
   // A failed point marks the knee too.
-  EXPECT_DOUBLE_EQ(summarize_saturation({{0.1, true, 0.1, 100}, {0.2, false, 0, 0}}, 3.0).knee_load, 0.2);
+  EXPECT_DOUBLE_EQ(summarize_saturation({{0.1, true, 0.1, 100}, {0.2, false, 0, 0}}, c3).knee_load, 0.2);
+  // A series saturated from its lowest load (MIN under ADV+1): the accepted load gives it away.
+  EXPECT_DOUBLE_EQ(
+      summarize_saturation({{0.05, true, 0.031, 4800}, {0.1, true, 0.031, 5200}}, c3).knee_load, 0.05);
+  SaturationCriteria never{100.0, 0.01};
+  EXPECT_DOUBLE_EQ(summarize_saturation(s, never).knee_load, -1);
 }
 
 TEST(Saturation, EarlyStopWaitsForTheKneeThenAllowsExtraLevels) {
@@ -218,13 +225,15 @@ TEST(Saturation, EarlyStopWaitsForTheKneeThenAllowsExtraLevels) {
     l.runs = 1;
     l.ok = ok ? 1 : 0;
     l.latency = lat;
+    l.accepted = load;  // keeping up with the offered load
     return l;
   };
-  EXPECT_EQ(last_useful_level({}, 3.0, 1), SIZE_MAX);
-  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 200)}, 3.0, 1), SIZE_MAX);
-  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 200), lv(0.3, 400)}, 3.0, 1), 3u);
-  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 200), lv(0.3, 400)}, 3.0, 0), 2u);
-  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 0, false)}, 3.0, 2), 3u);
+  const SaturationCriteria c;
+  EXPECT_EQ(last_useful_level({}, c, 1), SIZE_MAX);
+  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 200)}, c, 1), SIZE_MAX);
+  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 200), lv(0.3, 400)}, c, 1), 3u);
+  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 200), lv(0.3, 400)}, c, 0), 2u);
+  EXPECT_EQ(last_useful_level({lv(0.1, 100), lv(0.2, 0, false)}, c, 2), 3u);
 }
 
 // ---- results database ---------------------------------------------------------------------
