@@ -17,6 +17,14 @@ struct RouteHeader {
   uint8_t segment = 0;        // 0 = first segment, 1 = after the intermediate switch
   uint8_t global_done = 0;    // 1 once this segment's global hop has been taken
   bool nonminimal = false;    // routed through a Valiant intermediate
+  uint8_t policy = 0;         // Misroute (misrouting.h) Phase A followed; 0 = minimal
+};
+
+// What a routing unit may observe besides the header, passed in by the switch each time it
+// routes a head (never read through a pointer to the switch).
+struct RouteContext {
+  uint16_t attempt = 0;      // blocked attempts so far of this head at its injection buffer
+  uint8_t switch_level = 0;  // the switch's ACOR level (ACOR-Switch)
 };
 
 struct RouteDecision {

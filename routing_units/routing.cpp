@@ -1,33 +1,112 @@
 #include "routing_units/routing.h"
 
+#include <algorithm>
+
+#include "routing_units/acor.h"
 #include "routing_units/minimal.h"
 #include "routing_units/valiant.h"
 
 namespace scfly {
 
-const char* to_string(RoutingAlgo r) { return r == RoutingAlgo::Min ? "min" : "val"; }
-
-bool parse_routing(const std::string& s, RoutingAlgo& out) {
-  if (s == "min") out = RoutingAlgo::Min;
-  else if (s == "val") out = RoutingAlgo::Val;
-  else return false;
-  return true;
+const char* to_string(RoutingAlgo r) {
+  switch (r) {
+    case RoutingAlgo::Min: return "min";
+    case RoutingAlgo::Val: return "val";
+    case RoutingAlgo::AcorPacket: return "acor-packet";
+    case RoutingAlgo::AcorSwitch: return "acor-switch";
+  }
+  return "?";
 }
 
-const char* routing_choices() { return "min, val"; }
+bool parse_routing(const std::string& s, RoutingAlgo& out) {
+  for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch})
+    if (s == to_string(r)) {
+      out = r;
+      return true;
+    }
+  return false;
+}
+
+const char* routing_choices() { return "min, val, acor-packet, acor-switch"; }
+
+const char* to_string(AcorSequence s) {
+  switch (s) {
+    case AcorSequence::TwoLevelA: return "2la";
+    case AcorSequence::TwoLevelB: return "2lb";
+    case AcorSequence::ThreeLevel: return "3l";
+  }
+  return "?";
+}
+
+bool parse_sequence(const std::string& s, AcorSequence& out) {
+  for (AcorSequence q : {AcorSequence::TwoLevelA, AcorSequence::TwoLevelB, AcorSequence::ThreeLevel})
+    if (s == to_string(q)) {
+      out = q;
+      return true;
+    }
+  return false;
+}
+
+int sequence_policies(AcorSequence s, Misroute out[3]) {
+  switch (s) {
+    case AcorSequence::TwoLevelA:
+      out[0] = Misroute::CrgGr;
+      out[1] = Misroute::RrgSw;
+      return 2;
+    case AcorSequence::TwoLevelB:
+      out[0] = Misroute::CrgSw;
+      out[1] = Misroute::RrgSw;
+      return 2;
+    case AcorSequence::ThreeLevel:
+      out[0] = Misroute::CrgGr;
+      out[1] = Misroute::CrgSw;
+      out[2] = Misroute::RrgSw;
+      return 3;
+  }
+  return 0;
+}
 
 VcBudget required_vcs(RoutingAlgo r) {
   switch (r) {
     case RoutingAlgo::Min: return {2, 1};
-    case RoutingAlgo::Val: return {4, 2};
+    case RoutingAlgo::Val:
+    case RoutingAlgo::AcorPacket:
+    case RoutingAlgo::AcorSwitch: return {4, 2};
   }
   return {};
 }
 
-RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng) const {
+RoutingUnit::RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingParams& prm)
+    : m_algo(algo), m_topo(&topo), m_prm(prm) {
+  if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch) {
+    m_levels = sequence_policies(prm.acor.sequence, m_seq);
+    m_prm.acor.ctrl.levels = static_cast<uint32_t>(m_levels);
+  }
+}
+
+bool RoutingUnit::recomputes() const {
+  switch (m_algo) {
+    case RoutingAlgo::Min: return false;
+    case RoutingAlgo::Val: return m_prm.val.recompute;
+    case RoutingAlgo::AcorPacket:
+    case RoutingAlgo::AcorSwitch: return true;
+  }
+  return false;
+}
+
+RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
+                                 const RouteContext& ctx) const {
   switch (m_algo) {
     case RoutingAlgo::Min: return route_min(*m_topo, sw, h, rng);
-    case RoutingAlgo::Val: return route_val(*m_topo, sw, in_port, h, rng);
+    case RoutingAlgo::Val:
+      return route_val(*m_topo, sw, in_port, h, rng, m_prm.val.policy, m_prm.val.restricted);
+    case RoutingAlgo::AcorPacket:
+    case RoutingAlgo::AcorSwitch: {
+      const int level = m_algo == RoutingAlgo::AcorPacket
+                            ? acor_packet_level(ctx.attempt, m_levels)
+                            : std::min<int>(ctx.switch_level, m_levels - 1);
+      return route_val(*m_topo, sw, in_port, h, rng, m_seq[level], true);
+    }
   }
   return {};
 }

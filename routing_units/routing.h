@@ -1,22 +1,48 @@
 // Routing-unit selection and the VC budget each mechanism needs. Mechanisms are chosen by
 // enum from the config loader; each one's rule, congestion signal and VC use per hop is
-// documented in its own header (minimal.h, valiant.h).
+// documented in its own header (minimal.h, valiant.h, misrouting.h, acor.h).
 #pragma once
 
 #include <string>
 
+#include "routing_units/acor_level_ctrl.h"
+#include "routing_units/misrouting.h"
 #include "routing_units/route_types.h"
 #include "tb/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {
 
-enum class RoutingAlgo { Min, Val };
+enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch };
 
 const char* to_string(RoutingAlgo r);
 // Parses a config value; returns false if unknown.
 bool parse_routing(const std::string& s, RoutingAlgo& out);
 const char* routing_choices();
+
+// Valiant options (ACOR paper sec. 3 and Table 1).
+struct ValParams {
+  Misroute policy = Misroute::RrgSw;  // Phase A misrouting policy
+  bool restricted = false;            // intra-group traffic misroutes inside the group
+  bool recompute = false;             // redraw the intermediate while blocked at injection
+};
+
+// ACOR misrouting-policy sequences (ACOR paper Table 2).
+enum class AcorSequence { TwoLevelA, TwoLevelB, ThreeLevel };
+const char* to_string(AcorSequence s);  // "2la", "2lb", "3l"
+bool parse_sequence(const std::string& s, AcorSequence& out);
+// The policies of a sequence, shortest first; returns the number of levels (2 or 3).
+int sequence_policies(AcorSequence s, Misroute out[3]);
+
+struct AcorParams {
+  AcorSequence sequence = AcorSequence::ThreeLevel;
+  AcorLevelParams ctrl;  // ACOR-Switch hysteresis (levels filled from the sequence)
+};
+
+struct RoutingParams {
+  ValParams val;
+  AcorParams acor;
+};
 
 // Minimum VCs per port class for deadlock freedom under the hop-slot VC rule.
 struct VcBudget {
@@ -27,14 +53,25 @@ VcBudget required_vcs(RoutingAlgo r);
 // The per-switch routing unit: pure decision logic plus the topology it routes on.
 class RoutingUnit {
  public:
-  RoutingUnit(RoutingAlgo algo, const Dragonfly& topo) : m_algo(algo), m_topo(&topo) {}
-  // Route the head of a packet that arrived at switch `sw` on `in_port`.
-  RouteDecision route(int sw, int in_port, RouteHeader& h, Rng& rng) const;
+  RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingParams& prm = {});
+  // Route the head of a packet that arrived at switch `sw` on `in_port`. At the source
+  // switch a recomputing unit may be called again for the same head (ctx.attempt > 0)
+  // with the header restored to what it was before the first call.
+  RouteDecision route(int sw, int in_port, RouteHeader& h, Rng& rng,
+                      const RouteContext& ctx = {}) const;
   RoutingAlgo algo() const { return m_algo; }
+  const RoutingParams& params() const { return m_prm; }
+  // True if a head blocked at its injection buffer is routed again (recomputation).
+  bool recomputes() const;
+  // True if the switch needs an ACOR level controller (ACOR-Switch).
+  bool needs_level_ctrl() const { return m_algo == RoutingAlgo::AcorSwitch; }
 
  private:
   RoutingAlgo m_algo;
   const Dragonfly* m_topo;
+  RoutingParams m_prm;
+  Misroute m_seq[3] = {Misroute::RrgSw, Misroute::RrgSw, Misroute::RrgSw};
+  int m_levels = 1;
 };
 
 }  // namespace scfly

@@ -4,10 +4,20 @@
 
 namespace scfly {
 
-RouteDecision route_val(const Dragonfly& topo, int sw, int in_port, RouteHeader& h, Rng& rng) {
+RouteDecision route_val(const Dragonfly& topo, int sw, int in_port, RouteHeader& h, Rng& rng,
+                        Misroute policy, bool restricted) {
   if (h.segment == 0 && h.inter_switch < 0 && topo.port_class(in_port) == PortClass::Host) {
-    h.inter_switch = static_cast<int32_t>(rng.below(static_cast<uint32_t>(topo.num_switches())));
-    h.nonminimal = true;
+    const Intermediate im = draw_intermediate(topo, sw, h.dst_switch, policy, restricted, rng);
+    h.policy = static_cast<uint8_t>(im.policy);
+    if (im.sw < 0) {
+      h.segment = 1;  // no Phase A: the whole path is the minimal segment 1
+      h.nonminimal = false;
+    } else {
+      h.inter_switch = im.sw;
+      h.nonminimal = true;
+      h.exit_switch = im.exit_switch;
+      h.exit_port = im.exit_port;
+    }
   }
   if (h.segment == 0 && sw == h.inter_switch) {
     h.segment = 1;

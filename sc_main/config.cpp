@@ -183,6 +183,34 @@ SimConfig parse(YAML::Node root) {
   const std::string routing = top.text("routing", "min");
   if (!parse_routing(routing, c.routing))
     throw ConfigError(top.bad("routing", YAML::Node(routing), routing_choices()));
+  {
+    Section val = top.sub("val");
+    const std::string pol = val.text("policy", "rrg-sw");
+    if (!parse_policy(pol, c.routing_prm.val.policy))
+      throw ConfigError(val.bad("policy", YAML::Node(pol), policy_choices()));
+    c.routing_prm.val.restricted = val.boolean("restricted", false);
+    c.routing_prm.val.recompute = val.boolean("recompute", false);
+    val.finish();
+    Section acor = top.sub("acor");
+    const std::string seq = acor.text("sequence", "3l");
+    if (!parse_sequence(seq, c.routing_prm.acor.sequence))
+      throw ConfigError(acor.bad("sequence", YAML::Node(seq), "2la, 2lb or 3l"));
+    AcorLevelParams& lp = c.routing_prm.acor.ctrl;
+    lp.hi = static_cast<uint32_t>(acor.integer("hi", 500, 1, 1LL << 30, " cycles"));
+    lp.it[0] = static_cast<uint32_t>(acor.integer("it1", 15, 1, 1LL << 30));
+    lp.it[1] = static_cast<uint32_t>(acor.integer("it2", 500, 1, 1LL << 30));
+    lp.dt[0] = static_cast<uint32_t>(acor.integer("dt1", 5, 0, 1LL << 30));
+    lp.dt[1] = static_cast<uint32_t>(acor.integer("dt2", 15, 0, 1LL << 30));
+    acor.finish();
+    Misroute pols[3];
+    lp.levels = static_cast<uint32_t>(sequence_policies(c.routing_prm.acor.sequence, pols));
+    for (int k = 0; k < 2; ++k)
+      if (lp.dt[k] > lp.it[k])
+        throw ConfigError("config key 'acor.dt" + std::to_string(k + 1) + "': value " +
+                          std::to_string(lp.dt[k]) + " is not allowed; it must not exceed acor.it" +
+                          std::to_string(k + 1) + " = " + std::to_string(lp.it[k]) +
+                          " (hysteresis: a level entered at IT must not be left below DT at once)");
+  }
   const std::string traffic = top.text("traffic", "un");
   if (auto why = parse_traffic(traffic, c.traffic); !why.empty())
     throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
@@ -366,6 +394,12 @@ nlohmann::json config_to_json(const SimConfig& c) {
                    {"g", c.topology.g},
                    {"arrangement", to_string(c.topology.arrangement)}};
   j["routing"] = to_string(c.routing);
+  j["val"] = {{"policy", to_string(c.routing_prm.val.policy)},
+              {"restricted", c.routing_prm.val.restricted},
+              {"recompute", c.routing_prm.val.recompute}};
+  const AcorLevelParams& lp = c.routing_prm.acor.ctrl;
+  j["acor"] = {{"sequence", to_string(c.routing_prm.acor.sequence)},
+               {"hi", lp.hi}, {"it1", lp.it[0]}, {"it2", lp.it[1]}, {"dt1", lp.dt[0]}, {"dt2", lp.dt[1]}};
   j["traffic"] = to_string(c.traffic);
   j["load"] = c.load;
   j["seed"] = c.seed;
@@ -405,6 +439,24 @@ double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to) {
     if (e > s) sum += c.phases[i].load * static_cast<double>(e - s);
   }
   return sum / static_cast<double>(to - from);
+}
+
+std::string routing_summary(const SimConfig& c) {
+  std::string s = to_string(c.routing);
+  const RoutingParams& r = c.routing_prm;
+  if (c.routing == RoutingAlgo::Val) {
+    s += std::string(" ") + to_string(r.val.policy);
+    if (r.val.restricted) s += " restricted";
+    if (r.val.recompute) s += " recompute";
+  } else if (c.routing == RoutingAlgo::AcorPacket) {
+    s += std::string(" ") + to_string(r.acor.sequence);
+  } else if (c.routing == RoutingAlgo::AcorSwitch) {
+    const AcorLevelParams& l = r.acor.ctrl;
+    s += std::string(" ") + to_string(r.acor.sequence) + " (HI " + std::to_string(l.hi) + ", IT " +
+         std::to_string(l.it[0]) + "/" + std::to_string(l.it[1]) + ", DT " + std::to_string(l.dt[0]) +
+         "/" + std::to_string(l.dt[1]) + ")";
+  }
+  return s;
 }
 
 std::string traffic_summary(const SimConfig& c) {

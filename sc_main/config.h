@@ -40,6 +40,7 @@ struct TimeseriesConfig {
 struct SimConfig {
   DragonflyShape topology;
   RoutingAlgo routing = RoutingAlgo::Min;
+  RoutingParams routing_prm;  // val.* and acor.* options
   TrafficSpec traffic;
   double load = 0.1;  // offered, phits/node/cycle
   uint64_t seed = 1;
@@ -61,6 +62,8 @@ struct SimConfig {
 
 // Offered load averaged over cycles [from, to) under the phases, phits/node/cycle.
 double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to);
+// "val rrg-sw restricted recompute", "acor-switch 3l (HI 500, IT 15/500, DT 5/15)", "min".
+std::string routing_summary(const SimConfig& c);
 // "un" or "un@0 -> adv+1@200000" for summaries.
 std::string traffic_summary(const SimConfig& c);
 

@@ -15,7 +15,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     : sc_core::sc_module(name),
       m_cfg(cfg),
       m_topo(cfg.topology),
-      m_routing(cfg.routing, m_topo),
+      m_routing(cfg.routing, m_topo, cfg.routing_prm),
       m_period(period_of(cfg.clock_ghz)),
       m_clk("clk", m_period),
       m_stats(m_topo.num_nodes(), m_topo.p(), cfg.warmup_cycles,
@@ -79,6 +79,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
             m_vcd->add(scope, base + "_credits", sw.out_credits(p, v));
         }
       }
+      if (m_routing.recomputes()) m_vcd->add(scope, "blocked_injections", sw.blocked_now());
+      if (const AcorLevelCtrl* c = sw.level_ctrl()) {
+        m_vcd->add(scope, "acor_level", c->level_ptr());
+        m_vcd->add(scope, "acor_blocked_counter", c->counter_ptr());
+      }
     }
   }
 
@@ -90,6 +95,14 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       publish_switch_series("buffered_phits", [this](int s) {
         return static_cast<double>(m_switches[static_cast<size_t>(s)]->buffered_phits());
       });
+      if (m_routing.needs_level_ctrl())
+        publish_switch_series("acor_level", [this](int s) {
+          return static_cast<double>(m_switches[static_cast<size_t>(s)]->level_ctrl()->level());
+        });
+      if (m_routing.recomputes())
+        publish_switch_series("blocked_injections", [this](int s) {
+          return static_cast<double>(m_switches[static_cast<size_t>(s)]->blocked_total());
+        });
       publish_switch_series("queued_packets", [this](int s) {
         uint64_t q = 0;
         for (int h = 0; h < m_topo.p(); ++h) q += m_nics[static_cast<size_t>(s * m_topo.p() + h)]->queued();

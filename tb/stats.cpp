@@ -34,6 +34,7 @@ void NetStats::delivered(const Packet& p, uint64_t at) {
   m_global_hops += p.global_hops;
   m_hops += p.local_hops + p.global_hops;
   m_nonmin += p.route.nonminimal;
+  ++m_policy[p.route.policy < 6 ? p.route.policy : 0];
   m_switch_phits[static_cast<size_t>(p.src_node / m_per_switch)] += p.phits;
 }
 
@@ -78,6 +79,7 @@ Metrics NetStats::compute(double offered_load) const {
   m.local_hops_avg = static_cast<double>(m_local_hops) / pk;
   m.global_hops_avg = static_cast<double>(m_global_hops) / pk;
   m.nonminimal_fraction = static_cast<double>(m_nonmin) / pk;
+  for (int k = 0; k < 6; ++k) m.policy_fractions[k] = static_cast<double>(m_policy[k]) / pk;
   double sum = 0, sq = 0;
   m.switch_accepted_min = 1e300;
   for (uint64_t ph : m_switch_phits) {

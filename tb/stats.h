@@ -25,6 +25,9 @@ struct Metrics {
          network_latency_max = 0;
   double hops_avg = 0, local_hops_avg = 0, global_hops_avg = 0;
   double nonminimal_fraction = 0;
+  // Fraction of measured packets per Phase-A policy, indexed by Misroute (misrouting.h):
+  // min (no intermediate), local (restricted), crg-gr, crg-sw, rrg-gr, rrg-sw.
+  double policy_fractions[6] = {0, 0, 0, 0, 0, 0};
   double jain_fairness = 0;                    // over per-source-switch accepted load
   double switch_accepted_min = 0, switch_accepted_max = 0;
   std::vector<double> switch_accepted;         // per source switch, phits/node/cycle
@@ -81,6 +84,7 @@ class NetStats {
   uint64_t m_generated = 0, m_injected = 0, m_delivered = 0;
   uint64_t m_gen_phits = 0, m_phits = 0, m_pkts = 0;
   uint64_t m_hops = 0, m_local_hops = 0, m_global_hops = 0, m_nonmin = 0;
+  uint64_t m_policy[6] = {0, 0, 0, 0, 0, 0};
   std::vector<uint32_t> m_lat, m_net_lat;
   std::vector<uint64_t> m_switch_phits;
 

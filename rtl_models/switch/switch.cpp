@@ -53,6 +53,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
       ov.credits = ov.credit_cap;
     }
   }
+  m_recompute = routing.recomputes();
+  if (routing.needs_level_ctrl()) m_acor = std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
   SC_HAS_PROCESS(Switch);
@@ -71,6 +73,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
 //                after the link latency);
 //  5. transmit - each output link sends one phit: the packet it is carrying, or a new
 //                head whose downstream VC has credits for the whole packet.
+//  6. level     - (recomputing mechanisms) routed injection heads not granted in stage 3
+//                are blocked: re-routed next cycle; the blocked non-minimal ones are this
+//                cycle's events of the ACOR level controller, whose new level applies to
+//                heads routed from the next cycle on.
 // Consequences: a phit can cross the crossbar and leave on the link in the cycle it was
 // granted; the minimum per-hop latency is link latency + pipeline latency; a credit
 // returned in cycle t can be used upstream in t + latency.
@@ -82,11 +88,18 @@ void Switch::tick() {
     return;
   }
   receive(now);
+  m_blocked_now = 0;
+  if (m_acor) m_acor->idle(now - m_acor_next);  // cycles spent asleep: no events
   if (m_buffered != 0) {
     route_heads(now);
     allocate();
+    if (m_recompute) mark_blocked_injections();
     traverse_crossbar(now);
     transmit(now);
+  }
+  if (m_acor) {
+    m_acor->step(m_blocked_now);
+    m_acor_next = now + 1;
   }
   schedule(now);
 }
@@ -149,7 +162,14 @@ void Switch::route_heads(uint64_t now) {
       const Flit& f = iv.buf.front();
       Packet& pkt = m_ctx.pool[f.pkt];
       if (now < pkt.head_arrival + static_cast<uint64_t>(m_pipeline)) continue;
-      const RouteDecision d = m_routing.route(m_id, p, pkt.route, m_rng);
+      RouteContext ctx;
+      if (m_is_host[p] && m_recompute) {
+        if (iv.attempts == 0) iv.arrived = pkt.route;
+        else pkt.route = iv.arrived;  // recomputation starts from the header as it arrived
+        ctx.attempt = iv.attempts;
+      }
+      if (m_acor) ctx.switch_level = static_cast<uint8_t>(m_acor->level());
+      const RouteDecision d = m_routing.route(m_id, p, pkt.route, m_rng, ctx);
       if (d.port < 0 || d.port >= k || d.vc >= m_ovc[d.port].size()) {
         m_ctx.fail(std::string(name()) + ": routing unit returned port " +
                    std::to_string(d.port) + " VC " + std::to_string(d.vc) +
@@ -211,6 +231,20 @@ void Switch::allocate() {
   }
 }
 
+void Switch::mark_blocked_injections() {
+  const int P = m_topo.p();
+  m_in_busy.for_each([&](int ip) {
+    if (ip >= P) return;
+    for (auto& iv : m_ivc[ip]) {
+      if (!iv.routed || iv.connected) continue;
+      iv.routed = false;
+      ++iv.attempts;
+      ++m_blocked_total;
+      if (m_ctx.pool[iv.buf.front().pkt].route.nonminimal) ++m_blocked_now;
+    }
+  });
+}
+
 void Switch::traverse_crossbar(uint64_t now) {
   for (size_t i = 0; i < m_conns.size();) {
     const Conn c = m_conns[i];
@@ -230,6 +264,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     m_in[c.in_port]->send_credit(c.in_vc, now);
     if (f.tail) {
       iv.routed = false;
+      iv.attempts = 0;
       iv.connected = false;
       iv.xbar_out = -1;
       ov.writing = false;
@@ -279,7 +314,9 @@ void Switch::transmit(uint64_t now) {
 }
 
 void Switch::schedule(uint64_t now) {
-  if (m_buffered != 0) {
+  // A level controller with a pending decrease keeps the switch on the clock, so its level
+  // (traced, sampled) changes at the cycle the hardware would change it.
+  if (m_buffered != 0 || (m_acor && m_acor->busy())) {
     next_trigger(*m_edge);
     return;
   }

@@ -16,7 +16,12 @@
 // - Round-robin everywhere (input VC choice, output arbitration over inputs, link VC
 //   choice): never a fixed scan from VC 0.
 // - Host (ejection) outputs have one VC and the sink never back-pressures.
-// - The routing unit sees only the packet header and the switch id/input port.
+// - The routing unit sees only the packet header, the switch id/input port and an explicit
+//   RouteContext (blocked attempts of the head, the switch's ACOR level).
+// - Recomputation (VAL with recompute, ACOR): a head at an injection (host) input that is
+//   routed but not granted the crossbar in a cycle is blocked; it is routed again the next
+//   cycle from its header as it arrived, with its attempt count raised. Blocked non-minimal
+//   heads are the events that drive the switch's ACOR level controller (ACOR-Switch).
 #pragma once
 
 #include <memory>
@@ -27,6 +32,7 @@
 
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/sim_context.h"
+#include "routing_units/acor_level_ctrl.h"
 #include "routing_units/routing.h"
 #include "tb/rng.h"
 #include "topologies/dragonfly.h"
@@ -61,6 +67,11 @@ class Switch : public sc_core::sc_module, public Clocked {
   const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const { return m_buffered; }
+  // ACOR-Switch level controller, null for other mechanisms.
+  const AcorLevelCtrl* level_ctrl() const { return m_acor.get(); }
+  // Blocked injection attempts so far (recomputing mechanisms), and traced per cycle.
+  uint64_t blocked_total() const { return m_blocked_total; }
+  const uint32_t* blocked_now() const { return &m_blocked_now; }
   // Human-readable dump of every non-empty buffer (watchdog report).
   std::string dump() const;
 
@@ -71,6 +82,8 @@ class Switch : public sc_core::sc_module, public Clocked {
     bool routed = false;
     bool connected = false;
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
+    uint16_t attempts = 0;  // injection inputs: blocked routing attempts of the head
+    RouteHeader arrived;    // injection inputs: the head's header before its first routing
   };
   struct OutVc {
     RingBuffer<Flit> buf;
@@ -92,6 +105,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   void traverse_crossbar(uint64_t now);
   void transmit(uint64_t now);
   void schedule(uint64_t now);
+  void mark_blocked_injections();
 
   int m_id;
   const Dragonfly& m_topo;
@@ -115,6 +129,11 @@ class Switch : public sc_core::sc_module, public Clocked {
   // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
+  bool m_recompute = false;
+  std::unique_ptr<AcorLevelCtrl> m_acor;
+  uint64_t m_acor_next = 0;  // first cycle the level controller has not stepped yet
+  uint32_t m_blocked_now = 0;
+  uint64_t m_blocked_total = 0;
 };
 
 }  // namespace scfly
