@@ -164,6 +164,8 @@ int64_t ResultsDb::insert(const PointRecord& r) {
       {"error", r.error},   {"wall_s", r.wall_s},   {"git_rev", r.git_rev},
       {"created", now_utc()}, {"config_json", r.config.dump()}};
   for (auto& c : flatten_columns(r.config)) cols.push_back(std::move(c));
+  if (r.labels.is_object())
+    for (auto it = r.labels.begin(); it != r.labels.end(); ++it) cols.emplace_back(it.key(), *it);
   if (r.metrics.is_object())
     for (auto it = r.metrics.begin(); it != r.metrics.end(); ++it) cols.emplace_back(it.key(), *it);
 

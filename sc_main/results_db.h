@@ -35,6 +35,7 @@ struct PointRecord {
   std::string hash, sweep, status, error, git_rev;
   double wall_s = 0;
   nlohmann::json config;      // config_to_json echo
+  nlohmann::json labels;      // variant axes: name -> variant (columns of their own)
   nlohmann::json metrics;     // null for a point that produced none
   nlohmann::json timeseries;  // null when none
 };

@@ -155,12 +155,22 @@ SweepSpec load_sweep(const std::string& path) {
     const YAML::Node& v = kv.second;
     if (v.IsSequence()) {
       for (const auto& x : v) a.values.push_back(yaml_text(x));
+    } else if (v.IsMap()) {
+      for (const auto& var : v) {
+        if (!var.second.IsMap())
+          throw ConfigError("sweep key 'axes." + a.key + "." + var.first.Scalar() +
+                            "': a variant is a mapping of config keys to values");
+        a.values.push_back(var.first.Scalar());
+        a.bundles.emplace_back();
+        flatten_set(var.second, "", a.bundles.back());
+      }
     } else if (v.IsScalar() && v.Scalar().find(':') != std::string::npos) {
       a.values = expand_range(a.key, v.Scalar());
     } else if (v.IsScalar()) {
       a.values.push_back(v.Scalar());
     } else {
-      throw ConfigError("sweep key 'axes." + a.key + "': expected a list or a range 'start:stop:step'");
+      throw ConfigError("sweep key 'axes." + a.key +
+                        "': expected a list, a range 'start:stop:step' or named variants");
     }
     if (a.values.empty()) throw ConfigError("sweep key 'axes." + a.key + "': the list is empty");
     for (const auto& other : s.axes)
@@ -231,7 +241,12 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
     for (size_t i = 0; i < spec.axes.size(); ++i) {
       const auto& a = spec.axes[i];
       p.axis_values.emplace_back(a.key, a.values[idx[i]]);
-      p.overrides.push_back(a.key + "=" + a.values[idx[i]]);
+      if (a.variants()) {
+        for (const auto& o : a.bundles[idx[i]]) p.overrides.push_back(o);
+        p.labels[a.key] = a.values[idx[i]];
+      } else {
+        p.overrides.push_back(a.key + "=" + a.values[idx[i]]);
+      }
       if (a.key != "load" && a.key != "seed")
         p.series += (p.series.empty() ? "" : " ") + a.key + "=" + a.values[idx[i]];
     }
@@ -244,6 +259,11 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
     }
     p.config = config_to_json(p.cfg);
     p.hash = config_hash(p.config);
+    for (auto it = p.labels.begin(); it != p.labels.end(); ++it)
+      for (const auto& col : flatten_columns(p.config))
+        if (col.first == it.key())
+          throw ConfigError("sweep key 'axes." + it.key() +
+                            "': a variant axis may not be named like the config key '" + col.first + "'");
     p.load = p.cfg.load;
     if (p.series.empty()) p.series = "(all)";
     pts.push_back(std::move(p));
@@ -480,6 +500,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     rec.sweep = spec.name;
     rec.git_rev = SCFLY_GIT_REV;
     rec.config = p.config;
+    rec.labels = p.labels;
     rec.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - r.t0).count();
     std::ifstream jf(base + ".json");
     nlohmann::json j = jf ? nlohmann::json::parse(jf, nullptr, false) : nlohmann::json();

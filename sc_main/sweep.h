@@ -11,6 +11,9 @@
 //   axes:                                  # cartesian product, in this order
 //     load: "0.05:0.95:0.05"               # start:stop:step (stop included) or a list
 //     routing: [min, val]
+//     mechanism:                           # named variants: each a bundle of overrides
+//       val-crg-gr: {routing: val, val: {policy: crg-gr}}
+//       acor-3l: {routing: acor-switch, acor: {sequence: 3l}}
 //   stop_after_saturation: false           # skip a series' higher loads once saturated
 //   saturation: {latency_factor: 3, accept_ratio: 0.9, extra_points: 1}
 #pragma once
@@ -26,9 +29,14 @@
 
 namespace scfly {
 
+// An axis is either a config key with its values, or a named-variant axis whose values
+// are named bundles of overrides (e.g. mechanism: {val-crg-gr: {routing: val, val:
+// {policy: crg-gr}}, acor-3l: {...}}): the variants are swept as one axis, not a product.
 struct SweepAxis {
-  std::string key;                  // dotted config key
-  std::vector<std::string> values;  // as override values (YAML text)
+  std::string key;                  // dotted config key, or the variant axis' name
+  std::vector<std::string> values;  // override values (YAML text), or variant names
+  std::vector<std::vector<std::string>> bundles;  // variant axis: overrides per value
+  bool variants() const { return !bundles.empty(); }
 };
 
 struct SweepSpec {
@@ -44,6 +52,7 @@ struct SweepSpec {
 struct SweepPoint {
   std::vector<std::string> overrides;  // set + this point's axis values
   std::vector<std::pair<std::string, std::string>> axis_values;
+  nlohmann::json labels = nlohmann::json::object();  // variant axis name -> variant name
   SimConfig cfg;
   nlohmann::json config;  // config_to_json(cfg)
   std::string hash;       // of the resolved configuration

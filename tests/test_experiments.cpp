@@ -148,6 +148,26 @@ TEST(Sweep, ExpandsTheCartesianProductOrderedBySeriesThenLoad) {
   EXPECT_EQ(hashes.size(), 12u);
 }
 
+TEST(Sweep, VariantAxesBundleOverridesUnderOneName) {
+  const std::string p = write_file(
+      "sweep", "base: " + kBase +
+                   "\naxes:\n  mechanism:\n    v-crg: {routing: val, val: {policy: crg-gr}}\n"
+                   "    acor: {routing: acor-switch, acor: {sequence: 2lb}}\n  load: [0.1, 0.2]\n");
+  const auto pts = expand_sweep(load_sweep(p));
+  std::remove(p.c_str());
+  ASSERT_EQ(pts.size(), 4u);
+  EXPECT_EQ(pts[0].series, "mechanism=v-crg");
+  EXPECT_EQ(pts[0].cfg.routing, RoutingAlgo::Val);
+  EXPECT_EQ(pts[0].cfg.routing_prm.val.policy, Misroute::CrgGr);
+  EXPECT_EQ(pts[0].labels["mechanism"], "v-crg");
+  EXPECT_EQ(pts[2].cfg.routing, RoutingAlgo::AcorSwitch);
+  EXPECT_EQ(pts[2].cfg.routing_prm.acor.sequence, AcorSequence::TwoLevelB);
+  // A variant axis may not shadow a config key (its column would be ambiguous).
+  const std::string q = write_file("sweep", "base: " + kBase + "\naxes: {routing: {a: {load: 0.1}}}\n");
+  EXPECT_THROW(expand_sweep(load_sweep(q)), ConfigError);
+  std::remove(q.c_str());
+}
+
 TEST(Sweep, EquivalentPointsShareOneHash) {
   // 'auto' VCs resolve to the same numbers as writing them out: one configuration.
   const std::string p = write_file(
