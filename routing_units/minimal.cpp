@@ -47,7 +47,7 @@ RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, R
   const int G = topo.group_of(sw);
   if (G == topo.group_of(target)) {
     d.port = static_cast<int16_t>(topo.local_port(topo.index_of(sw), topo.index_of(target)));
-    d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done);
+    d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done + h.vc_shift);
     return d;
   }
   if (h.exit_switch < 0) choose_exit(topo, sw, target, h, rng);
@@ -59,7 +59,7 @@ RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, R
     h.exit_port = -1;
   } else {
     d.port = static_cast<int16_t>(topo.local_port(topo.index_of(sw), topo.index_of(h.exit_switch)));
-    d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done);
+    d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done + h.vc_shift);
   }
   return d;
 }

@@ -18,13 +18,17 @@ struct RouteHeader {
   uint8_t global_done = 0;    // 1 once this segment's global hop has been taken
   bool nonminimal = false;    // routed through a Valiant intermediate
   uint8_t policy = 0;         // Misroute (misrouting.h) Phase A followed; 0 = minimal
+  uint8_t vc_shift = 0;       // PAR: +1 on local VCs after turning non-minimal in transit
+  uint8_t par_pending = 0;    // PAR: sent minimally via a local hop, re-evaluate at the next switch
 };
 
 // What a routing unit may observe besides the header, passed in by the switch each time it
 // routes a head (never read through a pointer to the switch).
+struct AdaptiveView;
 struct RouteContext {
   uint16_t attempt = 0;      // blocked attempts so far of this head at its injection buffer
-  uint8_t switch_level = 0;  // the switch's ACOR level (ACOR-Switch)
+  uint8_t switch_level = 0;  // the switch's ACOR level (ACOR-Switch, PB-ACOR)
+  const AdaptiveView* view = nullptr;  // congestion observations (UGAL, PAR, PB)
 };
 
 struct RouteDecision {

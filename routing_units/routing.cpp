@@ -14,12 +14,19 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::Val: return "val";
     case RoutingAlgo::AcorPacket: return "acor-packet";
     case RoutingAlgo::AcorSwitch: return "acor-switch";
+    case RoutingAlgo::UgalL: return "ugal-l";
+    case RoutingAlgo::UgalG: return "ugal-g";
+    case RoutingAlgo::Par: return "par";
+    case RoutingAlgo::Pb: return "pb";
+    case RoutingAlgo::PbAcor: return "pb-acor";
   }
   return "?";
 }
 
 bool parse_routing(const std::string& s, RoutingAlgo& out) {
-  for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch})
+  for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
+                        RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
+                        RoutingAlgo::PbAcor})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -27,7 +34,9 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
   return false;
 }
 
-const char* routing_choices() { return "min, val, acor-packet, acor-switch"; }
+const char* routing_choices() {
+  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor";
+}
 
 const char* to_string(AcorSequence s) {
   switch (s) {
@@ -71,14 +80,19 @@ VcBudget required_vcs(RoutingAlgo r) {
     case RoutingAlgo::Min: return {2, 1};
     case RoutingAlgo::Val:
     case RoutingAlgo::AcorPacket:
-    case RoutingAlgo::AcorSwitch: return {4, 2};
+    case RoutingAlgo::AcorSwitch:
+    case RoutingAlgo::UgalL:
+    case RoutingAlgo::UgalG:
+    case RoutingAlgo::Pb:
+    case RoutingAlgo::PbAcor: return {4, 2};
+    case RoutingAlgo::Par: return {5, 2};
   }
   return {};
 }
 
 RoutingUnit::RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingParams& prm)
     : m_algo(algo), m_topo(&topo), m_prm(prm) {
-  if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch) {
+  if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch || algo == RoutingAlgo::PbAcor) {
     m_levels = sequence_policies(prm.acor.sequence, m_seq);
     m_prm.acor.ctrl.levels = static_cast<uint32_t>(m_levels);
   }
@@ -90,6 +104,11 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Val: return m_prm.val.recompute;
     case RoutingAlgo::AcorPacket:
     case RoutingAlgo::AcorSwitch: return true;
+    case RoutingAlgo::UgalL:
+    case RoutingAlgo::UgalG:
+    case RoutingAlgo::Par: return false;
+    case RoutingAlgo::Pb: return m_prm.val.recompute;
+    case RoutingAlgo::PbAcor: return true;
   }
   return false;
 }
@@ -106,6 +125,29 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                             ? acor_packet_level(ctx.attempt, m_levels)
                             : std::min<int>(ctx.switch_level, m_levels - 1);
       return route_val(*m_topo, sw, in_port, h, rng, m_seq[level], true);
+    }
+    case RoutingAlgo::UgalL:
+    case RoutingAlgo::UgalG:
+    case RoutingAlgo::Par:
+    case RoutingAlgo::Pb:
+    case RoutingAlgo::PbAcor: {
+      AdaptiveParams ap;
+      ap.threshold = m_prm.ugal.threshold;
+      ap.policy = m_prm.val.policy;
+      ap.restricted = m_prm.val.restricted;
+      switch (m_algo) {
+        case RoutingAlgo::UgalG: ap.kind = AdaptiveKind::UgalG; break;
+        case RoutingAlgo::Par: ap.kind = AdaptiveKind::Par; break;
+        case RoutingAlgo::Pb: ap.kind = AdaptiveKind::Pb; break;
+        case RoutingAlgo::PbAcor:
+          ap.kind = AdaptiveKind::PbAcor;
+          ap.policy = m_seq[std::min<int>(ctx.switch_level, m_levels - 1)];
+          ap.restricted = true;
+          break;
+        default: ap.kind = AdaptiveKind::UgalL; break;
+      }
+      static const AdaptiveView kNone{};
+      return route_adaptive(*m_topo, sw, in_port, h, rng, ap, ctx.view ? *ctx.view : kNone);
     }
   }
   return {};

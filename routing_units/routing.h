@@ -6,14 +6,16 @@
 #include <string>
 
 #include "routing_units/acor_level_ctrl.h"
+#include "routing_units/congestion.h"
 #include "routing_units/misrouting.h"
+#include "routing_units/ugal.h"
 #include "routing_units/route_types.h"
 #include "tb/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {
 
-enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch };
+enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor };
 
 const char* to_string(RoutingAlgo r);
 // Parses a config value; returns false if unknown.
@@ -39,9 +41,24 @@ struct AcorParams {
   AcorLevelParams ctrl;  // ACOR-Switch hysteresis (levels filled from the sequence)
 };
 
+// UGAL family (ugal.h).
+struct UgalParams {
+  int64_t threshold = 0;                     // T, phits x hops (T-UGAL sec. 4.1.2: 0)
+  QueueMeasure measure = QueueMeasure::Output;  // what a port's queue occupancy counts
+};
+
+// Piggyback (ugal.h; ACOR paper Table 3).
+struct PbParams {
+  uint32_t cg = 120;     // C_g, percent of the switch's average global-link occupancy
+  uint32_t tg = 5;       // T_g, phits
+  uint32_t delay = 10;   // cycles for a flag to reach the other switches of the group
+};
+
 struct RoutingParams {
   ValParams val;
   AcorParams acor;
+  UgalParams ugal;
+  PbParams pb;
 };
 
 // Minimum VCs per port class for deadlock freedom under the hop-slot VC rule.
@@ -63,8 +80,16 @@ class RoutingUnit {
   const RoutingParams& params() const { return m_prm; }
   // True if a head blocked at its injection buffer is routed again (recomputation).
   bool recomputes() const;
-  // True if the switch needs an ACOR level controller (ACOR-Switch).
-  bool needs_level_ctrl() const { return m_algo == RoutingAlgo::AcorSwitch; }
+  // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
+  bool needs_level_ctrl() const { return m_algo == RoutingAlgo::AcorSwitch || m_algo == RoutingAlgo::PbAcor; }
+  // Congestion observations the unit reads (the switch and network provide them).
+  bool needs_local_load() const { return is_adaptive(); }
+  bool needs_global_load() const { return m_algo == RoutingAlgo::UgalG; }
+  bool needs_sat_flags() const { return m_algo == RoutingAlgo::Pb || m_algo == RoutingAlgo::PbAcor; }
+  bool is_adaptive() const {
+    return m_algo == RoutingAlgo::UgalL || m_algo == RoutingAlgo::UgalG || m_algo == RoutingAlgo::Par ||
+           m_algo == RoutingAlgo::Pb || m_algo == RoutingAlgo::PbAcor;
+  }
 
  private:
   RoutingAlgo m_algo;

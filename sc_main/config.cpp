@@ -162,6 +162,7 @@ void apply_override(YAML::Node& root, const std::string& ov) {
 
 SimConfig parse(YAML::Node root) {
   SimConfig c;
+  int64_t pb_delay = -1;  // -1: the local link latency
   Section top(root, "");
 
   Section topo = top.sub("topology");
@@ -198,10 +199,23 @@ SimConfig parse(YAML::Node root) {
     AcorLevelParams& lp = c.routing_prm.acor.ctrl;
     lp.hi = static_cast<uint32_t>(acor.integer("hi", 500, 1, 1LL << 30, " cycles"));
     lp.it[0] = static_cast<uint32_t>(acor.integer("it1", 15, 1, 1LL << 30));
-    lp.it[1] = static_cast<uint32_t>(acor.integer("it2", 500, 1, 1LL << 30));
+    // PB-ACOR's Table 3 second threshold is 50 (fewer packets go non-minimal than in ACOR).
+    lp.it[1] = static_cast<uint32_t>(acor.integer("it2", c.routing == RoutingAlgo::PbAcor ? 50 : 500, 1, 1LL << 30));
     lp.dt[0] = static_cast<uint32_t>(acor.integer("dt1", 5, 0, 1LL << 30));
     lp.dt[1] = static_cast<uint32_t>(acor.integer("dt2", 15, 0, 1LL << 30));
     acor.finish();
+    Section ugal = top.sub("ugal");
+    c.routing_prm.ugal.threshold = ugal.integer("threshold", 0, -(1LL << 40), 1LL << 40, " (phits x hops)");
+    const std::string meas = ugal.text("occupancy", "output");
+    if (!parse_measure(meas, c.routing_prm.ugal.measure))
+      throw ConfigError(ugal.bad("occupancy", YAML::Node(meas),
+                                 "output (output buffer), credits (downstream, from credits) or both"));
+    ugal.finish();
+    Section pb = top.sub("pb");
+    c.routing_prm.pb.cg = static_cast<uint32_t>(pb.integer("cg", 120, 1, 100000, " percent"));
+    c.routing_prm.pb.tg = static_cast<uint32_t>(pb.integer("tg", 5, 0, 1 << 30, " phits"));
+    pb_delay = pb.integer("delay", -1, 0, 1000000, " cycles");
+    pb.finish();
     Misroute pols[3];
     lp.levels = static_cast<uint32_t>(sequence_policies(c.routing_prm.acor.sequence, pols));
     for (int k = 0; k < 2; ++k)
@@ -340,6 +354,7 @@ SimConfig parse(YAML::Node root) {
   c.sw.latency[G] = static_cast<uint32_t>(links.integer("global_latency", 40, 1, 1000000, " cycles"));
   links.finish();
   top.finish();
+  c.routing_prm.pb.delay = static_cast<uint32_t>(pb_delay < 0 ? c.sw.latency[L] : pb_delay);
   // The watchdog must not mistake a phit in flight on a long link for a stuck network.
   const uint64_t longest = 2ULL * std::max({c.sw.latency[H], c.sw.latency[L], c.sw.latency[G]}) +
                            static_cast<uint64_t>(c.sw.pipeline) + static_cast<uint64_t>(c.packet_phits);
@@ -400,6 +415,9 @@ nlohmann::json config_to_json(const SimConfig& c) {
   const AcorLevelParams& lp = c.routing_prm.acor.ctrl;
   j["acor"] = {{"sequence", to_string(c.routing_prm.acor.sequence)},
                {"hi", lp.hi}, {"it1", lp.it[0]}, {"it2", lp.it[1]}, {"dt1", lp.dt[0]}, {"dt2", lp.dt[1]}};
+  j["ugal"] = {{"threshold", c.routing_prm.ugal.threshold},
+               {"occupancy", to_string(c.routing_prm.ugal.measure)}};
+  j["pb"] = {{"cg", c.routing_prm.pb.cg}, {"tg", c.routing_prm.pb.tg}, {"delay", c.routing_prm.pb.delay}};
   j["traffic"] = to_string(c.traffic);
   j["load"] = c.load;
   j["seed"] = c.seed;
@@ -450,7 +468,11 @@ std::string routing_summary(const SimConfig& c) {
     if (r.val.recompute) s += " recompute";
   } else if (c.routing == RoutingAlgo::AcorPacket) {
     s += std::string(" ") + to_string(r.acor.sequence);
-  } else if (c.routing == RoutingAlgo::AcorSwitch) {
+  } else if (r.val.policy != Misroute::RrgSw && (c.routing == RoutingAlgo::UgalL ||
+                                                c.routing == RoutingAlgo::UgalG ||
+                                                c.routing == RoutingAlgo::Par || c.routing == RoutingAlgo::Pb)) {
+    s += std::string(" (VLB ") + to_string(r.val.policy) + ")";
+  } else if (c.routing == RoutingAlgo::AcorSwitch || c.routing == RoutingAlgo::PbAcor) {
     const AcorLevelParams& l = r.acor.ctrl;
     s += std::string(" ") + to_string(r.acor.sequence) + " (HI " + std::to_string(l.hi) + ", IT " +
          std::to_string(l.it[0]) + "/" + std::to_string(l.it[1]) + ", DT " + std::to_string(l.dt[0]) +

@@ -21,6 +21,14 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_stats(m_topo.num_nodes(), m_topo.p(), cfg.warmup_cycles,
               cfg.warmup_cycles + cfg.measure_cycles) {
   const int S = m_topo.num_switches(), P = m_topo.p();
+  if (m_routing.needs_global_load()) {
+    m_net_load = std::make_unique<NetworkLoad>(S, m_topo.radix());
+    m_ctx.net_load = m_net_load.get();
+  }
+  if (m_routing.needs_sat_flags()) {
+    m_sat_flags = std::make_unique<SatFlagTable>(S, m_topo.h(), cfg.routing_prm.pb.delay);
+    m_ctx.sat_flags = m_sat_flags.get();
+  }
   NicParams np;
   for (size_t i = 0; i < cfg.phases.size(); ++i) {
     m_patterns.push_back(std::make_unique<TrafficPattern>(cfg.phases[i].traffic, m_topo, cfg.seed, i));
@@ -80,6 +88,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         }
       }
       if (m_routing.recomputes()) m_vcd->add(scope, "blocked_injections", sw.blocked_now());
+      if (m_routing.needs_sat_flags())
+        for (int j = 0; j < m_topo.h(); ++j) m_vcd->add(scope, "pb_sat_g" + std::to_string(j), sw.pb_flag(j));
       if (const AcorLevelCtrl* c = sw.level_ctrl()) {
         m_vcd->add(scope, "acor_level", c->level_ptr());
         m_vcd->add(scope, "acor_blocked_counter", c->counter_ptr());

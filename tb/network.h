@@ -70,6 +70,8 @@ class Network : public sc_core::sc_module {
   sc_core::sc_time m_period;
   sc_core::sc_clock m_clk;  // the network clock; active blocks run on its rising edge
   SimContext m_ctx;
+  std::unique_ptr<NetworkLoad> m_net_load;   // UGAL-G
+  std::unique_ptr<SatFlagTable> m_sat_flags; // PB, PB-ACOR
   NetStats m_stats;
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Nic>> m_nics;

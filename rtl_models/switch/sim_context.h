@@ -9,6 +9,7 @@
 #include <systemc>
 
 #include "rtl_models/switch/flit.h"
+#include "routing_units/congestion.h"
 
 namespace scfly {
 
@@ -16,6 +17,10 @@ struct SimContext {
   PacketPool pool;
   uint64_t phit_moves = 0;  // every phit sent on any link
   std::string error;        // first fatal error; the run stops
+  // Shared congestion observations of source-adaptive routing (null when unused):
+  // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.
+  NetworkLoad* net_load = nullptr;
+  SatFlagTable* sat_flags = nullptr;
   void fail(const std::string& what) {
     if (error.empty()) error = what;
     sc_core::sc_stop();

@@ -54,6 +54,16 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
     }
   }
   m_recompute = routing.recomputes();
+  m_credits_used.assign(k, 0);
+  m_own_flags.assign(static_cast<size_t>(topo.h()), 0);
+  m_adaptive = routing.is_adaptive();
+  m_pb = routing.params().pb;
+  m_view.local.out_phits = m_out_phits.data();
+  m_view.local.credits_used = m_credits_used.data();
+  m_view.local.measure = routing.params().ugal.measure;
+  m_view.global = ctx.net_load;
+  m_view.flags = ctx.sat_flags;
+  m_view.own_flags = m_own_flags.data();
   if (routing.needs_level_ctrl()) m_acor = std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
@@ -101,6 +111,7 @@ void Switch::tick() {
     m_acor->step(m_blocked_now);
     m_acor_next = now + 1;
   }
+  if (m_ctx.net_load || m_ctx.sat_flags) publish_congestion(now);
   schedule(now);
 }
 
@@ -141,6 +152,7 @@ void Switch::receive(uint64_t now) {
     while (!cl.empty() && cl.front().cycle <= now) {
       OutVc& ov = m_ovc[p][cl.front().vc];
       cl.pop();
+      --m_credits_used[p];
       if (++ov.credits > ov.credit_cap) {
         m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
                    " exceed the downstream buffer size " + std::to_string(ov.credit_cap));
@@ -169,6 +181,10 @@ void Switch::route_heads(uint64_t now) {
         ctx.attempt = iv.attempts;
       }
       if (m_acor) ctx.switch_level = static_cast<uint8_t>(m_acor->level());
+      if (m_adaptive) {
+        m_view.now = now;
+        ctx.view = &m_view;
+      }
       const RouteDecision d = m_routing.route(m_id, p, pkt.route, m_rng, ctx);
       if (d.port < 0 || d.port >= k || d.vc >= m_ovc[d.port].size()) {
         m_ctx.fail(std::string(name()) + ": routing unit returned port " +
@@ -228,6 +244,24 @@ void Switch::allocate() {
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % k);
     m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
     m_conns.push_back(r);
+  }
+}
+
+// End of cycle: this cycle's port occupancies for UGAL-G (read one cycle later by any
+// switch), and this switch's Piggyback flags (own: used from the next cycle; the group's
+// other switches see them after the configured delay).
+void Switch::publish_congestion(uint64_t now) {
+  const int k = radix(), g0 = m_topo.first_global_port(), h = m_topo.h();
+  if (m_ctx.net_load)
+    for (int p = m_topo.p(); p < k; ++p) m_ctx.net_load->publish(m_id, p, m_view.local.at(p), now);
+  if (m_ctx.sat_flags) {
+    uint64_t sum = 0;
+    for (int j = 0; j < h; ++j) sum += m_view.local.at(g0 + j);
+    for (int j = 0; j < h; ++j) {
+      const bool f = pb_saturated(m_view.local.at(g0 + j), sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
+      m_own_flags[static_cast<size_t>(j)] = f;
+      m_ctx.sat_flags->publish(m_id, j, f, now);
+    }
   }
 }
 
@@ -302,6 +336,7 @@ void Switch::transmit(uint64_t now) {
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
     --ov.credits;
+    if (!m_is_host[op]) ++m_credits_used[op];
     if (f.head() && !m_is_host[op]) {
       Packet& pkt = m_ctx.pool[f.pkt];
       if (m_topo.port_class(op) == PortClass::Global) ++pkt.global_hops;

@@ -67,6 +67,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const { return m_buffered; }
+  // Piggyback: this switch's saturation flag of its global port j (traced).
+  const uint32_t* pb_flag(int j) const { return &m_own_flags[static_cast<size_t>(j)]; }
   // ACOR-Switch level controller, null for other mechanisms.
   const AcorLevelCtrl* level_ctrl() const { return m_acor.get(); }
   // Blocked injection attempts so far (recomputing mechanisms), and traced per cycle.
@@ -134,6 +136,14 @@ class Switch : public sc_core::sc_module, public Clocked {
   uint64_t m_acor_next = 0;  // first cycle the level controller has not stepped yet
   uint32_t m_blocked_now = 0;
   uint64_t m_blocked_total = 0;
+  // Source-adaptive routing: per-port downstream occupancy, the view passed to the unit,
+  // this switch's Piggyback flags (per global port) and its C_g/T_g.
+  std::vector<int32_t> m_credits_used;
+  std::vector<uint32_t> m_own_flags;
+  AdaptiveView m_view;
+  bool m_adaptive = false;
+  PbParams m_pb;
+  void publish_congestion(uint64_t now);
 };
 
 }  // namespace scfly

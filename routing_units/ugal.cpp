@@ -1,0 +1,172 @@
+#include "routing_units/ugal.h"
+
+#include "routing_units/minimal.h"
+#include "routing_units/valiant.h"
+
+namespace scfly {
+
+namespace {
+
+struct Candidate {
+  RouteHeader h;        // header after committing to this candidate at this switch
+  RouteDecision first;  // its first hop
+  uint32_t hops = 0;    // switch-to-switch hops of the whole path from this switch
+  int gl_sw = -1, gl_port = -1;  // the path's first global link (owner, port), if any
+};
+
+// The switch reached through `port` of `sw`.
+int next_switch(const Dragonfly& t, int sw, int port) {
+  if (t.port_class(port) == PortClass::Global) return t.global_peer(sw, port).sw;
+  return t.switch_id(t.group_of(sw), t.local_neighbor(t.index_of(sw), port));
+}
+
+Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng) {
+  Candidate c;
+  c.h = h0;
+  c.h.segment = h0.segment;  // a minimal path stays in segment 0 (local 0, global 0, local 1)
+  c.h.inter_switch = -1;
+  c.h.nonminimal = false;
+  c.h.policy = static_cast<uint8_t>(Misroute::None);
+  if (sw == c.h.dst_switch) {
+    c.first = RouteDecision{c.h.dst_host, 0};
+    return c;
+  }
+  c.first = dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng);
+  if (t.port_class(c.first.port) == PortClass::Global) {
+    c.gl_sw = sw;
+    c.gl_port = c.first.port;
+  } else if (c.h.exit_switch >= 0) {
+    c.gl_sw = c.h.exit_switch;
+    c.gl_port = c.h.exit_port;
+  }
+  c.hops = static_cast<uint32_t>(minimal_distance(t, sw, c.h.dst_switch));
+  return c;
+}
+
+Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng,
+                            Misroute policy, bool restricted) {
+  Candidate c;
+  c.h = h0;
+  const Intermediate im = draw_intermediate(t, sw, h0.dst_switch, policy, restricted, rng);
+  c.h.policy = static_cast<uint8_t>(im.policy);
+  if (im.sw < 0) return minimal_candidate(t, sw, h0, rng);
+  c.h.inter_switch = im.sw;
+  c.h.nonminimal = true;
+  c.h.segment = 0;
+  c.h.global_done = 0;
+  c.h.exit_switch = im.exit_switch;
+  c.h.exit_port = im.exit_port;
+  // Phase A from here (or straight into Phase B if the intermediate is this switch).
+  c.hops = static_cast<uint32_t>(minimal_distance(t, sw, im.sw) + minimal_distance(t, im.sw, h0.dst_switch));
+  if (sw == im.sw) {
+    c.h.segment = 1;
+    c.h.exit_switch = -1;
+    c.h.exit_port = -1;
+    c.first = sw == c.h.dst_switch ? RouteDecision{c.h.dst_host, 0}
+                                   : dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng);
+  } else {
+    c.first = dragonfly_minimal_hop(t, sw, im.sw, c.h, rng);
+  }
+  return c;
+}
+
+// UGAL-G: queue occupancy summed over every hop of the candidate's path (a copy of the
+// header is walked through the wiring with the same rules the switches will apply).
+uint64_t path_occupancy(const Dragonfly& t, int sw, const Candidate& c, const AdaptiveView& v, Rng& rng) {
+  uint64_t sum = 0;
+  RouteHeader h = c.h;
+  RouteDecision d = c.first;
+  int at = sw;
+  for (int step = 0; step < 12 && t.port_class(d.port) != PortClass::Host; ++step) {
+    if (v.global) sum += v.global->at(at, d.port, v.now);
+    at = next_switch(t, at, d.port);
+    if (h.segment == 0 && at == h.inter_switch) {
+      h.segment = 1;
+      h.global_done = 0;
+      h.exit_switch = -1;
+      h.exit_port = -1;
+    }
+    const int target = h.segment == 0 ? h.inter_switch : h.dst_switch;
+    if (h.segment == 1 && at == h.dst_switch) break;
+    d = dragonfly_minimal_hop(t, at, target, h, rng);
+  }
+  return sum;
+}
+
+bool link_saturated(const Dragonfly& t, int sw, const Candidate& c, const AdaptiveView& v) {
+  if (c.gl_sw < 0) return false;
+  const int j = c.gl_port - t.first_global_port();
+  if (c.gl_sw == sw) return v.own_flags && v.own_flags[j] != 0;
+  return v.flags && v.flags->seen(c.gl_sw, j, v.now);
+}
+
+// The adaptive choice at switch `sw`; returns true if the Valiant candidate wins.
+bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candidate& vl,
+                    const AdaptiveParams& prm, const AdaptiveView& v, Rng& rng) {
+  if (!vl.h.nonminimal) return false;  // no Valiant candidate exists (restricted, same switch)
+  if (prm.kind == AdaptiveKind::UgalG) {
+    // The walks draw only for multi-link exits later on; use a copy of the stream so the
+    // estimate does not perturb the switch's draws.
+    Rng r2 = rng;
+    return !ugal_prefers_min(path_occupancy(t, sw, mn, v, r2), 1, path_occupancy(t, sw, vl, v, r2), 1,
+                             prm.threshold);
+  }
+  const uint64_t qm = t.port_class(mn.first.port) == PortClass::Host ? 0 : v.local.at(mn.first.port);
+  const uint64_t qv = t.port_class(vl.first.port) == PortClass::Host ? 0 : v.local.at(vl.first.port);
+  const bool local_prefers_vlb = !ugal_prefers_min(qm, mn.hops, qv, vl.hops, prm.threshold);
+  if (prm.kind == AdaptiveKind::Pb || prm.kind == AdaptiveKind::PbAcor)
+    return link_saturated(t, sw, mn, v) || local_prefers_vlb;
+  return local_prefers_vlb;
+}
+
+}  // namespace
+
+RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeader& h, Rng& rng,
+                             const AdaptiveParams& prm, const AdaptiveView& v) {
+  const bool at_source = h.segment == 0 && h.inter_switch < 0 && !h.nonminimal &&
+                         t.port_class(in_port) == PortClass::Host;
+  if (at_source) {
+    if (sw == h.dst_switch) {
+      h.policy = static_cast<uint8_t>(Misroute::None);
+      return RouteDecision{h.dst_host, 0};
+    }
+    Candidate mn = minimal_candidate(t, sw, h, rng);
+    Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, prm.restricted);
+    const bool vlb = choose_valiant(t, sw, mn, vl, prm, v, rng);
+    Candidate& c = vlb ? vl : mn;
+    if (!vlb && prm.kind == AdaptiveKind::Par && t.port_class(c.first.port) == PortClass::Local &&
+        t.group_of(sw) != t.group_of(h.dst_switch))
+      c.h.par_pending = 1;
+    h = c.h;
+    return c.first;
+  }
+  if (prm.kind == AdaptiveKind::Par && h.par_pending && t.port_class(in_port) == PortClass::Local) {
+    // PAR: second switch of the source group, still minimal, global hop not taken yet.
+    h.par_pending = 0;
+    if (sw != h.dst_switch && !h.global_done) {
+      Candidate mn = minimal_candidate(t, sw, h, rng);
+      Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, false);
+      if (choose_valiant(t, sw, mn, vl, prm, v, rng)) {
+        // Every later local hop is one VC up, this one included (local VC 0 is taken).
+        vl.h.vc_shift = 1;
+        if (t.port_class(vl.first.port) == PortClass::Local) vl.first.vc = static_cast<uint8_t>(vl.first.vc + 1);
+        h = vl.h;
+        return vl.first;
+      }
+      h = mn.h;
+      return mn.first;
+    }
+  }
+  // In transit: follow the header as VAL does (minimal packets have no intermediate).
+  if (h.segment == 0 && h.inter_switch >= 0 && sw == h.inter_switch) {
+    h.segment = 1;
+    h.global_done = 0;
+    h.exit_switch = -1;
+    h.exit_port = -1;
+  }
+  if (h.segment == 0 && h.inter_switch >= 0) return dragonfly_minimal_hop(t, sw, h.inter_switch, h, rng);
+  if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
+  return dragonfly_minimal_hop(t, sw, h.dst_switch, h, rng);
+}
+
+}  // namespace scfly

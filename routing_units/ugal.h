@@ -1,0 +1,79 @@
+// Source-adaptive selection between one minimal and one Valiant candidate: UGAL-L, UGAL-G,
+// PAR, Piggyback (PB) and PB-ACOR. Candidate generation is shared with VAL/ACOR
+// (misrouting.h); this file is the selection.
+//
+// Papers: Kim, Dally, Scott, Abts (ISCA'08) UGAL on the Dragonfly; Jiang, Kim, Dally
+// (ISCA'09) PAR and Piggyback; T-UGAL (../shared/papers/003_86cbaddc88747694.txt) sec. 2.2
+// (UGAL-L, UGAL-G, PAR) and 4.1.2 (1 MIN + 1 VLB candidate, T = 0, 4 VCs, 5 for PAR);
+// ACOR paper (../shared/papers/000_82a785b33d304404.txt) sec. 3, 4.3, 5.3 (PB with
+// restriction and recomputation, PB-ACOR) and Table 3 (C_g = 120 %, T_g = 5).
+//
+// Decision rules (at the source switch, when the head arrives on a host port; H = switch-
+// to-switch hops of the candidate path; q = queue occupancy in phits, congestion.h):
+//  UGAL-L  minimal iff q(first hop of MIN) * H_min <= q(first hop of VLB) * H_vlb + T.
+//  UGAL-G  minimal iff sum of q over every hop of MIN <= the same over VLB + T, read from
+//          every switch's occupancy one cycle old (global information: the reference).
+//  PAR     UGAL-L at the source; a packet sent minimally through a local hop is evaluated
+//          again at the next switch (still in the source group, before its global hop)
+//          with a fresh Valiant candidate from there, and may turn non-minimal there.
+//  PB      minimal unless the minimal path's global link is flagged saturated (flags of the
+//          group's global links, congestion.h; this switch's own flags without delay) or
+//          the UGAL-L comparison prefers the Valiant candidate. A global link is saturated
+//          when its occupancy q_g satisfies 100 * q_g * n > C_g * sum(q of the switch's n
+//          global links) + 100 * T_g * n (integer form of q_g > C_g% x average + T_g).
+//  PB-ACOR PB whose Valiant candidate follows the switch's ACOR level (acor.h); only heads
+//          blocked on a non-minimal path feed the level controller.
+// Products use 64-bit arithmetic; T may be negative (biases toward Valiant).
+// Congestion signals read: UGAL-L/PAR/PB: this switch's output ports; UGAL-G: all switches'
+// ports; PB/PB-ACOR additionally the group's saturation flags.
+// VC use per hop: the hop-slot rule (minimal.h) with 2 segments, 4 local / 2 global VCs;
+// a minimal path uses segment 0 only. PAR adds one: a packet that turns non-minimal after
+// its first local hop shifts every later local VC up by one (local VCs 0, then 1..4), so
+// PAR needs 5 local / 2 global VCs.
+#pragma once
+
+#include <cstdint>
+
+#include "routing_units/congestion.h"
+#include "routing_units/misrouting.h"
+#include "routing_units/route_types.h"
+#include "tb/rng.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+// The UGAL comparison: true = minimal. q, H >= 0; T any sign.
+inline bool ugal_prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) {
+  return static_cast<int64_t>(q_min * h_min) <= static_cast<int64_t>(q_vlb * h_vlb) + t;
+}
+
+// Piggyback saturation test for one global link (integer form, see above).
+inline bool pb_saturated(uint64_t q_link, uint64_t q_sum, uint32_t n_links, uint32_t cg_percent,
+                         uint32_t tg) {
+  return 100 * q_link * n_links > static_cast<uint64_t>(cg_percent) * q_sum + 100ULL * tg * n_links;
+}
+
+enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
+
+struct AdaptiveParams {
+  AdaptiveKind kind = AdaptiveKind::UgalL;
+  int64_t threshold = 0;          // T, phits x hops
+  Misroute policy = Misroute::RrgSw;  // Valiant candidate's policy (PB-ACOR: from the level)
+  bool restricted = false;
+};
+
+// What the switch passes in (explicit observation, no pointers to switches).
+struct AdaptiveView {
+  SwitchLoad local;                      // this switch's ports
+  const NetworkLoad* global = nullptr;   // UGAL-G
+  const SatFlagTable* flags = nullptr;   // PB, PB-ACOR
+  const uint32_t* own_flags = nullptr;   // PB: this switch's flags now, [global port j]
+  uint64_t now = 0;
+};
+
+// Routes one head: at the source switch makes the adaptive choice (and for PAR, at the
+// second switch of the source group), otherwise follows the header like VAL.
+RouteDecision route_adaptive(const Dragonfly& topo, int sw, int in_port, RouteHeader& h, Rng& rng,
+                             const AdaptiveParams& prm, const AdaptiveView& view);
+
+}  // namespace scfly

@@ -1,0 +1,232 @@
+// Source-adaptive selection without a simulator: the UGAL comparison and the Piggyback
+// saturation test at their boundaries, the one-cycle-old and delayed observation tables,
+// and route_adaptive's choices under synthetic congestion (UGAL-L, UGAL-G, PAR, PB).
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "routing_units/routing.h"
+#include "routing_units/ugal.h"
+#include "sc_main/config.h"
+
+namespace scfly {
+namespace {
+
+Dragonfly tiny() { return Dragonfly(DragonflyShape{2, 4, 2, 9, Arrangement::Palmtree}); }
+
+// A synthetic switch load: all ports empty unless set.
+struct FakeLoad {
+  std::vector<uint32_t> out;
+  std::vector<int32_t> cred;
+  std::vector<uint32_t> flags;
+  AdaptiveView view;
+  explicit FakeLoad(const Dragonfly& t) : out(t.radix(), 0), cred(t.radix(), 0), flags(t.h(), 0) {
+    view.local.out_phits = out.data();
+    view.local.credits_used = cred.data();
+    view.local.measure = QueueMeasure::Output;
+    view.own_flags = flags.data();
+  }
+};
+
+RouteHeader to(const Dragonfly& t, int dst_node) {
+  RouteHeader h;
+  h.dst_switch = t.switch_of_node(dst_node);
+  h.dst_host = static_cast<int16_t>(t.host_of_node(dst_node));
+  return h;
+}
+
+}  // namespace
+
+TEST(Ugal, ComparisonBoundaries) {
+  EXPECT_TRUE(ugal_prefers_min(0, 3, 0, 6, 0));     // empty queues: minimal
+  EXPECT_TRUE(ugal_prefers_min(10, 3, 5, 6, 0));    // tie 30 = 30: minimal
+  EXPECT_FALSE(ugal_prefers_min(11, 3, 5, 6, 0));   // 33 > 30
+  EXPECT_TRUE(ugal_prefers_min(11, 3, 5, 6, 3));    // T = 3 restores minimal
+  EXPECT_FALSE(ugal_prefers_min(10, 3, 5, 6, -1));  // negative T biases to Valiant
+  EXPECT_TRUE(ugal_prefers_min(0, 3, 0, 6, -0));
+  EXPECT_FALSE(ugal_prefers_min(1, 1, 0, 6, -1));
+  EXPECT_TRUE(ugal_prefers_min(1ULL << 40, 3, 1ULL << 40, 6, 0));  // no 32-bit overflow
+}
+
+TEST(Piggyback, SaturationIsStrictlyAboveCgTimesAveragePlusTg) {
+  // 4 global links, occupancies sum 40 (average 10): threshold 1.2 * 10 + 5 = 17.
+  EXPECT_FALSE(pb_saturated(17, 40, 4, 120, 5));
+  EXPECT_TRUE(pb_saturated(18, 40, 4, 120, 5));
+  EXPECT_FALSE(pb_saturated(0, 0, 4, 120, 5));  // idle switch: nothing saturated
+  EXPECT_FALSE(pb_saturated(5, 5, 1, 120, 5));  // a single link never exceeds 1.2x itself + 5
+  EXPECT_TRUE(pb_saturated(1, 0, 2, 120, 0));   // T_g = 0: any queue above an empty average
+}
+
+TEST(Congestion, DelayedTableReadsTheValueAsOfTheEndOfThePreviousCycle) {
+  DelayedTable t;
+  t.resize(2);
+  t.write(0, 5, 10);
+  EXPECT_EQ(t.read(0, 10), 0u);  // same cycle: the old value, whoever ran first
+  EXPECT_EQ(t.read(0, 11), 5u);
+  t.write(0, 7, 11);
+  t.write(0, 9, 11);
+  EXPECT_EQ(t.read(0, 11), 5u);
+  EXPECT_EQ(t.read(0, 12), 9u);
+}
+
+TEST(Congestion, SaturationFlagsReachTheGroupAfterTheDelay) {
+  SatFlagTable f(36, 2, 10);
+  f.publish(3, 1, true, 100);
+  EXPECT_FALSE(f.seen(3, 1, 109));
+  EXPECT_TRUE(f.seen(3, 1, 110));
+  f.publish(3, 1, false, 120);
+  EXPECT_TRUE(f.seen(3, 1, 129));
+  EXPECT_FALSE(f.seen(3, 1, 130));
+  // Toggling every cycle is remembered exactly for the last `delay` cycles.
+  for (uint64_t c = 200; c < 260; ++c) f.publish(4, 0, c % 2 == 1, c);
+  for (uint64_t c = 251; c < 260; ++c) EXPECT_EQ(f.seen(4, 0, c + 10), c % 2 == 1) << c;
+  EXPECT_FALSE(f.seen(5, 0, 1000));
+}
+
+TEST(Ugal, LocalChoiceFollowsTheFirstHopQueues) {
+  const Dragonfly t = tiny();
+  RoutingParams prm;
+  const RoutingUnit u(RoutingAlgo::UgalL, t, prm);
+  FakeLoad load(t);
+  Rng rng(1, StreamKind::Traffic, 0);
+  RouteContext ctx;
+  ctx.view = &load.view;
+  // Switch 0 -> a node in group 4: empty queues, always minimal.
+  int nonmin = 0;
+  for (int n = 0; n < 200; ++n) {
+    RouteHeader h = to(t, 4 * 8 + 3);
+    u.route(0, 0, h, rng, ctx);
+    nonmin += h.nonminimal;
+  }
+  EXPECT_EQ(nonmin, 0);
+  // Load every port of switch 0 except one local port: packets whose minimal first hop is
+  // loaded go Valiant when the Valiant first hop is that free port.
+  for (int p = t.p(); p < t.radix(); ++p) load.out[static_cast<size_t>(p)] = 100;
+  load.out[static_cast<size_t>(t.p())] = 0;  // local port to switch 1 stays free
+  nonmin = 0;
+  for (int n = 0; n < 400; ++n) {
+    RouteHeader h = to(t, 4 * 8 + 3);
+    const RouteDecision d = u.route(0, 0, h, rng, ctx);
+    nonmin += h.nonminimal;
+    if (h.nonminimal) {
+      EXPECT_EQ(d.port, t.p());  // chose the free port
+    }
+  }
+  EXPECT_GT(nonmin, 20);
+  EXPECT_LT(nonmin, 400);
+}
+
+TEST(Ugal, ParTurnsNonMinimalAtTheSecondSwitchWithOneMoreLocalVc) {
+  const Dragonfly t = tiny();
+  RoutingParams prm;
+  const RoutingUnit u(RoutingAlgo::Par, t, prm);
+  EXPECT_EQ(required_vcs(RoutingAlgo::Par).local, 5);
+  FakeLoad quiet(t), busy(t);
+  for (int p = t.p(); p < t.radix(); ++p) busy.out[static_cast<size_t>(p)] = 60;
+  Rng rng(2, StreamKind::Traffic, 0);
+  int turned = 0;
+  for (int n = 0; n < 300; ++n) {
+    // Source switch 0, destination group 2 via a local hop to switch 3, which owns the link.
+    RouteHeader h = to(t, 2 * 8 + 1);
+    RouteContext c1;
+    c1.view = &quiet.view;
+    const RouteDecision d1 = u.route(0, 0, h, rng, c1);
+    if (t.port_class(d1.port) != PortClass::Local) continue;
+    ASSERT_FALSE(h.nonminimal);
+    ASSERT_EQ(d1.vc, 0);
+    ASSERT_EQ(h.par_pending, 1);
+    // Second switch: its minimal port (the global link) is congested, one local port free.
+    const int s2 = t.switch_id(0, t.local_neighbor(0, d1.port));
+    const int in2 = t.local_port(t.index_of(s2), 0);
+    FakeLoad second(t);
+    for (int p = t.p(); p < t.radix(); ++p) second.out[static_cast<size_t>(p)] = 60;
+    second.out[static_cast<size_t>(t.p())] = 0;
+    RouteContext c2;
+    c2.view = &second.view;
+    const RouteDecision d2 = u.route(s2, in2, h, rng, c2);
+    EXPECT_EQ(h.par_pending, 0);
+    if (!h.nonminimal) continue;
+    ++turned;
+    EXPECT_EQ(h.vc_shift, 1);
+    if (t.port_class(d2.port) == PortClass::Local) {
+      EXPECT_GE(d2.vc, 1);  // above the first hop's VC 0
+    }
+    EXPECT_LE(d2.vc, 4);
+  }
+  EXPECT_GT(turned, 10);
+  (void)busy;
+}
+
+TEST(Piggyback, SaturatedMinimalLinkSendsPacketsValiant) {
+  const Dragonfly t = tiny();
+  RoutingParams prm;
+  const RoutingUnit u(RoutingAlgo::Pb, t, prm);
+  SatFlagTable flags(t.num_switches(), t.h(), 10);
+  FakeLoad load(t);
+  load.view.flags = &flags;
+  Rng rng(4, StreamKind::Traffic, 0);
+  // Node 0 (switch 0) -> group 2: the minimal exit is a link of switch 3 (palmtree).
+  RouteHeader probe = to(t, 2 * 8);
+  RouteContext ctx;
+  ctx.view = &load.view;
+  u.route(0, 0, probe, rng, ctx);
+  ASSERT_FALSE(probe.nonminimal);
+  ASSERT_GE(probe.exit_switch, 0);
+  const int owner = probe.exit_switch, j = probe.exit_port - t.first_global_port();
+  flags.publish(owner, j, true, 50);
+  for (uint64_t now : {55ULL, 60ULL}) {
+    load.view.now = now;
+    int nonmin = 0;
+    for (int n = 0; n < 50; ++n) {
+      RouteHeader h = to(t, 2 * 8);
+      u.route(0, 0, h, rng, ctx);
+      nonmin += h.nonminimal;
+    }
+    if (now < 60) EXPECT_EQ(nonmin, 0) << "flag visible before the delay";
+    else EXPECT_EQ(nonmin, 50) << "flag not honoured after the delay";
+  }
+  // The source switch's own flag applies at once: group 8 is reached by its global port 0.
+  RouteHeader own = to(t, 8 * 8);
+  const RouteDecision d = u.route(0, 0, own, rng, ctx);
+  ASSERT_EQ(d.port, t.first_global_port());
+  ASSERT_FALSE(own.nonminimal);
+  load.flags[0] = 1;
+  for (int n = 0; n < 20; ++n) {
+    RouteHeader h = to(t, 8 * 8);
+    u.route(0, 0, h, rng, ctx);
+    EXPECT_TRUE(h.nonminimal);
+  }
+}
+
+TEST(UgalConfig, KeysParseValidateAndEcho) {
+  const SimConfig c = parse_config_text(
+      "routing: pb-acor\nugal: {threshold: -4, occupancy: credits}\npb: {cg: 150, tg: 3, delay: 7}", {});
+  EXPECT_EQ(c.routing_prm.ugal.threshold, -4);
+  EXPECT_EQ(c.routing_prm.ugal.measure, QueueMeasure::Credits);
+  EXPECT_EQ(c.routing_prm.pb.cg, 150u);
+  EXPECT_EQ(c.routing_prm.pb.delay, 7u);
+  EXPECT_EQ(c.routing_prm.acor.ctrl.it[1], 50u);  // PB-ACOR's Table 3 IT2
+  EXPECT_EQ(parse_config_text("routing: acor-switch", {}).routing_prm.acor.ctrl.it[1], 500u);
+  EXPECT_EQ(parse_config_text("routing: pb", {}).routing_prm.pb.delay, 10u);  // local latency
+  EXPECT_EQ(parse_config_text("routing: par", {}).sw.vcs[1], 5);
+  const auto j = config_to_json(c);
+  EXPECT_EQ(config_to_json(parse_config_text(j.dump(), {})), j);
+  for (const auto& [ov, key] : std::vector<std::pair<std::string, std::string>>{
+           {"ugal.occupancy=queue", "ugal.occupancy"}, {"pb.cg=0", "pb.cg"}, {"pb.tg=-1", "pb.tg"},
+           {"ugal.threshold=x", "ugal.threshold"}}) {
+    try {
+      parse_config_text("routing: ugal-l", {ov});
+      ADD_FAILURE() << ov;
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(key), std::string::npos) << e.what();
+    }
+  }
+  try {
+    parse_config_text("routing: par\nswitch: {vcs: {local: 4}}", {});
+    ADD_FAILURE() << "PAR with 4 local VCs accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("switch.vcs.local"), std::string::npos);
+  }
+}
+
+}  // namespace scfly
