@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 struct ScflyRun {
@@ -48,4 +49,24 @@ inline ScflyRun run_scfly(const std::string& config, const std::string& args, bo
   std::remove((base + ".out").c_str());
   std::remove((base + ".err").c_str());
   return r;
+}
+
+inline const nlohmann::json& metrics(const ScflyRun& r) { return r.json.at("metrics"); }
+
+// Fails with the child's stderr so a broken run explains itself.
+inline void expect_ok(const ScflyRun& r) {
+  ASSERT_EQ(r.code, 0) << r.err << r.out;
+  ASSERT_FALSE(r.json.is_null());
+  EXPECT_EQ(r.json["run"]["status"], "ok");
+  EXPECT_TRUE(r.json["run"]["conservation_ok"].get<bool>()) << r.json["run"]["conservation"];
+}
+
+// A run with drain=true: everything generated was delivered.
+inline void expect_drained(const ScflyRun& r) {
+  expect_ok(r);
+  if (r.json.is_null()) return;
+  EXPECT_TRUE(r.json["run"]["drained"].get<bool>());
+  EXPECT_EQ(metrics(r)["packets_in_network"], 0);
+  EXPECT_EQ(metrics(r)["packets_queued"], 0);
+  EXPECT_EQ(metrics(r)["packets_delivered"], metrics(r)["packets_generated"]);
 }
