@@ -23,7 +23,10 @@
 //          global links) + 100 * T_g * n (integer form of q_g > C_g% x average + T_g).
 //  PB-ACOR PB whose Valiant candidate follows the switch's ACOR level (acor.h); only heads
 //          blocked on a non-minimal path feed the level controller.
-// Products use 64-bit arithmetic; T may be negative (biases toward Valiant).
+// Fixed point (rtl_widths.h, mirrored by ugal_selector.sv / pb_sat_detector.sv): queue
+// occupancies saturate at 16 bits, hop counts are 4 bits, T is a signed 24-bit value
+// (negative biases toward Valiant), C_g a 10-bit percentage, T_g 16 bits; products and
+// sums are exact in the widths the RTL uses.
 // Congestion signals read: UGAL-L/PAR/PB: this switch's output ports; UGAL-G: all switches'
 // ports; PB/PB-ACOR additionally the group's saturation flags.
 // VC use per hop: the hop-slot rule (minimal.h) with 2 segments, 4 local / 2 global VCs;
@@ -37,20 +40,25 @@
 #include "routing_units/congestion.h"
 #include "routing_units/misrouting.h"
 #include "routing_units/route_types.h"
+#include "routing_units/rtl_widths.h"
 #include "tb/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {
 
-// The UGAL comparison: true = minimal. q, H >= 0; T any sign.
+// The UGAL comparison: true = minimal (ugal_selector.sv). q saturates to 16 bits.
 inline bool ugal_prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) {
-  return static_cast<int64_t>(q_min * h_min) <= static_cast<int64_t>(q_vlb * h_vlb) + t;
+  const int64_t lhs = static_cast<int64_t>(sat_queue(q_min)) * (h_min & 0xF);
+  const int64_t rhs = static_cast<int64_t>(sat_queue(q_vlb)) * (h_vlb & 0xF);
+  return lhs <= rhs + t;
 }
 
-// Piggyback saturation test for one global link (integer form, see above).
+// Piggyback saturation test for one global link (integer form, see above;
+// pb_sat_detector.sv). `q_sum` is the sum of the n (<= 16) saturated link occupancies.
 inline bool pb_saturated(uint64_t q_link, uint64_t q_sum, uint32_t n_links, uint32_t cg_percent,
                          uint32_t tg) {
-  return 100 * q_link * n_links > static_cast<uint64_t>(cg_percent) * q_sum + 100ULL * tg * n_links;
+  return 100 * static_cast<uint64_t>(sat_queue(q_link)) * n_links >
+         static_cast<uint64_t>(cg_percent) * q_sum + 100ULL * tg * n_links;
 }
 
 enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };

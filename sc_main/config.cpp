@@ -205,15 +205,16 @@ SimConfig parse(YAML::Node root) {
     lp.dt[1] = static_cast<uint32_t>(acor.integer("dt2", 15, 0, 1LL << 30));
     acor.finish();
     Section ugal = top.sub("ugal");
-    c.routing_prm.ugal.threshold = ugal.integer("threshold", 0, -(1LL << 40), 1LL << 40, " (phits x hops)");
+    c.routing_prm.ugal.threshold =
+        ugal.integer("threshold", 0, kThresholdMin, kThresholdMax, " (phits x hops, 24-bit signed as the RTL)");
     const std::string meas = ugal.text("occupancy", "output");
     if (!parse_measure(meas, c.routing_prm.ugal.measure))
       throw ConfigError(ugal.bad("occupancy", YAML::Node(meas),
                                  "output (output buffer), credits (downstream, from credits) or both"));
     ugal.finish();
     Section pb = top.sub("pb");
-    c.routing_prm.pb.cg = static_cast<uint32_t>(pb.integer("cg", 120, 1, 100000, " percent"));
-    c.routing_prm.pb.tg = static_cast<uint32_t>(pb.integer("tg", 5, 0, 1 << 30, " phits"));
+    c.routing_prm.pb.cg = static_cast<uint32_t>(pb.integer("cg", 120, 1, kCgMax, " percent (10 bits, as the RTL)"));
+    c.routing_prm.pb.tg = static_cast<uint32_t>(pb.integer("tg", 5, 0, kTgMax, " phits (16 bits, as the RTL)"));
     pb_delay = pb.integer("delay", -1, 0, 1000000, " cycles");
     pb.finish();
     Misroute pols[3];

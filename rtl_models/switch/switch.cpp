@@ -256,7 +256,7 @@ void Switch::publish_congestion(uint64_t now) {
     for (int p = m_topo.p(); p < k; ++p) m_ctx.net_load->publish(m_id, p, m_view.local.at(p), now);
   if (m_ctx.sat_flags) {
     uint64_t sum = 0;
-    for (int j = 0; j < h; ++j) sum += m_view.local.at(g0 + j);
+    for (int j = 0; j < h; ++j) sum += sat_queue(m_view.local.at(g0 + j));
     for (int j = 0; j < h; ++j) {
       const bool f = pb_saturated(m_view.local.at(g0 + j), sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
       m_own_flags[static_cast<size_t>(j)] = f;

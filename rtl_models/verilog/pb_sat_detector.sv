@@ -1,0 +1,30 @@
+// Piggyback saturation detector (ACOR paper ../shared/papers/000_82a785b33d304404.txt
+// sec. 5.3, Table 3; Jiang, Kim, Dally ISCA'09): global link j of a switch with H global
+// links is saturated when q_j > C_g% x mean(q) + T_g, computed exactly in integers as
+//   100 * q_j * H > C_g * sum(q) + 100 * T_g * H.
+// Combinational, one flag per global port. RTL mirror of pb_saturated() in
+// routing_units/ugal.h; widths from routing_units/rtl_widths.h (16-bit saturated
+// occupancies, 10-bit C_g percent, 16-bit T_g, H <= 16).
+module pb_sat_detector #(
+  parameter int unsigned H = 4
+) (
+  input  logic [H*16-1:0]    q_i,      // occupancy of global port j in bits [16j +: 16]
+  input  logic [9:0]         cg_i,     // C_g, percent
+  input  logic [15:0]        tg_i,     // T_g, phits
+  output logic [H-1:0]       sat_o
+);
+  localparam int unsigned SumW = 16 + $clog2(H + 1);
+  localparam int unsigned W = 48;  // 100 * (2^16-1) * 16 and 1023 * sum fit easily
+  logic [SumW-1:0] sum;
+  logic [W-1:0]    rhs;
+
+  always_comb begin
+    sum = '0;
+    for (int unsigned j = 0; j < H; j++) sum = sum + SumW'(q_i[16*j +: 16]);
+  end
+  assign rhs = W'(cg_i) * W'(sum) + W'(100) * W'(tg_i) * W'(H);
+
+  for (genvar j = 0; j < H; j++) begin : g_flag
+    assign sat_o[j] = (W'(100) * W'(q_i[16*j +: 16]) * W'(H)) > rhs;
+  end
+endmodule
