@@ -18,6 +18,9 @@ def main():
     ap.add_argument("--zoom", type=float, default=-17.0,
                     help="GTKWave zoom level; -17 shows about 600 cycles at 1 GHz")
     ap.add_argument("--title", default="")
+    ap.add_argument("--acor", action="store_true",
+                    help="add the ACOR-Switch level controller and blocked injections (routing=acor-switch)")
+    ap.add_argument("--pb", action="store_true", help="add the Piggyback flags of the global ports")
     ap.add_argument("-o", "--out", required=True)
     a = ap.parse_args()
 
@@ -68,6 +71,18 @@ def main():
             for v in range(vcs[cls[p]]):
                 integer(f"out{p}_{cls[p]}_vc{v}_credits", analog=True)
 
+    if a.acor:
+        def acor():
+            occ("acor_level")
+            occ("acor_blocked_counter")
+            occ("blocked_injections")
+        group(f"sw{a.switch} ACOR level controller", acor)
+    if a.pb:
+        def pb():
+            for j in range(a.h):
+                flags(0x22)  # binary, right-justified
+                L.append(sw + f"pb_sat_g{j}[31:0]")
+        group(f"sw{a.switch} Piggyback saturation flags", pb)
     group(f"sw{a.switch} injection inputs (occ, xbar_out)", inputs(host))
     group(f"sw{a.switch} local inputs (occ, xbar_out)", inputs(local))
     group(f"sw{a.switch} global inputs (occ, xbar_out)", inputs(glob))
