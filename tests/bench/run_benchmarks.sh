@@ -21,4 +21,9 @@ run "medium MIN UN 0.1 1-phit"   sc_main/configs/dfly-medium.yaml packet_phits=1
 run "medium MIN UN 0.4 1-phit"   sc_main/configs/dfly-medium.yaml packet_phits=1 load=0.4 warmup_cycles=2000
 run "medium MIN UN 0.4 8-phit"   sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000
 run "medium VAL ADV+1 0.4 8-phit" sc_main/configs/dfly-medium.yaml routing=val traffic=adv+1 load=0.4 warmup_cycles=2000
+run "medium ACOR-Switch 3L ADV+1 0.4" sc_main/configs/dfly-medium.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=2000
+run "medium UGAL-L ADV+1 0.4"    sc_main/configs/dfly-medium.yaml routing=ugal-l traffic=adv+1 load=0.4 warmup_cycles=2000
+run "medium PB ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb traffic=adv+1 load=0.4 warmup_cycles=2000
+run "medium UGAL-G UN 0.4"       sc_main/configs/dfly-medium.yaml routing=ugal-g load=0.4 warmup_cycles=2000
+run "tugal g9 UGAL-L UN 0.4"     sc_main/configs/tugal-dfly-4-8-4-9.yaml load=0.4 warmup_cycles=2000
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
