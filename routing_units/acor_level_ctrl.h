@@ -27,11 +27,29 @@ struct AcorLevelParams {
   uint32_t dt[2] = {5, 15};     // decrease thresholds
 };
 
-class AcorLevelCtrl {
+// The interface the switch drives: the C++ model below or the Verilated
+// rtl_models/verilog/acor_level_ctrl.sv (rtl_blocks.h, `--rtl acor`).
+class LevelCtrl {
+ public:
+  virtual ~LevelCtrl() = default;
+  virtual void step(uint32_t blocked) = 0;  // one clock cycle
+  virtual void idle(uint64_t cycles) = 0;   // `cycles` cycles without events
+  virtual uint32_t level() const = 0;
+  virtual uint32_t counter() const = 0;
+  virtual uint32_t timer() const = 0;
+  virtual const uint32_t* level_ptr() const = 0;    // traced
+  virtual const uint32_t* counter_ptr() const = 0;  // traced
+  // True while a clock is needed to reproduce the state exactly (a decrease is pending).
+  bool busy() const { return level() != 0 || counter() != 0; }
+  // True if the block must see every clock edge (RTL: no closed-form idle catch-up).
+  virtual bool needs_every_cycle() const { return false; }
+};
+
+class AcorLevelCtrl final : public LevelCtrl {
  public:
   explicit AcorLevelCtrl(const AcorLevelParams& p) : m_p(p) {}
 
-  void step(uint32_t blocked) {
+  void step(uint32_t blocked) override {
     m_counter = m_counter > UINT32_MAX - blocked ? UINT32_MAX : m_counter + blocked;
     if (m_level + 1 < m_p.levels && m_counter >= m_p.it[m_level]) {
       ++m_level;
@@ -46,7 +64,7 @@ class AcorLevelCtrl {
   }
 
   // `cycles` steps with no blocked event (a sleeping switch catching up), in O(levels).
-  void idle(uint64_t cycles) {
+  void idle(uint64_t cycles) override {
     while (cycles > 0) {
       const uint64_t to_end = m_p.hi - m_timer;
       if (cycles < to_end) {
@@ -63,14 +81,11 @@ class AcorLevelCtrl {
     }
   }
 
-  uint32_t level() const { return m_level; }
-  uint32_t counter() const { return m_counter; }
-  uint32_t timer() const { return m_timer; }
-  // Tracing (VCD samples through these).
-  const uint32_t* level_ptr() const { return &m_level; }
-  const uint32_t* counter_ptr() const { return &m_counter; }
-  // True while a clock is needed to reproduce the state exactly (a decrease is pending).
-  bool busy() const { return m_level != 0 || m_counter != 0; }
+  uint32_t level() const override { return m_level; }
+  uint32_t counter() const override { return m_counter; }
+  uint32_t timer() const override { return m_timer; }
+  const uint32_t* level_ptr() const override { return &m_level; }
+  const uint32_t* counter_ptr() const override { return &m_counter; }
 
  private:
   AcorLevelParams m_p;

@@ -349,6 +349,38 @@ SimConfig parse(YAML::Node root) {
                       std::to_string(c.timeseries.bin_cycles) +
                       " gives more than 10^6 bins over the run; use a larger bin");
 
+  // RTL co-simulation: which Verilated blocks replace their C++ units in every switch.
+  {
+    YAML::Node r = top.raw("rtl");
+    std::vector<std::string> names;
+    if (r && r.IsScalar() && !r.Scalar().empty()) {
+      std::stringstream ss(r.Scalar());
+      for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
+    } else if (r && r.IsSequence()) {
+      for (const auto& n : r) names.push_back(n.IsScalar() ? n.Scalar() : std::string("?"));
+    } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
+      throw ConfigError(top.bad("rtl", r, "a list of RTL blocks, e.g. [acor]"));
+    }
+    for (const auto& n : names) {
+      if (n == "acor") {
+        if (c.routing != RoutingAlgo::AcorSwitch && c.routing != RoutingAlgo::PbAcor)
+          throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
+                            "acor-switch or pb-acor, not " + std::string(to_string(c.routing)));
+#ifndef SCFLY_HAVE_RTL
+        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+#endif
+        c.sw.rtl_acor = true;
+      } else if (n == "min_route" || n == "ugal" || n == "pb") {
+        throw ConfigError("config key 'rtl': block '" + n +
+                          "' is verified against its C++ unit in lockstep (scfly_rtl_tests) but not "
+                          "co-simulated in the network yet; allowed now: acor");
+      } else {
+        throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: acor (min_route, ugal, "
+                          "pb: lockstep-verified only)");
+      }
+    }
+  }
+
   Section links = top.sub("links");
   c.sw.latency[H] = static_cast<uint32_t>(links.integer("injection_latency", 1, 1, 1000000, " cycles"));
   c.sw.latency[L] = static_cast<uint32_t>(links.integer("local_latency", 10, 1, 1000000, " cycles"));
@@ -443,6 +475,8 @@ nlohmann::json config_to_json(const SimConfig& c) {
     for (const auto& p : c.phases)
       j["phases"].push_back({{"start", p.start}, {"traffic", to_string(p.traffic)}, {"load", p.load}});
   j["timeseries"] = {{"bin_cycles", c.timeseries.bin_cycles}, {"per_switch", c.timeseries.per_switch}};
+  j["rtl"] = json::array();
+  if (c.sw.rtl_acor) j["rtl"].push_back("acor");
   j["links"] = {{"injection_latency", c.sw.latency[H]},
                 {"local_latency", c.sw.latency[L]},
                 {"global_latency", c.sw.latency[G]}};

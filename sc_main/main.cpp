@@ -178,6 +178,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace-from", trace_from, "first traced cycle");
   run->add_option("--trace-to", trace_to, "last traced cycle");
   run->add_flag("-q,--quiet", quiet, "no summary on stdout");
+  std::string rtl_list;
+  run->add_option("--rtl", rtl_list,
+                  "co-simulate these Verilated blocks in every switch (acor); same as rtl=[...]");
 
   std::string sweep_path, db_path;
   int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
@@ -211,6 +214,7 @@ int sc_main(int argc, char* argv[]) {
     tr.path = vcd_path;
     tr.from = trace_from;
     tr.to = trace_to;
+    if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet);
   }
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry);

@@ -90,7 +90,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       if (m_routing.recomputes()) m_vcd->add(scope, "blocked_injections", sw.blocked_now());
       if (m_routing.needs_sat_flags())
         for (int j = 0; j < m_topo.h(); ++j) m_vcd->add(scope, "pb_sat_g" + std::to_string(j), sw.pb_flag(j));
-      if (const AcorLevelCtrl* c = sw.level_ctrl()) {
+      if (const LevelCtrl* c = sw.level_ctrl()) {
         m_vcd->add(scope, "acor_level", c->level_ptr());
         m_vcd->add(scope, "acor_blocked_counter", c->counter_ptr());
       }

@@ -141,6 +141,11 @@ void Nic::tick() {
   }
   uint64_t earliest = m_next_gen < m_gen_stop ? m_next_gen : UINT64_MAX;
   if (!m_in.line.empty()) earliest = std::min(earliest, m_in.line.front().cycle);
+  // A credit already on its way (sent by the switch earlier in this time step, before
+  // this NIC went to sleep, so its link could not wake us) must wake us when it lands if
+  // a queued packet is waiting for it; otherwise the injection time would depend on the
+  // order SystemC ran the NIC and the switch in.
+  if (!m_queue.empty() && !m_out.credits.empty()) earliest = std::min(earliest, m_out.credits.front().cycle);
   m_asleep = true;
   if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);

@@ -3,6 +3,11 @@
 #include <algorithm>
 #include <climits>
 #include <sstream>
+#include <stdexcept>
+
+#ifdef SCFLY_HAVE_RTL
+#include "rtl_models/verilog/rtl_blocks.h"
+#endif
 
 namespace scfly {
 
@@ -64,7 +69,17 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
   m_view.own_flags = m_own_flags.data();
-  if (routing.needs_level_ctrl()) m_acor = std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
+  if (routing.needs_level_ctrl()) {
+    if (prm.rtl_acor) {
+#ifdef SCFLY_HAVE_RTL
+      m_acor = make_rtl_level_ctrl(routing.params().acor.ctrl);
+#else
+      throw std::invalid_argument("this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+#endif
+    } else {
+      m_acor = std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
+    }
+  }
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
   SC_HAS_PROCESS(Switch);
@@ -351,7 +366,7 @@ void Switch::transmit(uint64_t now) {
 void Switch::schedule(uint64_t now) {
   // A level controller with a pending decrease keeps the switch on the clock, so its level
   // (traced, sampled) changes at the cycle the hardware would change it.
-  if (m_buffered != 0 || (m_acor && m_acor->busy())) {
+  if (m_buffered != 0 || (m_acor && (m_acor->busy() || m_acor->needs_every_cycle()))) {
     next_trigger(*m_edge);
     return;
   }

@@ -46,6 +46,7 @@ struct SwitchParams {
   uint32_t in_buf[3] = {64, 64, 128};     // input buffer depth per VC, phits
   uint32_t out_buf[3] = {32, 32, 32};     // output buffer depth per VC, phits
   uint32_t latency[3] = {1, 10, 40};      // link latency per class, cycles
+  bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
 };
 
 class Switch : public sc_core::sc_module, public Clocked {
@@ -70,7 +71,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   // Piggyback: this switch's saturation flag of its global port j (traced).
   const uint32_t* pb_flag(int j) const { return &m_own_flags[static_cast<size_t>(j)]; }
   // ACOR-Switch level controller, null for other mechanisms.
-  const AcorLevelCtrl* level_ctrl() const { return m_acor.get(); }
+  const LevelCtrl* level_ctrl() const { return m_acor.get(); }
   // Blocked injection attempts so far (recomputing mechanisms), and traced per cycle.
   uint64_t blocked_total() const { return m_blocked_total; }
   const uint32_t* blocked_now() const { return &m_blocked_now; }
@@ -132,7 +133,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
   bool m_recompute = false;
-  std::unique_ptr<AcorLevelCtrl> m_acor;
+  std::unique_ptr<LevelCtrl> m_acor;
   uint64_t m_acor_next = 0;  // first cycle the level controller has not stepped yet
   uint32_t m_blocked_now = 0;
   uint64_t m_blocked_total = 0;
