@@ -100,6 +100,10 @@ bool link_saturated(const Dragonfly& t, int sw, const Candidate& c, const Adapti
   return v.flags && v.flags->seen(c.gl_sw, j, v.now);
 }
 
+bool prefers_min(const AdaptiveView& v, uint64_t qm, uint32_t hm, uint64_t qv, uint32_t hv, int64_t t) {
+  return v.rtl_ugal ? v.rtl_ugal->prefers_min(qm, hm, qv, hv, t) : ugal_prefers_min(qm, hm, qv, hv, t);
+}
+
 // The adaptive choice at switch `sw`; returns true if the Valiant candidate wins.
 bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candidate& vl,
                     const AdaptiveParams& prm, const AdaptiveView& v, Rng& rng) {
@@ -108,12 +112,12 @@ bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candi
     // The walks draw only for multi-link exits later on; use a copy of the stream so the
     // estimate does not perturb the switch's draws.
     Rng r2 = rng;
-    return !ugal_prefers_min(path_occupancy(t, sw, mn, v, r2), 1, path_occupancy(t, sw, vl, v, r2), 1,
-                             prm.threshold);
+    return !prefers_min(v, path_occupancy(t, sw, mn, v, r2), 1, path_occupancy(t, sw, vl, v, r2), 1,
+                        prm.threshold);
   }
   const uint64_t qm = t.port_class(mn.first.port) == PortClass::Host ? 0 : v.local.at(mn.first.port);
   const uint64_t qv = t.port_class(vl.first.port) == PortClass::Host ? 0 : v.local.at(vl.first.port);
-  const bool local_prefers_vlb = !ugal_prefers_min(qm, mn.hops, qv, vl.hops, prm.threshold);
+  const bool local_prefers_vlb = !prefers_min(v, qm, mn.hops, qv, vl.hops, prm.threshold);
   if (prm.kind == AdaptiveKind::Pb || prm.kind == AdaptiveKind::PbAcor)
     return link_saturated(t, sw, mn, v) || local_prefers_vlb;
   return local_prefers_vlb;

@@ -370,13 +370,32 @@ SimConfig parse(YAML::Node root) {
         throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
 #endif
         c.sw.rtl_acor = true;
-      } else if (n == "min_route" || n == "ugal" || n == "pb") {
-        throw ConfigError("config key 'rtl': block '" + n +
-                          "' is verified against its C++ unit in lockstep (scfly_rtl_tests) but not "
-                          "co-simulated in the network yet; allowed now: acor");
+      } else if (n == "ugal") {
+        if (c.routing != RoutingAlgo::UgalL && c.routing != RoutingAlgo::UgalG && c.routing != RoutingAlgo::Par &&
+            c.routing != RoutingAlgo::Pb && c.routing != RoutingAlgo::PbAcor)
+          throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing ugal-l, ugal-g, par, "
+                            "pb or pb-acor, not " + std::string(to_string(c.routing)));
+#ifndef SCFLY_HAVE_RTL
+        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+#endif
+        c.sw.rtl_ugal = true;
+      } else if (n == "pb") {
+        if (c.routing != RoutingAlgo::Pb && c.routing != RoutingAlgo::PbAcor)
+          throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing pb or pb-acor, "
+                            "not " + std::string(to_string(c.routing)));
+        if (c.topology.h != 2 && c.topology.h != 4)
+          throw ConfigError("config key 'rtl': block 'pb' is Verilated for h = 2 and h = 4 global ports, not h = " +
+                            std::to_string(c.topology.h));
+#ifndef SCFLY_HAVE_RTL
+        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+#endif
+        c.sw.rtl_pb = true;
+      } else if (n == "min_route") {
+        throw ConfigError("config key 'rtl': block 'min_route' is verified against its C++ unit in lockstep "
+                          "(scfly_rtl_tests) but not co-simulated in the network yet; allowed now: acor, ugal, pb");
       } else {
-        throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: acor (min_route, ugal, "
-                          "pb: lockstep-verified only)");
+        throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: acor, ugal, pb "
+                          "(min_route: lockstep-verified only)");
       }
     }
   }
@@ -477,6 +496,8 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["timeseries"] = {{"bin_cycles", c.timeseries.bin_cycles}, {"per_switch", c.timeseries.per_switch}};
   j["rtl"] = json::array();
   if (c.sw.rtl_acor) j["rtl"].push_back("acor");
+  if (c.sw.rtl_ugal) j["rtl"].push_back("ugal");
+  if (c.sw.rtl_pb) j["rtl"].push_back("pb");
   j["links"] = {{"injection_latency", c.sw.latency[H]},
                 {"local_latency", c.sw.latency[L]},
                 {"global_latency", c.sw.latency[G]}};

@@ -72,6 +72,7 @@ class Network : public sc_core::sc_module {
   SimContext m_ctx;
   std::unique_ptr<NetworkLoad> m_net_load;   // UGAL-G
   std::unique_ptr<SatFlagTable> m_sat_flags; // PB, PB-ACOR
+  std::unique_ptr<SelectionBlocks> m_rtl_select;  // --rtl ugal,pb
   NetStats m_stats;
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Nic>> m_nics;

@@ -13,6 +13,8 @@
 
 namespace scfly {
 
+class SelectionBlocks;
+
 struct SimContext {
   PacketPool pool;
   uint64_t phit_moves = 0;  // every phit sent on any link
@@ -21,6 +23,8 @@ struct SimContext {
   // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.
   NetworkLoad* net_load = nullptr;
   SatFlagTable* sat_flags = nullptr;
+  // Co-simulated selection blocks (--rtl ugal,pb), shared by all switches; null = C++.
+  const SelectionBlocks* rtl_select = nullptr;
   void fail(const std::string& what) {
     if (error.empty()) error = what;
     sc_core::sc_stop();

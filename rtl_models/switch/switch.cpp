@@ -69,6 +69,9 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
   m_view.own_flags = m_own_flags.data();
+  if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
+  if (prm.rtl_pb) m_rtl_pb = ctx.rtl_select;
+  m_gq.assign(static_cast<size_t>(topo.h()), 0);
   if (routing.needs_level_ctrl()) {
     if (prm.rtl_acor) {
 #ifdef SCFLY_HAVE_RTL
@@ -271,12 +274,18 @@ void Switch::publish_congestion(uint64_t now) {
     for (int p = m_topo.p(); p < k; ++p) m_ctx.net_load->publish(m_id, p, m_view.local.at(p), now);
   if (m_ctx.sat_flags) {
     uint64_t sum = 0;
-    for (int j = 0; j < h; ++j) sum += sat_queue(m_view.local.at(g0 + j));
     for (int j = 0; j < h; ++j) {
-      const bool f = pb_saturated(m_view.local.at(g0 + j), sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
-      m_own_flags[static_cast<size_t>(j)] = f;
-      m_ctx.sat_flags->publish(m_id, j, f, now);
+      m_gq[static_cast<size_t>(j)] = sat_queue(m_view.local.at(g0 + j));
+      sum += m_gq[static_cast<size_t>(j)];
     }
+    if (m_rtl_pb) {
+      m_rtl_pb->saturated(m_gq.data(), h, m_pb.cg, m_pb.tg, m_own_flags.data());
+    } else {
+      for (int j = 0; j < h; ++j)
+        m_own_flags[static_cast<size_t>(j)] =
+            pb_saturated(m_gq[static_cast<size_t>(j)], sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
+    }
+    for (int j = 0; j < h; ++j) m_ctx.sat_flags->publish(m_id, j, m_own_flags[static_cast<size_t>(j)] != 0, now);
   }
 }
 

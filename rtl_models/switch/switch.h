@@ -47,6 +47,8 @@ struct SwitchParams {
   uint32_t out_buf[3] = {32, 32, 32};     // output buffer depth per VC, phits
   uint32_t latency[3] = {1, 10, 40};      // link latency per class, cycles
   bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
+  bool rtl_ugal = false;                  // ... the Verilated UGAL selector
+  bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
 };
 
 class Switch : public sc_core::sc_module, public Clocked {
@@ -144,6 +146,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   AdaptiveView m_view;
   bool m_adaptive = false;
   PbParams m_pb;
+  const SelectionBlocks* m_rtl_pb = nullptr;  // co-simulated PB detector, or null (C++)
+  std::vector<uint32_t> m_gq;                 // scratch: global-port occupancies
   void publish_congestion(uint64_t now);
 };
 

@@ -1,6 +1,11 @@
 #include "rtl_models/verilog/rtl_blocks.h"
 
+#include <stdexcept>
+
 #include "Vacor_level_ctrl.h"
+#include "Vpb_sat_detector.h"
+#include "Vpb_sat_detector_h2.h"
+#include "Vugal_selector.h"
 #include "verilated.h"
 
 namespace scfly {
@@ -54,7 +59,55 @@ class RtlLevelCtrl final : public LevelCtrl {
   uint32_t m_level = 0, m_counter = 0, m_timer = 0;
 };
 
+class RtlSelection final : public SelectionBlocks {
+ public:
+  explicit RtlSelection(int h) : m_h(h), m_ctx(new VerilatedContext), m_ugal(new Vugal_selector(m_ctx.get())) {
+    if (h == 4) m_pb4.reset(new Vpb_sat_detector(m_ctx.get()));
+    else if (h == 2) m_pb2.reset(new Vpb_sat_detector_h2(m_ctx.get()));
+  }
+  bool prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) const override {
+    m_ugal->q_min_i = sat_queue(q_min);
+    m_ugal->h_min_i = h_min & 0xF;
+    m_ugal->q_vlb_i = sat_queue(q_vlb);
+    m_ugal->h_vlb_i = h_vlb & 0xF;
+    m_ugal->threshold_i = static_cast<uint32_t>(t) & 0xFFFFFF;
+    m_ugal->eval();
+    return m_ugal->min_o != 0;
+  }
+  void saturated(const uint32_t* q, int n, uint32_t cg, uint32_t tg, uint32_t* flags) const override {
+    uint64_t packed = 0;
+    for (int j = 0; j < n; ++j) packed |= static_cast<uint64_t>(sat_queue(q[j])) << (16 * j);
+    uint32_t out = 0;
+    if (m_pb4) {
+      m_pb4->q_i = packed;
+      m_pb4->cg_i = cg;
+      m_pb4->tg_i = tg;
+      m_pb4->eval();
+      out = m_pb4->sat_o;
+    } else if (m_pb2) {
+      m_pb2->q_i = static_cast<uint32_t>(packed);
+      m_pb2->cg_i = cg;
+      m_pb2->tg_i = tg;
+      m_pb2->eval();
+      out = m_pb2->sat_o;
+    } else {
+      throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(m_h));
+    }
+    for (int j = 0; j < n; ++j) flags[j] = (out >> j) & 1U;
+  }
+
+ private:
+  int m_h;
+  std::unique_ptr<VerilatedContext> m_ctx;
+  std::unique_ptr<Vugal_selector> m_ugal;
+  std::unique_ptr<Vpb_sat_detector> m_pb4;
+  std::unique_ptr<Vpb_sat_detector_h2> m_pb2;
+};
+
 }  // namespace
+
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int h) { return std::make_unique<RtlSelection>(h); }
+bool rtl_pb_supports(int h) { return h == 2 || h == 4; }
 
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p) {
   return std::make_unique<RtlLevelCtrl>(p);

@@ -8,11 +8,18 @@
 #include <memory>
 
 #include "routing_units/acor_level_ctrl.h"
+#include "routing_units/ugal.h"
 
 namespace scfly {
 
 // rtl_models/verilog/acor_level_ctrl.sv as a LevelCtrl. It is stepped on every cycle
 // (needs_every_cycle): hardware has no closed-form catch-up for a sleeping switch.
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p);
+
+// ugal_selector.sv and pb_sat_detector.sv (built for H = 2 and H = 4 global ports) as the
+// selection rules; `h` is the switches' global port count. Combinational: inputs set,
+// eval, outputs read. Throws std::invalid_argument for an H without a Verilated model.
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int h);
+bool rtl_pb_supports(int h);
 
 }  // namespace scfly
