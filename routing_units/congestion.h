@@ -10,6 +10,10 @@
 //    load they see a busy global link as congested: on dfly(2,4,2) under UN at 0.2,
 //    UGAL-L sends 22 % of packets non-minimally with `credits` or `both` and 1.8 % with
 //    `output` (and `output` also sustains more under ADV+1: 0.368 vs 0.346 at 0.45).
+//    The other side of the trade-off (dfly(4,8,4), 100-cycle global links, PB): under
+//    ADV+1 at 0.1 `output` flags the saturated minimal link late, 27 % of packets still
+//    go minimal and the latency is 328.5 cycles, against 8 % and 266.8 with `both`; under
+//    UN at 0.3 `both` sends 40 % non-minimally (204.8 cycles) against 6.5 % (158.0).
 //  - NetworkLoad: every switch's per-port occupancy as of the end of the previous cycle
 //    (UGAL-G's global information). Each switch publishes at the end of its cycle; a record
 //    keeps the value before this cycle's update, so what a reader sees never depends on
