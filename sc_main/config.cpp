@@ -361,23 +361,24 @@ SimConfig parse(YAML::Node root) {
     } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
       throw ConfigError(top.bad("rtl", r, "a list of RTL blocks, e.g. [acor]"));
     }
+    auto require_rtl_build = [] {
+#ifndef SCFLY_HAVE_RTL
+      throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+#endif
+    };
     for (const auto& n : names) {
       if (n == "acor") {
         if (c.routing != RoutingAlgo::AcorSwitch && c.routing != RoutingAlgo::PbAcor)
           throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
                             "acor-switch or pb-acor, not " + std::string(to_string(c.routing)));
-#ifndef SCFLY_HAVE_RTL
-        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
+        require_rtl_build();
         c.sw.rtl_acor = true;
       } else if (n == "ugal") {
         if (c.routing != RoutingAlgo::UgalL && c.routing != RoutingAlgo::UgalG && c.routing != RoutingAlgo::Par &&
             c.routing != RoutingAlgo::Pb && c.routing != RoutingAlgo::PbAcor)
           throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing ugal-l, ugal-g, par, "
                             "pb or pb-acor, not " + std::string(to_string(c.routing)));
-#ifndef SCFLY_HAVE_RTL
-        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
+        require_rtl_build();
         c.sw.rtl_ugal = true;
       } else if (n == "pb") {
         if (c.routing != RoutingAlgo::Pb && c.routing != RoutingAlgo::PbAcor)
@@ -386,9 +387,7 @@ SimConfig parse(YAML::Node root) {
         if (c.topology.h != 2 && c.topology.h != 4)
           throw ConfigError("config key 'rtl': block 'pb' is Verilated for h = 2 and h = 4 global ports, not h = " +
                             std::to_string(c.topology.h));
-#ifndef SCFLY_HAVE_RTL
-        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
+        require_rtl_build();
         c.sw.rtl_pb = true;
       } else if (n == "min_route") {
         throw ConfigError("config key 'rtl': block 'min_route' is verified against its C++ unit in lockstep "

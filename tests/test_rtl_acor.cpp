@@ -1,58 +1,32 @@
-// RTL == C++: the Verilated acor_level_ctrl (rtl_models/verilog/acor_level_ctrl.sv) and the
-// C++ AcorLevelCtrl (routing_units/acor_level_ctrl.h) driven in lockstep with the same
-// random stimulus; level, counter and timer must agree after every cycle.
+// RTL == C++: the Verilated acor_level_ctrl (rtl_models/verilog/acor_level_ctrl.sv, through
+// the adapter --rtl acor uses) and the C++ AcorLevelCtrl (routing_units/acor_level_ctrl.h)
+// driven in lockstep with the same random stimulus; level, counter and timer must agree
+// after every cycle.
 #include <gtest/gtest.h>
 
 #include <memory>
 
-#include "Vacor_level_ctrl.h"
 #include "routing_units/acor_level_ctrl.h"
+#include "rtl_models/verilog/rtl_blocks.h"
 #include "tb/rng.h"
-#include "verilated.h"
 
 namespace scfly {
 namespace {
 
-struct Dut {
-  std::unique_ptr<VerilatedContext> ctx = std::make_unique<VerilatedContext>();
-  std::unique_ptr<Vacor_level_ctrl> m = std::make_unique<Vacor_level_ctrl>(ctx.get());
-  void tick() {
-    m->clk_i = 0;
-    m->eval();
-    m->clk_i = 1;
-    m->eval();
-  }
-  void reset(const AcorLevelParams& p) {
-    m->levels_i = static_cast<uint8_t>(p.levels);
-    m->hi_i = p.hi;
-    m->it1_i = p.it[0];
-    m->it2_i = p.it[1];
-    m->dt1_i = p.dt[0];
-    m->dt2_i = p.dt[1];
-    m->blocked_i = 0;
-    m->rst_ni = 0;
-    m->clk_i = 0;
-    m->eval();
-    m->rst_ni = 1;
-    m->eval();
-  }
-};
-
 // Runs `cycles` cycles of stimulus drawn by `draw` and compares every cycle.
 template <class Draw>
 void lockstep(const AcorLevelParams& p, uint64_t cycles, uint64_t seed, Draw draw) {
-  Dut dut;
-  dut.reset(p);
+  // The Verilated block through the same adapter the switch uses for --rtl acor.
+  const std::unique_ptr<LevelCtrl> dut = make_rtl_level_ctrl(p);
   AcorLevelCtrl ref(p);
   Rng rng(seed, StreamKind::Traffic, 99);
   for (uint64_t c = 0; c < cycles; ++c) {
     const uint32_t b = draw(rng, c);
-    dut.m->blocked_i = b;
-    dut.tick();
+    dut->step(b);
     ref.step(b);
-    ASSERT_EQ(dut.m->level_o, ref.level()) << "cycle " << c << " blocked " << b;
-    ASSERT_EQ(dut.m->counter_o, ref.counter()) << "cycle " << c;
-    ASSERT_EQ(dut.m->timer_o, ref.timer()) << "cycle " << c;
+    ASSERT_EQ(dut->level(), ref.level()) << "cycle " << c << " blocked " << b;
+    ASSERT_EQ(dut->counter(), ref.counter()) << "cycle " << c;
+    ASSERT_EQ(dut->timer(), ref.timer()) << "cycle " << c;
   }
 }
 
