@@ -43,6 +43,7 @@ void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, Rng&
 
 RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
                                     Rng& rng) {
+  if (const MinHopBlock* b = topo.min_hop_block()) return b->hop(sw, target, h);
   RouteDecision d;
   const int G = topo.group_of(sw);
   if (G == topo.group_of(target)) {

@@ -36,4 +36,13 @@ struct RouteDecision {
   uint8_t vc = 0;
 };
 
+// A replacement for dragonfly_minimal_hop (minimal.h): the co-simulated RTL route unit.
+// Same contract: one minimal hop from `sw` toward `target` (sw != target), updating the
+// header's exit_* and global_done.
+class MinHopBlock {
+ public:
+  virtual ~MinHopBlock() = default;
+  virtual RouteDecision hop(int sw, int target, RouteHeader& h) const = 0;
+};
+
 }  // namespace scfly

@@ -390,11 +390,17 @@ SimConfig parse(YAML::Node root) {
         require_rtl_build();
         c.sw.rtl_pb = true;
       } else if (n == "min_route") {
-        throw ConfigError("config key 'rtl': block 'min_route' is verified against its C++ unit in lockstep "
-                          "(scfly_rtl_tests) but not co-simulated in the network yet; allowed now: acor, ugal, pb");
+        const DragonflyShape& t = c.topology;
+        const bool built = t.arrangement == Arrangement::Palmtree &&
+                           ((t.p == 2 && t.a == 4 && t.h == 2) || (t.p == 4 && t.a == 8 && t.h == 4));
+        if (!built)
+          throw ConfigError("config key 'rtl': block 'min_route' is Verilated for the palmtree dfly(2,4,2) and "
+                            "dfly(4,8,4) only, not dfly(" + std::to_string(t.p) + "," + std::to_string(t.a) + "," +
+                            std::to_string(t.h) + "," + std::to_string(t.g) + ") " + to_string(t.arrangement));
+        require_rtl_build();
+        c.sw.rtl_min_route = true;
       } else {
-        throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: acor, ugal, pb "
-                          "(min_route: lockstep-verified only)");
+        throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb");
       }
     }
   }
@@ -497,6 +503,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   if (c.sw.rtl_acor) j["rtl"].push_back("acor");
   if (c.sw.rtl_ugal) j["rtl"].push_back("ugal");
   if (c.sw.rtl_pb) j["rtl"].push_back("pb");
+  if (c.sw.rtl_min_route) j["rtl"].push_back("min_route");
   j["links"] = {{"injection_latency", c.sw.latency[H]},
                 {"local_latency", c.sw.latency[L]},
                 {"global_latency", c.sw.latency[G]}};

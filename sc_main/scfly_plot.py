@@ -1,18 +1,19 @@
 #!/usr/bin/env python3
-"""scfly plot: figures from a results database written by `scfly sweep`.
+"""scfly plot: figures and CSV from a results database written by `scfly sweep`.
 
-Usage (run through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
-  scfly plot DB --x load --y latency_avg [--y accepted_load] [--series routing[,seed]]
-             [--facet traffic] [--where "topology_g=33"] [--status ok|error|all]
-             [-o fig.png|fig.svg|fig.pdf] [--title T] [--logy] [--ymax V]
-  scfly plot DB --recipe latency|throughput [options above override the recipe]
-  scfly plot DB --recipe transient (--point ID | --where ...) [--cycles] [--switches 0,3]
-  scfly plot DB --recipe fairness (--point ID | --where ...)
-  scfly plot DB [--where ...] --csv points.csv        (export the selected rows, no plot)
+Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
+  scfly plot DB --x COL --y COL [--y COL ...] [--series COL[,COL...]] [--facet COL]
+             [--where SQL] [--status ok|error|all] [-o FILE.png|.svg|.pdf]
+             [--title T] [--logy] [--ymax V] [--ideal]
+  scfly plot DB --recipe latency|throughput [generic options override the recipe]
+  scfly plot DB --recipe transient (--point ID | --where SQL) [--cycles] [--switches 0,3]
+  scfly plot DB --recipe fairness (--point ID | --where SQL)
+  scfly plot DB [--where SQL] [--status ...] --csv FILE.csv    (export rows, no plot)
 
-Points with the same x in one series (e.g. several seeds) are averaged; the band shows
-their min..max. NULL values are skipped. Exit codes: 0 ok, 2 bad input (message on
-stderr), 3 matplotlib missing.
+Columns are those of the `points` table (config keys with '.' -> '_', and metrics).
+Rows of one series at the same x (e.g. seeds) are averaged; a band shows their min..max.
+NULL values are skipped. Only status='ok' rows unless --status says otherwise.
+Exit codes: 0 ok, 2 bad input (message on stderr), 3 matplotlib missing.
 """
 import argparse
 import csv
@@ -21,41 +22,67 @@ import math
 import os
 import sqlite3
 import sys
+import urllib.parse
 
+PREFIX = "scfly plot"
+FORMATS = (".png", ".svg", ".pdf")
 UNITS = {
     "load": "phits/node/cycle", "offered_load": "phits/node/cycle",
     "accepted_load": "phits/node/cycle", "generated_load": "phits/node/cycle",
-    "accepted_packets": "packets/node/cycle", "switch_accepted_min": "phits/node/cycle",
-    "switch_accepted_max": "phits/node/cycle", "hops_avg": "hops", "local_hops_avg": "hops",
-    "global_hops_avg": "hops", "nonminimal_fraction": "fraction", "jain_fairness": "index",
-    "wall_s": "s",
+    "switch_accepted_min": "phits/node/cycle", "switch_accepted_max": "phits/node/cycle",
+    "accepted_packets": "packets/node/cycle", "hops_avg": "hops", "local_hops_avg": "hops",
+    "global_hops_avg": "hops", "jain_fairness": "index", "wall_s": "s", "clock_ghz": "GHz",
 }
-
 RECIPES = {
-    "latency": {"x": "load", "y": ["latency_avg"], "series": "routing", "facet": "traffic"},
-    "throughput": {"x": "load", "y": ["accepted_load"], "series": "routing", "facet": "traffic"},
+    "latency": {"x": "load", "y": ["latency_avg"], "series": "routing", "facet": "traffic",
+                "title": "Latency vs offered load"},
+    "throughput": {"x": "load", "y": ["accepted_load"], "series": "routing", "facet": "traffic",
+                   "ideal": True, "title": "Accepted vs offered load"},
 }
 
 
 class PlotError(Exception):
-    pass
+    """Bad input: reported as `scfly plot: error: ...`, exit code 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise PlotError(f"{message} (see --help)")
 
 
 def label(col):
-    if col.startswith("latency") or col.startswith("network_latency"):
-        return f"{col} (cycles)"
-    if col.startswith("policy_fractions"):
-        return f"{col} (fraction)"
-    unit = UNITS.get(col)
+    """Axis label with the unit of a known column, else the bare column name."""
+    if col.startswith(("latency", "network_latency")) or col.endswith("_cycles"):
+        unit = "cycles"
+    elif col.endswith("_fraction") or col.startswith("policy_fractions"):
+        unit = "fraction"
+    else:
+        unit = UNITS.get(col)
     return f"{col} ({unit})" if unit else col
 
 
-def connect(path):
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
+
+
+def sort_key(v):
+    """Orders numbers numerically, then text, then NULL, without comparing across types."""
+    if v is None:
+        return (2, 0, "")
+    return (0, v, "") if is_num(v) else (1, 0, str(v))
+
+
+# ----------------------------------------------------------------------------- database
+def open_db(path):
     if not os.path.isfile(path):
         raise PlotError(f"results database '{path}' does not exist")
-    db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    db.row_factory = sqlite3.Row
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    uri = "file:" + urllib.parse.quote(os.path.abspath(path)) + "?mode=ro"
+    try:
+        db = sqlite3.connect(uri, uri=True)
+        db.row_factory = sqlite3.Row
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error as e:
+        raise PlotError(f"'{path}' cannot be read as an SQLite database: {e}")
     if "points" not in tables:
         raise PlotError(f"'{path}' has no table 'points' (not an scfly results database)")
     return db, tables
@@ -65,236 +92,426 @@ def columns(db, table="points"):
     return [r[1] for r in db.execute(f'PRAGMA table_info("{table}")')]
 
 
-def check_columns(db, names):
+def check_columns(db, option, names):
     have = columns(db)
     for n in names:
-        if n and n not in have:
-            raise PlotError(f"unknown column '{n}'; available: {', '.join(have)}")
+        if n not in have:
+            raise PlotError(f"{option}: unknown column '{n}'; available: {', '.join(have)}")
 
 
-def select(db, where, status):
-    sql = "SELECT * FROM points"
-    conds = []
-    if status != "all":
-        conds.append(f"status = '{status}'")
+def query(db, sql, params=(), what="query"):
+    try:
+        return [dict(r) for r in db.execute(sql, params)]
+    except sqlite3.Error as e:
+        raise PlotError(f"{what}: {e}")
+
+
+def select(db, where, status, extra=None):
+    """Rows of `points` after the --where/--status filters (and an optional id), by id."""
+    conds, params = [], []
+    if status != "all" and "status" in columns(db):
+        conds.append("status = ?")
+        params.append(status)
+    if extra:
+        conds.append(extra[0])
+        params.append(extra[1])
     if where:
         conds.append(f"({where})")
-    if conds:
-        sql += " WHERE " + " AND ".join(conds)
-    try:
-        rows = [dict(r) for r in db.execute(sql + " ORDER BY id")]
-    except sqlite3.Error as e:
-        raise PlotError(f"--where '{where}': {e}")
+    sql = "SELECT * FROM points" + (" WHERE " + " AND ".join(conds) if conds else "") + " ORDER BY id"
+    rows = query(db, sql, params, f"--where '{where}'" if where else "points")
     if not rows:
-        raise PlotError("no points selected" + (f" by --where '{where}'" if where else ""))
+        raise PlotError("no rows selected (status " + status + (f", --where '{where}'" if where else "") + ")")
     return rows
 
 
-def save(fig, out):
-    ext = os.path.splitext(out)[1].lower()
-    if ext not in (".png", ".svg", ".pdf"):
-        raise PlotError(f"-o '{out}': unknown format '{ext}'; use .png, .svg or .pdf")
-    fig.tight_layout()
+def one_point(db, a):
+    """The single point a per-point recipe draws: --point ID, or --where selecting one row."""
+    status = a.status or ("all" if a.point is not None else "ok")
+    extra = ("id = ?", a.point) if a.point is not None else None
     try:
-        fig.savefig(out, dpi=120 if ext == ".png" else None)
-    except OSError as e:
-        raise PlotError(f"-o '{out}': {e}")
-    print(f"wrote {out}")
-
-
-def key_of(row, cols):
-    return ", ".join(f"{c}={row[c]}" for c in cols) if cols else "all"
-
-
-def curves(plt, args, db, rows):
-    series = [c for c in (args.series or "").split(",") if c]
-    check_columns(db, [args.x, args.facet] + args.y + series)
-    facets = sorted({r[args.facet] for r in rows}, key=str) if args.facet else [None]
-    ny = len(args.y)
-    fig, axes = plt.subplots(ny, len(facets), figsize=(4.8 * len(facets), 3.6 * ny), squeeze=False)
-    for fi, fv in enumerate(facets):
-        frows = [r for r in rows if not args.facet or r[args.facet] == fv]
-        for yi, ycol in enumerate(args.y):
-            ax = axes[yi][fi]
-            groups = {}
-            for r in frows:
-                if r[args.x] is None or r[ycol] is None:
-                    continue
-                groups.setdefault(key_of(r, series), {}).setdefault(r[args.x], []).append(r[ycol])
-            for name in sorted(groups):
-                pts = sorted(groups[name].items())
-                xs = [p[0] for p in pts]
-                ys = [sum(v) / len(v) for _, v in pts]
-                ax.plot(xs, ys, marker="o", markersize=3, label=name)
-                if any(len(v) > 1 for _, v in pts):
-                    ax.fill_between(xs, [min(v) for _, v in pts], [max(v) for _, v in pts], alpha=0.2)
-            if args.ideal and groups:
-                lo = min(min(g) for g in groups.values())
-                hi = max(max(g) for g in groups.values())
-                ax.plot([lo, hi], [lo, hi], "k--", linewidth=0.8, label="offered")
-            if args.logy:
-                ax.set_yscale("log")
-            if args.ymax is not None:
-                ax.set_ylim(top=args.ymax)
-            ax.set_xlabel(label(args.x))
-            ax.set_ylabel(label(ycol))
-            ax.grid(True, alpha=0.3)
-            if args.facet:
-                ax.set_title(f"{args.facet} = {fv}")
-            if groups:
-                ax.legend(fontsize=7)
-    if args.title:
-        fig.suptitle(args.title)
-    return fig
-
-
-def one_point(db, args):
-    if args.point is not None:
-        rows = [dict(r) for r in db.execute("SELECT * FROM points WHERE id = ?", (args.point,))]
-        if not rows:
-            raise PlotError(f"--point {args.point}: no such point")
-        return rows[0]
-    rows = select(db, args.where, args.status)
+        rows = select(db, a.where, status, extra)
+    except PlotError:
+        if a.point is not None:
+            raise PlotError(f"--point {a.point}: no such point"
+                            + (f" with status {status}" if status != "all" else "")
+                            + (f" matching --where '{a.where}'" if a.where else ""))
+        raise
     if len(rows) != 1:
-        raise PlotError(f"the {args.recipe} recipe needs exactly one point (--point ID or --where); "
-                        f"{len(rows)} selected (ids {', '.join(str(r['id']) for r in rows[:10])})")
+        ids = ", ".join(str(r["id"]) for r in rows[:12]) + (", ..." if len(rows) > 12 else "")
+        raise PlotError(f"--recipe {a.recipe} needs exactly one point (--point ID or --where); "
+                        f"{len(rows)} selected (ids {ids})")
     return rows[0]
 
 
-def transient(plt, args, db, tables):
-    p = one_point(db, args)
-    ts = [dict(r) for r in db.execute("SELECT * FROM timeseries WHERE point_id = ? ORDER BY bin", (p["id"],))] \
+def load_json(p, col, default):
+    text = p.get(col)
+    if text in (None, ""):
+        return default
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        raise PlotError(f"point {p['id']}: column '{col}' is not valid JSON")
+
+
+def describe(p, phases=None):
+    """Short title text for one point; with phases, their traffic and load replace the point's."""
+    parts = [f"point {p['id']}", str(p.get("routing", ""))]
+    if phases:
+        parts.append(" → ".join(f"{t}" + (f" @ {ld:g}" if is_num(ld) else "") for _, t, ld in phases))
+    else:
+        parts.append(str(p.get("traffic", "")))
+        if is_num(p.get("load")):
+            parts.append(f"load {p['load']:g}")
+    if all(p.get(f"topology_{k}") is not None for k in "pahg"):
+        parts.append("dfly({},{},{},{})".format(*(p[f"topology_{k}"] for k in "pahg")))
+    return " ".join(x for x in parts if x and x != "None")
+
+
+# ----------------------------------------------------------------------------- generic curves
+def plot_curves(plt, a, db, rows):
+    ys = [y.strip() for arg in a.y for y in arg.split(",") if y.strip()]
+    series = [c.strip() for c in (a.series or "").split(",") if c.strip()]
+    check_columns(db, "--x", [a.x])
+    check_columns(db, "--y", ys)
+    check_columns(db, "--series", series)
+    if a.facet:
+        check_columns(db, "--facet", [a.facet])
+    facets = sorted({r[a.facet] for r in rows}, key=sort_key) if a.facet else [None]
+    xs_all = {r[a.x] for r in rows if r[a.x] is not None}
+    categorical = not all(is_num(v) for v in xs_all)
+    xpos = {v: i for i, v in enumerate(sorted(xs_all, key=sort_key))} if categorical else None
+
+    def skey(r):
+        return tuple(r[c] for c in series)
+
+    keys = sorted({skey(r) for r in rows}, key=lambda k: tuple(sort_key(v) for v in k))
+    cmap = plt.get_cmap("tab10" if len(keys) <= 10 else "tab20")
+    style = {k: (cmap(i % cmap.N), "osD^v<>ph*"[i % 10]) for i, k in enumerate(keys)}
+
+    def name_of(k, ycol):
+        return ", ".join(str(v) for v in k) if series else ycol
+
+    ncols = min(len(facets), 4)
+    frows = -(-len(facets) // ncols)
+    legend_w = 0.9 + 0.075 * max(len(name_of(k, y)) for k in keys for y in ys)
+    fig, axes = plt.subplots(frows * len(ys), ncols, squeeze=False,
+                             figsize=(4.5 * ncols + legend_w, 3.4 * frows * len(ys)))
+    handles = {}   # one legend for the figure: a series has the same colour in every panel
+    plotted = {y: 0 for y in ys}
+    for yi, ycol in enumerate(ys):
+        for fi, fv in enumerate(facets):
+            ax = axes[yi * frows + fi // ncols][fi % ncols]
+            groups = {}
+            for r in rows:
+                if a.facet and r[a.facet] != fv:
+                    continue
+                xv, yv = r[a.x], r[ycol]
+                if xv is None or not is_num(yv):
+                    continue
+                groups.setdefault(skey(r), {}).setdefault(xpos[xv] if categorical else xv, []).append(yv)
+            for k in keys:
+                if k not in groups:
+                    continue
+                pts = sorted(groups[k].items())
+                px = [x for x, _ in pts]
+                color, marker = style[k]
+                name = name_of(k, ycol)
+                mean = [sum(v) / len(v) for _, v in pts]
+                if categorical:   # no line between categories; min..max as error bars
+                    ax.errorbar(px, mean, yerr=[[max(0.0, m - min(v)) for m, (_, v) in zip(mean, pts)],
+                                                [max(0.0, max(v) - m) for m, (_, v) in zip(mean, pts)]],
+                                fmt=marker, markersize=5, capsize=3, color=color, label=name)
+                else:
+                    ax.plot(px, mean, marker=marker, markersize=4, color=color, label=name)
+                if not categorical and any(len(v) > 1 for _, v in pts):
+                    ax.fill_between(px, [min(v) for _, v in pts], [max(v) for _, v in pts],
+                                    color=color, alpha=0.18, linewidth=0)
+                plotted[ycol] += len(pts)
+            if a.ideal and groups:
+                hi = max(x for g in groups.values() for x in g)
+                ax.plot([0, hi], [0, hi], color="0.3", linestyle="--", linewidth=0.9, label="ideal (y = x)")
+            if categorical:
+                ax.set_xticks(range(len(xpos)))
+                ax.set_xticklabels([str(v) for v in xpos], rotation=30, ha="right", fontsize=8)
+            if a.logy:
+                ax.set_yscale("log")
+            if a.ymax is not None:
+                ax.set_ylim(top=a.ymax)
+            ax.set_xlabel(label(a.x))
+            ax.set_ylabel(label(ycol))
+            ax.grid(True, alpha=0.3)
+            if a.facet:
+                ax.set_title(f"{a.facet} = {fv}", fontsize=10)
+            if not groups:
+                ax.text(0.5, 0.5, "no data", transform=ax.transAxes, ha="center", color="0.5")
+            for h, lab in zip(*ax.get_legend_handles_labels()):
+                handles.setdefault(lab, h)
+        for k in range(len(facets), frows * ncols):
+            axes[yi * frows + k // ncols][k % ncols].axis("off")
+    empty = [y for y, n in plotted.items() if n == 0]
+    if empty:
+        raise PlotError(f"no numeric values of {', '.join(empty)} (vs {a.x}) in the {len(rows)} "
+                        "selected rows (all NULL or text)")
+    sweeps = sorted({str(r.get("sweep")) for r in rows if r.get("sweep")})
+    title = a.title or a.default_title or f"{', '.join(ys)} vs {a.x}"
+    if not a.title and len(sweeps) == 1:
+        title += f" ({sweeps[0]})"
+    fig.suptitle(title)
+    order = [name_of(k, y) for y in ys for k in keys] + ["ideal (y = x)"]
+    labels = sorted(handles, key=lambda lab: order.index(lab) if lab in order else len(order))
+    axes[0][ncols - 1].legend([handles[lab] for lab in labels], labels, loc="upper left",
+                              bbox_to_anchor=(1.02, 1.0), fontsize=8, title=",".join(series) or None,
+                              title_fontsize=8)
+    return fig
+
+
+# ----------------------------------------------------------------------------- transient
+def phase_list(p):
+    """Phases with traffic and load filled in from the previous phase (or the point)."""
+    out, traffic, load = [], p.get("traffic"), p.get("load")
+    for ph in load_json(p, "phases", []) or []:
+        if not isinstance(ph, dict) or not is_num(ph.get("start")):
+            raise PlotError(f"point {p['id']}: column 'phases' has an entry without a numeric 'start'")
+        traffic, load = ph.get("traffic", traffic), ph.get("load", load)
+        out.append((ph["start"], traffic, load))
+    return sorted(out, key=lambda t: t[0])
+
+
+def plot_transient(plt, a, db, tables):
+    p = one_point(db, a)
+    ts = query(db, "SELECT * FROM timeseries WHERE point_id = ? ORDER BY bin", (p["id"],)) \
         if "timeseries" in tables else []
     if not ts:
-        raise PlotError(f"point {p['id']} has no time series (run it with timeseries.bin_cycles)")
-    names = [r[0] for r in db.execute("SELECT DISTINCT name FROM switch_series WHERE point_id = ? ORDER BY name",
-                                      (p["id"],))] if "switch_series" in tables else []
-    ghz = p.get("clock_ghz") or 1.0
-    scale, xunit = (1.0, "cycles") if args.cycles else (1.0 / (ghz * 1000.0), "us")
-    x = [(r["t_start"] + r["t_end"]) / 2 * scale for r in ts]
-    panels = [("latency_avg", "latency (cycles)"), ("accepted_load", "accepted (phits/node/cycle)"),
-              ("nonminimal_fraction", "non-minimal (fraction)")]
-    fig, axes = plt.subplots(len(panels) + len(names), 1, figsize=(7.5, 2.2 * (len(panels) + len(names))),
-                             sharex=True, squeeze=False)
-    for i, (col, ylab) in enumerate(panels):
-        ax = axes[i][0]
-        xs = [xv for xv, r in zip(x, ts) if r[col] is not None]
-        ys = [r[col] for r in ts if r[col] is not None]
-        ax.plot(xs, ys, marker=".", markersize=3)
-        if col == "latency_avg":
-            inj = [(xv, r["latency_inj_avg"]) for xv, r in zip(x, ts) if r["latency_inj_avg"] is not None]
-            ax.plot([a for a, _ in inj], [b for _, b in inj], linestyle=":", label="by generation bin")
-            ax.legend(fontsize=7)
-        if col == "accepted_load":
-            ax.plot(x, [r["generated_load"] for r in ts], linestyle=":", label="generated")
-            ax.legend(fontsize=7)
-        ax.set_ylabel(ylab)
-        ax.grid(True, alpha=0.3)
-    want = [int(s) for s in args.switches.split(",")] if args.switches else None
+        raise PlotError(f"point {p['id']} (status {p.get('status')}) has no timeseries rows "
+                        "(run it with timeseries.bin_cycles > 0)")
+    names = [r["name"] for r in query(db, "SELECT DISTINCT name FROM switch_series WHERE point_id = ? "
+                                          "ORDER BY name", (p["id"],))] if "switch_series" in tables else []
+    want = None
+    if a.switches:
+        try:
+            want = [int(s) for s in a.switches.split(",") if s.strip()]
+        except ValueError:
+            raise PlotError(f"--switches '{a.switches}': give switch numbers like 0,3")
+    ghz = p.get("clock_ghz")
+    if a.cycles or not is_num(ghz) or ghz <= 0:
+        scale, xlabel = 1.0, "time (cycles)"
+    else:
+        scale, xlabel = 1.0 / (ghz * 1000.0), "time (µs)"
+    mid = {r["bin"]: (r["t_start"] + r["t_end"]) / 2 * scale for r in ts}
+    width = ts[0]["t_end"] - ts[0]["t_start"]
+    phases = phase_list(p)
+
+    panels = [("latency_avg", [("latency_inj_avg", "latency_inj_avg (by generation bin)", ":"),
+                               ("network_latency_avg", "network_latency_avg", "--")]),
+              ("accepted_load", [("generated_load", "generated", ":")]),
+              ("nonminimal_fraction", [])]
+    n = len(panels) + len(names)
+    fig, axes = plt.subplots(n, 1, figsize=(8.0, 2.3 * n + 0.6), sharex=True, squeeze=False)
+    axes = [r[0] for r in axes]
+
+    def line(ax, col, lab, ls="-", lw=1.4, marker=".", rows=ts):
+        # NULL bins become NaN: nothing is drawn there and the line shows the gap
+        ys = [r[col] if is_num(r[col]) else math.nan for r in rows]
+        ax.plot([mid[r["bin"]] for r in rows], ys, linestyle=ls, linewidth=lw, marker=marker,
+                markersize=3 if marker else 0, label=lab)
+        return sum(1 for y in ys if not math.isnan(y))
+
+    for ax, (col, extras) in zip(axes, panels):
+        if line(ax, col, col) == 0:
+            ax.text(0.5, 0.5, f"no {col} values", transform=ax.transAxes, ha="center", color="0.5")
+        for ecol, lab, ls in extras:
+            if ecol in ts[0]:
+                line(ax, ecol, lab, ls=ls, lw=1.0, marker=None)
+        ax.set_ylabel(label(col).replace(" (", "\n("), fontsize=9)
+    if phases or is_num(p.get("load")):   # offered load as a step line
+        t_end = ts[-1]["t_end"]
+        steps = phases or [(0, p.get("traffic"), p.get("load"))]
+        sx = [s * scale for s, _, _ in steps] + [t_end * scale]
+        sy = [ld for _, _, ld in steps]
+        if all(is_num(v) for v in sy):
+            axes[1].step(sx, sy + sy[-1:], where="post", color="0.4", linewidth=0.9, label="offered")
+    if a.logy:
+        axes[0].set_yscale("log")
+    if a.ymax is not None:
+        axes[0].set_ylim(top=a.ymax)
+    axes[2].set_ylim(-0.03, 1.03)
+
     for k, name in enumerate(names):
-        ax = axes[len(panels) + k][0]
-        rows = db.execute("SELECT bin, switch, value FROM switch_series WHERE point_id = ? AND name = ?",
-                          (p["id"], name)).fetchall()
+        ax = axes[len(panels) + k]
         by_bin = {}
-        for b, s, v in rows:
-            by_bin.setdefault(b, {})[s] = v
+        for b, s, v in db.execute("SELECT bin, switch, value FROM switch_series WHERE point_id = ? "
+                                  "AND name = ?", (p["id"], name)):
+            if is_num(v):
+                by_bin.setdefault(b, {})[s] = v
         bins = sorted(by_bin)
-        bx = [x[b] if b < len(x) else x[-1] for b in bins]
+        bx = [mid.get(b, (b + 0.5) * width * scale) for b in bins]
         if want:
+            present = {s for d in by_bin.values() for s in d}
+            missing = [s for s in want if s not in present]
+            if missing:
+                raise PlotError(f"--switches: switch {missing[0]} has no '{name}' values "
+                                f"(switches {min(present)}..{max(present)})")
             for s in want:
-                ax.plot(bx, [by_bin[b].get(s, math.nan) for b in bins], label=f"switch {s}")
+                ax.plot(bx, [by_bin[b].get(s, math.nan) for b in bins], linewidth=1.2, label=f"switch {s}")
         else:
-            ax.plot(bx, [sum(by_bin[b].values()) / len(by_bin[b]) for b in bins], label="mean over switches")
-            ax.plot(bx, [max(by_bin[b].values()) for b in bins], linewidth=0.6, label="max")
-        ax.set_ylabel(name)
+            ax.plot(bx, [sum(by_bin[b].values()) / len(by_bin[b]) for b in bins], linewidth=1.4,
+                    label=f"mean over {len({s for d in by_bin.values() for s in d})} switches")
+            ax.plot(bx, [max(by_bin[b].values()) for b in bins], linewidth=0.7, label="max")
+        ax.set_ylabel(name, fontsize=9)
+
+    warm = p.get("warmup_cycles")
+    for ax in axes:
+        if is_num(warm) and warm > 0:
+            ax.axvspan(ts[0]["t_start"] * scale, warm * scale, color="0.92", zorder=0,
+                       label="warm-up" if ax is axes[-1] else None)
+        for start, _, _ in phases:
+            if start > ts[0]["t_start"]:
+                ax.axvline(start * scale, color="k", linestyle="--", linewidth=0.9)
         ax.grid(True, alpha=0.3)
-        ax.legend(fontsize=7)
-    phases = json.loads(p["phases"]) if p.get("phases") else []
-    for ph in phases[1:]:
-        for row in axes:
-            row[0].axvline(ph["start"] * scale, color="k", linestyle="--", linewidth=0.8)
-    for ph in phases:
-        axes[0][0].annotate(f"{ph['traffic']} {ph['load']}", (ph["start"] * scale, 1.0),
-                            xycoords=("data", "axes fraction"), fontsize=7, va="bottom")
-    axes[-1][0].set_xlabel(f"time ({xunit})")
-    fig.suptitle(args.title or f"point {p['id']}: {p.get('routing')} {p.get('traffic')}")
+        if len(ax.get_legend_handles_labels()[0]) > 1 or (want and ax in axes[len(panels):]):
+            ax.legend(fontsize=7, loc="best")
+    for start, traffic, load in phases:
+        text = f"{traffic}" + (f" @ {load:g}" if is_num(load) else "")
+        axes[0].annotate(text, (max(start, ts[0]["t_start"]) * scale, 1.0), xycoords=("data", "axes fraction"),
+                         xytext=(2, 3), textcoords="offset points", va="bottom", fontsize=8,
+                         bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.7", "alpha": 0.85})
+    axes[-1].set_xlabel(xlabel)
+    axes[-1].set_xlim(ts[0]["t_start"] * scale, ts[-1]["t_end"] * scale)
+    fig.suptitle(a.title or f"Transient: {describe(p, phases)}")
     return fig
 
 
-def fairness(plt, args, db):
-    p = one_point(db, args)
-    if not p.get("switch_accepted"):
-        raise PlotError(f"point {p['id']} has no per-switch accepted load")
-    v = json.loads(p["switch_accepted"])
-    fig, ax = plt.subplots(figsize=(max(6.0, len(v) * 0.05), 3.6))
-    ax.bar(range(len(v)), v, width=1.0)
-    mean = sum(v) / len(v)
-    for val, style, name in ((min(v), ":", "min"), (mean, "--", "mean"), (max(v), ":", "max")):
-        ax.axhline(val, color="k", linestyle=style, linewidth=0.8)
-        ax.annotate(f"{name} {val:.4f}", (len(v) - 1, val), fontsize=7, ha="right", va="bottom")
-    ax.set_xlabel("source switch")
+# ----------------------------------------------------------------------------- fairness
+def plot_fairness(plt, a, db):
+    p = one_point(db, a)
+    v = load_json(p, "switch_accepted", None)
+    if not isinstance(v, list) or not v or not all(is_num(x) for x in v):
+        raise PlotError(f"point {p['id']} (status {p.get('status')}) has no per-switch accepted load "
+                        "(column 'switch_accepted')")
+    n, mean = len(v), sum(v) / len(v)
+    fig, ax = plt.subplots(figsize=(min(12.0, max(6.5, n * 0.05)) + 2.6, 4.0))
+    ax.bar(range(n), v, width=0.9 if n <= 64 else 1.0, color="tab:blue", edgecolor="none")
+    lo, hi = min(range(n), key=v.__getitem__), max(range(n), key=v.__getitem__)
+    for val, ls, color, text in ((v[hi], ":", "tab:green", f"max  {v[hi]:.4f} (switch {hi})"),
+                                 (mean, "--", "k", f"mean {mean:.4f}"),
+                                 (v[lo], ":", "tab:red", f"min  {v[lo]:.4f} (switch {lo})")):
+        ax.axhline(val, color=color, linestyle=ls, linewidth=1.2, zorder=3, label=text)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, prop={"family": "monospace"},
+              title=f"{n} switches", title_fontsize=8)
+    per_group = p.get("topology_a")
+    if is_num(per_group) and 0 < per_group < n and n % per_group == 0 and n // per_group <= 80:
+        for g in range(1, n // per_group):
+            ax.axvline(g * per_group - 0.5, color="0.6", linewidth=0.6, zorder=2.5)
+        ax.set_xlabel(f"source switch (groups of {per_group} separated by grey lines)")
+    else:
+        ax.set_xlabel("source switch")
+    ax.set_xlim(-0.5, n - 0.5)
+    ax.set_ylim(0, max(v) * 1.12 if max(v) > 0 else 1)
     ax.set_ylabel(label("accepted_load"))
+    ax.grid(True, axis="y", alpha=0.3)
     jain = p.get("jain_fairness")
-    ax.set_title(args.title or f"point {p['id']}: {p.get('routing')} {p.get('traffic')} load {p.get('load')}"
-                 + (f", Jain {jain:.4f}" if jain is not None else ""))
+    fig.suptitle(a.title or f"Fairness: {describe(p)}" + (f" — Jain index {jain:.4f}" if is_num(jain) else ""))
     return fig
+
+
+# ----------------------------------------------------------------------------- main
+def export_csv(db, a):
+    rows = select(db, a.where, a.status or "ok")
+    try:
+        with open(a.csv, "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(list(rows[0].keys()))
+            w.writerows([list(r.values()) for r in rows])
+    except OSError as e:
+        raise PlotError(f"--csv '{a.csv}': {e.strerror or e}")
+    print(f"wrote {a.csv} ({len(rows)} rows)")
+
+
+def import_pyplot():
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"{PREFIX}: matplotlib is not available (apt-get install python3-matplotlib)", file=sys.stderr)
+        sys.exit(3)
+    return plt
+
+
+def parse_args(argv):
+    ap = Parser(prog=PREFIX, description=__doc__.split("\n")[0],
+                formatter_class=argparse.RawDescriptionHelpFormatter,
+                epilog="\n".join(__doc__.split("\n")[2:]))
+    ap.add_argument("db", help="results database (SQLite) written by scfly sweep")
+    ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "fairness"])
+    ap.add_argument("--x", metavar="COL", help="x column")
+    ap.add_argument("--y", metavar="COL", action="append", help="y column (repeatable or comma-separated)")
+    ap.add_argument("--series", metavar="COLS", help="columns that make one line each, comma-separated")
+    ap.add_argument("--facet", metavar="COL", help="column that makes one subplot per value")
+    ap.add_argument("--where", metavar="SQL", help="SQL condition on the points table")
+    ap.add_argument("--status", choices=["ok", "error", "all"], help="rows by status (default ok)")
+    ap.add_argument("--point", metavar="ID", type=int, help="point id (transient, fairness)")
+    ap.add_argument("--switches", metavar="LIST", help="transient: plot these switches individually, e.g. 0,3")
+    ap.add_argument("--cycles", action="store_true", help="transient: time in cycles, not µs")
+    ap.add_argument("-o", "--output", metavar="FILE", default="scfly-plot.png", help="figure file (.png, .svg, .pdf)")
+    ap.add_argument("--title", metavar="T")
+    ap.add_argument("--logy", action="store_true", help="logarithmic y axis (latency for transient)")
+    ap.add_argument("--ymax", metavar="V", type=float, help="upper y limit (latency for transient)")
+    ap.add_argument("--ideal", action="store_true", default=None, help="draw the y = x line")
+    ap.add_argument("--csv", metavar="FILE", help="export the selected rows to this CSV file instead of plotting")
+    return ap.parse_args(argv)
+
+
+def run(argv):
+    a = parse_args(argv)
+    db, tables = open_db(a.db)
+    if a.csv:
+        export_csv(db, a)
+        return 0
+    ext = os.path.splitext(a.output)[1].lower()
+    if ext not in FORMATS:
+        raise PlotError(f"-o '{a.output}': unknown format '{ext or '(none)'}'; use {', '.join(FORMATS)}")
+    plt = import_pyplot()
+    if a.recipe == "transient":
+        fig = plot_transient(plt, a, db, tables)
+    elif a.recipe == "fairness":
+        fig = plot_fairness(plt, a, db)
+    else:
+        r = RECIPES.get(a.recipe, {})
+        a.x = a.x or r.get("x")
+        a.y = a.y or r.get("y")
+        a.series = a.series if a.series is not None else r.get("series")
+        a.facet = a.facet if a.facet is not None else r.get("facet")
+        a.ideal = a.ideal if a.ideal is not None else r.get("ideal", False)
+        a.default_title = r.get("title")
+        if not a.x or not a.y:
+            raise PlotError("give --x and --y, or a --recipe")
+        fig = plot_curves(plt, a, db, select(db, a.where, a.status or "ok"))
+    fig.tight_layout()
+    try:
+        fig.savefig(a.output, dpi=120 if ext == ".png" else None)
+    except (OSError, ValueError) as e:
+        raise PlotError(f"-o '{a.output}': {getattr(e, 'strerror', None) or e}")
+    print(f"wrote {a.output}")
+    return 0
 
 
 def main(argv):
-    ap = argparse.ArgumentParser(prog="scfly plot", description=__doc__.split("\n")[0])
-    ap.add_argument("db")
-    ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "fairness"])
-    ap.add_argument("--x")
-    ap.add_argument("--y", action="append")
-    ap.add_argument("--series")
-    ap.add_argument("--facet")
-    ap.add_argument("--where")
-    ap.add_argument("--status", default="ok", choices=["ok", "error", "all"])
-    ap.add_argument("--point", type=int)
-    ap.add_argument("--switches")
-    ap.add_argument("--cycles", action="store_true")
-    ap.add_argument("-o", "--output", default="scfly-plot.png")
-    ap.add_argument("--title")
-    ap.add_argument("--logy", action="store_true")
-    ap.add_argument("--ymax", type=float)
-    ap.add_argument("--csv")
-    args = ap.parse_args(argv)
-    args.ideal = False
     try:
-        db, tables = connect(args.db)
-        if args.csv:
-            rows = select(db, args.where, args.status)
-            with open(args.csv, "w", newline="") as f:
-                w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
-                w.writeheader()
-                w.writerows(rows)
-            print(f"wrote {len(rows)} rows to {args.csv}")
-            return 0
-        try:
-            import matplotlib
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            print("scfly plot: matplotlib is not available (apt-get install python3-matplotlib)", file=sys.stderr)
-            return 3
-        if args.recipe == "transient":
-            fig = transient(plt, args, db, tables)
-        elif args.recipe == "fairness":
-            fig = fairness(plt, args, db)
-        else:
-            r = RECIPES.get(args.recipe, {})
-            args.x = args.x or r.get("x")
-            args.y = args.y or r.get("y")
-            args.series = args.series if args.series is not None else r.get("series")
-            args.facet = args.facet if args.facet is not None else r.get("facet")
-            args.ideal = args.recipe == "throughput"
-            if not args.x or not args.y:
-                raise PlotError("give --x and --y (or a --recipe)")
-            fig = curves(plt, args, db, select(db, args.where, args.status))
-        save(fig, args.output)
-        return 0
+        return run(argv)
     except PlotError as e:
-        print(f"scfly plot: error: {e}", file=sys.stderr)
+        print(f"{PREFIX}: error: {e}", file=sys.stderr)
+        return 2
+    except sqlite3.Error as e:
+        print(f"{PREFIX}: error: database: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # a bug here, or input nobody foresaw: one line, not a traceback
+        if os.environ.get("SCFLY_PLOT_TRACEBACK"):
+            raise
+        print(f"{PREFIX}: error: unexpected {type(e).__name__}: {e} "
+              "(SCFLY_PLOT_TRACEBACK=1 shows the traceback)", file=sys.stderr)
         return 2
 
 

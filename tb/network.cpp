@@ -30,6 +30,14 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_net_load = std::make_unique<NetworkLoad>(S, m_topo.radix());
     m_ctx.net_load = m_net_load.get();
   }
+  if (cfg.sw.rtl_min_route) {
+#ifdef SCFLY_HAVE_RTL
+    m_rtl_min_route = make_rtl_min_route(m_topo);
+    m_topo.set_min_hop_block(m_rtl_min_route.get());
+#else
+    throw std::invalid_argument("this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+#endif
+  }
   if (cfg.sw.rtl_ugal || cfg.sw.rtl_pb) {
 #ifdef SCFLY_HAVE_RTL
     m_rtl_select = make_rtl_selection_blocks(m_topo.h());

@@ -51,13 +51,30 @@ TEST(RtlNetwork, UgalAndPiggybackRtlGiveIdenticalResults) {
   }
 }
 
+TEST(RtlNetwork, MinimalRouteUnitRtlGivesIdenticalResults) {
+  for (const std::string args :
+       {"routing=min traffic=un load=0.5", "routing=val traffic=adv+1 load=0.5",
+        "routing=ugal-l traffic=adv+1 load=0.4", "routing=pb-acor traffic=adv+1 load=0.6"}) {
+    SCOPED_TRACE(args);
+    const std::string common = args + " warmup_cycles=1000 measure_cycles=3000 timeseries.bin_cycles=500";
+    const std::string blocks = args.find("pb-acor") != std::string::npos ? "min_route,acor,ugal,pb" : "min_route";
+    const ScflyRun cpp = run_scfly(tiny_config(), common);
+    const ScflyRun rtl = run_scfly(tiny_config(), common + " --rtl " + blocks);
+    expect_ok(cpp);
+    expect_ok(rtl);
+    EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+    EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+  }
+}
+
 TEST(RtlNetwork, RtlRequestsAreValidated) {
   const ScflyRun a = run_scfly(tiny_config(), "routing=min --rtl acor", false);
   EXPECT_EQ(a.code, 2);
   EXPECT_NE(a.err.find("rtl"), std::string::npos) << a.err;
-  const ScflyRun b = run_scfly(tiny_config(), "routing=min --rtl min_route", false);
+  const ScflyRun b =
+      run_scfly(tiny_config(), "routing=min topology.arrangement=absolute topology.g=5 --rtl min_route", false);
   EXPECT_EQ(b.code, 2);
-  EXPECT_NE(b.err.find("not co-simulated"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("palmtree"), std::string::npos) << b.err;
   const ScflyRun d = run_scfly(tiny_config(), "routing=ugal-l --rtl pb", false);
   EXPECT_EQ(d.code, 2);
   EXPECT_NE(d.err.find("pb"), std::string::npos) << d.err;

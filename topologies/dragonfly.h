@@ -48,6 +48,8 @@ struct GlobalLinkEnd {
   int16_t port;  // port on that switch
 };
 
+class MinHopBlock;  // routing_units/route_types.h
+
 class Dragonfly {
  public:
   explicit Dragonfly(const DragonflyShape& s);  // throws std::invalid_argument on bad shape
@@ -95,9 +97,16 @@ class Dragonfly {
     return &m_pair_links[(static_cast<size_t>(from) * m_s.g + to) * m_links_per_pair];
   }
 
+  // The minimal-hop unit every routing unit uses (dragonfly_minimal_hop), when it is a
+  // co-simulated RTL block (--rtl min_route); null = the C++ function. Set by the network
+  // before the run.
+  void set_min_hop_block(const MinHopBlock* b) { m_min_hop = b; }
+  const MinHopBlock* min_hop_block() const { return m_min_hop; }
+
  private:
   DragonflyShape m_s;
   int m_links_per_pair = 1;
+  const MinHopBlock* m_min_hop = nullptr;
   std::vector<GlobalLinkEnd> m_peer;        // [switch*h + j]
   std::vector<GlobalLinkEnd> m_pair_links;  // [(from*g + to)*links_per_pair + k]
 };

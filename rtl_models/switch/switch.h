@@ -49,6 +49,7 @@ struct SwitchParams {
   bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
+  bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
 };
 
 class Switch : public sc_core::sc_module, public Clocked {

@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "Vacor_level_ctrl.h"
+#include "Vmin_route.h"
+#include "Vmin_route_4_8_4.h"
 #include "Vpb_sat_detector.h"
 #include "Vpb_sat_detector_h2.h"
 #include "Vugal_selector.h"
@@ -104,7 +106,52 @@ class RtlSelection final : public SelectionBlocks {
   std::unique_ptr<Vpb_sat_detector_h2> m_pb2;
 };
 
+template <class V>
+class RtlMinRoute final : public MinHopBlock {
+ public:
+  explicit RtlMinRoute(const Dragonfly& t) : m_t(t), m_ctx(new VerilatedContext), m_v(new V(m_ctx.get())) {}
+  RouteDecision hop(int sw, int target, RouteHeader& h) const override {
+    m_v->cur_group_i = static_cast<uint32_t>(m_t.group_of(sw));
+    m_v->cur_index_i = static_cast<uint32_t>(m_t.index_of(sw));
+    m_v->tgt_group_i = static_cast<uint32_t>(m_t.group_of(target));
+    m_v->tgt_index_i = static_cast<uint32_t>(m_t.index_of(target));
+    m_v->segment_i = h.segment & 1;
+    m_v->global_done_i = h.global_done & 1;
+    m_v->vc_shift_i = h.vc_shift & 1;
+    m_v->exit_valid_i = h.exit_switch >= 0;
+    m_v->exit_index_i = h.exit_switch >= 0 ? static_cast<uint32_t>(m_t.index_of(h.exit_switch)) : 0;
+    m_v->exit_port_i = h.exit_switch >= 0 ? static_cast<uint32_t>(h.exit_port) : 0;
+    m_v->eval();
+    h.global_done = m_v->global_done_o;
+    if (m_v->exit_valid_o) {
+      h.exit_switch = m_t.switch_id(m_t.group_of(sw), static_cast<int>(m_v->exit_index_o));
+      h.exit_port = static_cast<int16_t>(m_v->exit_port_o);
+    } else {
+      h.exit_switch = -1;
+      h.exit_port = -1;
+    }
+    return RouteDecision{static_cast<int16_t>(m_v->port_o), static_cast<uint8_t>(m_v->vc_o)};
+  }
+
+ private:
+  const Dragonfly& m_t;
+  std::unique_ptr<VerilatedContext> m_ctx;
+  std::unique_ptr<V> m_v;
+};
+
 }  // namespace
+
+bool rtl_min_route_supports(const DragonflyShape& s) {
+  return s.arrangement == Arrangement::Palmtree &&
+         ((s.p == 2 && s.a == 4 && s.h == 2) || (s.p == 4 && s.a == 8 && s.h == 4));
+}
+
+std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
+  if (!rtl_min_route_supports(t.shape()))
+    throw std::invalid_argument("no Verilated min_route for this topology (palmtree dfly(2,4,2) or dfly(4,8,4))");
+  if (t.p() == 2) return std::make_unique<RtlMinRoute<Vmin_route>>(t);
+  return std::make_unique<RtlMinRoute<Vmin_route_4_8_4>>(t);
+}
 
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int h) { return std::make_unique<RtlSelection>(h); }
 bool rtl_pb_supports(int h) { return h == 2 || h == 4; }

@@ -9,6 +9,7 @@
 
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/ugal.h"
+#include "topologies/dragonfly.h"
 
 namespace scfly {
 
@@ -21,5 +22,10 @@ std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p);
 // eval, outputs read. Throws std::invalid_argument for an H without a Verilated model.
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int h);
 bool rtl_pb_supports(int h);
+
+// min_route.sv (palmtree) as the minimal-hop unit, Verilated for dfly(2,4,2) and
+// dfly(4,8,4); the topology must be one of those, palmtree.
+std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo);
+bool rtl_min_route_supports(const DragonflyShape& s);
 
 }  // namespace scfly
