@@ -5,15 +5,17 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
   scfly plot DB --x COL --y COL [--y COL ...] [--series COL[,COL...]] [--facet COL]
              [--where SQL] [--status ok|error|all] [-o FILE.png|.svg|.pdf]
              [--title T] [--logy] [--ymax V] [--ideal]
-  scfly plot DB --recipe latency|throughput [generic options override the recipe]
+  scfly plot DB --recipe latency|throughput [any option above overrides the recipe's]
   scfly plot DB --recipe transient (--point ID | --where SQL) [--cycles] [--switches 0,3]
   scfly plot DB --recipe fairness (--point ID | --where SQL)
-  scfly plot DB [--where SQL] [--status ...] --csv FILE.csv    (export rows, no plot)
+  scfly plot DB [--where SQL] [--status ok|error|all] --csv FILE.csv   (export, no plot)
 
-Columns are those of the `points` table (config keys with '.' -> '_', and metrics).
+Columns are those of the `points` table: config keys with '.' -> '_', and the metrics.
 Rows of one series at the same x (e.g. seeds) are averaged; a band shows their min..max.
-NULL values are skipped. Only status='ok' rows unless --status says otherwise.
-Exit codes: 0 ok, 2 bad input (message on stderr), 3 matplotlib missing.
+NULL values are skipped. Only status='ok' rows unless --status says otherwise (--point
+picks its point whatever its status). --logy/--ymax apply to every panel of a generic
+plot and to the latency panel of the transient recipe.
+Exit codes: 0 ok, 2 bad input (one line on stderr), 3 matplotlib missing.
 """
 import argparse
 import csv
@@ -72,6 +74,19 @@ def sort_key(v):
     return (0, v, "") if is_num(v) else (1, 0, str(v))
 
 
+def y_limits(ax, logy, ymax):
+    """--logy and --ymax; with a linear --ymax the bottom follows the data, not the clipped peaks."""
+    if logy:
+        ax.set_yscale("log")
+    if ymax is None:
+        return
+    lo = ax.dataLim.y0
+    if logy or not math.isfinite(lo) or lo >= ymax:
+        ax.set_ylim(top=ymax)
+    else:
+        ax.set_ylim(lo - 0.04 * (ymax - lo), ymax)
+
+
 # ----------------------------------------------------------------------------- database
 def open_db(path):
     if not os.path.isfile(path):
@@ -120,7 +135,7 @@ def select(db, where, status, extra=None):
     sql = "SELECT * FROM points" + (" WHERE " + " AND ".join(conds) if conds else "") + " ORDER BY id"
     rows = query(db, sql, params, f"--where '{where}'" if where else "points")
     if not rows:
-        raise PlotError("no rows selected (status " + status + (f", --where '{where}'" if where else "") + ")")
+        raise PlotError(f"no rows selected (status {status}" + (f", --where '{where}')" if where else ")"))
     return rows
 
 
@@ -193,7 +208,9 @@ def plot_curves(plt, a, db, rows):
 
     ncols = min(len(facets), 4)
     frows = -(-len(facets) // ncols)
-    legend_w = 0.9 + 0.075 * max(len(name_of(k, y)) for k in keys for y in ys)
+    legend_w = 0.0
+    if series or a.ideal:
+        legend_w = 0.9 + 0.075 * max(len(name_of(k, y)) for k in keys for y in ys)
     fig, axes = plt.subplots(frows * len(ys), ncols, squeeze=False,
                              figsize=(4.5 * ncols + legend_w, 3.4 * frows * len(ys)))
     handles = {}   # one legend for the figure: a series has the same colour in every panel
@@ -229,14 +246,12 @@ def plot_curves(plt, a, db, rows):
                 plotted[ycol] += len(pts)
             if a.ideal and groups:
                 hi = max(x for g in groups.values() for x in g)
-                ax.plot([0, hi], [0, hi], color="0.3", linestyle="--", linewidth=0.9, label="ideal (y = x)")
+                ax.plot([0, hi], [0, hi], color="0.3", linestyle="--", linewidth=0.9,
+                        label="ideal (y = x)")
             if categorical:
                 ax.set_xticks(range(len(xpos)))
                 ax.set_xticklabels([str(v) for v in xpos], rotation=30, ha="right", fontsize=8)
-            if a.logy:
-                ax.set_yscale("log")
-            if a.ymax is not None:
-                ax.set_ylim(top=a.ymax)
+            y_limits(ax, a.logy, a.ymax)
             ax.set_xlabel(label(a.x))
             ax.set_ylabel(label(ycol))
             ax.grid(True, alpha=0.3)
@@ -257,6 +272,8 @@ def plot_curves(plt, a, db, rows):
     if not a.title and len(sweeps) == 1:
         title += f" ({sweeps[0]})"
     fig.suptitle(title)
+    if not series and not a.ideal:   # one unnamed curve per panel: its y label says it all
+        return fig
     order = [name_of(k, y) for y in ys for k in keys] + ["ideal (y = x)"]
     labels = sorted(handles, key=lambda lab: order.index(lab) if lab in order else len(order))
     axes[0][ncols - 1].legend([handles[lab] for lab in labels], labels, loc="upper left",
@@ -284,14 +301,18 @@ def plot_transient(plt, a, db, tables):
     if not ts:
         raise PlotError(f"point {p['id']} (status {p.get('status')}) has no timeseries rows "
                         "(run it with timeseries.bin_cycles > 0)")
-    names = [r["name"] for r in query(db, "SELECT DISTINCT name FROM switch_series WHERE point_id = ? "
-                                          "ORDER BY name", (p["id"],))] if "switch_series" in tables else []
+    names = [r["name"] for r in query(db, "SELECT DISTINCT name FROM switch_series WHERE point_id = ?"
+                                          " ORDER BY name", (p["id"],))] \
+        if "switch_series" in tables else []
     want = None
     if a.switches:
         try:
             want = [int(s) for s in a.switches.split(",") if s.strip()]
         except ValueError:
             raise PlotError(f"--switches '{a.switches}': give switch numbers like 0,3")
+        if not names:
+            raise PlotError(f"--switches: point {p['id']} has no per-switch series "
+                            "(run it with timeseries.per_switch: true)")
     ghz = p.get("clock_ghz")
     if a.cycles or not is_num(ghz) or ghz <= 0:
         scale, xlabel = 1.0, "time (cycles)"
@@ -307,12 +328,13 @@ def plot_transient(plt, a, db, tables):
               ("nonminimal_fraction", [])]
     n = len(panels) + len(names)
     fig, axes = plt.subplots(n, 1, figsize=(8.0, 2.3 * n + 0.6), sharex=True, squeeze=False)
+    a.layout_rect = (0, 0, 1, 1 - 0.3 / (2.3 * n + 0.6))   # room for the phase labels over the title
     axes = [r[0] for r in axes]
 
-    def line(ax, col, lab, ls="-", lw=1.4, marker=".", rows=ts):
+    def line(ax, col, lab, ls="-", lw=1.4, marker="."):
         # NULL bins become NaN: nothing is drawn there and the line shows the gap
-        ys = [r[col] if is_num(r[col]) else math.nan for r in rows]
-        ax.plot([mid[r["bin"]] for r in rows], ys, linestyle=ls, linewidth=lw, marker=marker,
+        ys = [r[col] if is_num(r[col]) else math.nan for r in ts]
+        ax.plot([mid[r["bin"]] for r in ts], ys, linestyle=ls, linewidth=lw, marker=marker,
                 markersize=3 if marker else 0, label=lab)
         return sum(1 for y in ys if not math.isnan(y))
 
@@ -330,10 +352,7 @@ def plot_transient(plt, a, db, tables):
         sy = [ld for _, _, ld in steps]
         if all(is_num(v) for v in sy):
             axes[1].step(sx, sy + sy[-1:], where="post", color="0.4", linewidth=0.9, label="offered")
-    if a.logy:
-        axes[0].set_yscale("log")
-    if a.ymax is not None:
-        axes[0].set_ylim(top=a.ymax)
+    y_limits(axes[0], a.logy, a.ymax)
     axes[2].set_ylim(-0.03, 1.03)
 
     for k, name in enumerate(names):
@@ -352,7 +371,8 @@ def plot_transient(plt, a, db, tables):
                 raise PlotError(f"--switches: switch {missing[0]} has no '{name}' values "
                                 f"(switches {min(present)}..{max(present)})")
             for s in want:
-                ax.plot(bx, [by_bin[b].get(s, math.nan) for b in bins], linewidth=1.2, label=f"switch {s}")
+                ax.plot(bx, [by_bin[b].get(s, math.nan) for b in bins], linewidth=1.2,
+                        label=f"switch {s}")
         else:
             ax.plot(bx, [sum(by_bin[b].values()) / len(by_bin[b]) for b in bins], linewidth=1.4,
                     label=f"mean over {len({s for d in by_bin.values() for s in d})} switches")
@@ -372,7 +392,8 @@ def plot_transient(plt, a, db, tables):
             ax.legend(fontsize=7, loc="best")
     for start, traffic, load in phases:
         text = f"{traffic}" + (f" @ {load:g}" if is_num(load) else "")
-        axes[0].annotate(text, (max(start, ts[0]["t_start"]) * scale, 1.0), xycoords=("data", "axes fraction"),
+        axes[0].annotate(text, (max(start, ts[0]["t_start"]) * scale, 1.0),
+                         xycoords=("data", "axes fraction"),
                          xytext=(2, 3), textcoords="offset points", va="bottom", fontsize=8,
                          bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "0.7", "alpha": 0.85})
     axes[-1].set_xlabel(xlabel)
@@ -410,7 +431,8 @@ def plot_fairness(plt, a, db):
     ax.set_ylabel(label("accepted_load"))
     ax.grid(True, axis="y", alpha=0.3)
     jain = p.get("jain_fairness")
-    fig.suptitle(a.title or f"Fairness: {describe(p)}" + (f" — Jain index {jain:.4f}" if is_num(jain) else ""))
+    fig.suptitle(a.title or f"Fairness: {describe(p)}"
+                 + (f" — Jain index {jain:.4f}" if is_num(jain) else ""))
     return fig
 
 
@@ -433,7 +455,8 @@ def import_pyplot():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        print(f"{PREFIX}: matplotlib is not available (apt-get install python3-matplotlib)", file=sys.stderr)
+        print(f"{PREFIX}: matplotlib is not available (apt-get install python3-matplotlib)",
+              file=sys.stderr)
         sys.exit(3)
     return plt
 
@@ -445,20 +468,24 @@ def parse_args(argv):
     ap.add_argument("db", help="results database (SQLite) written by scfly sweep")
     ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "fairness"])
     ap.add_argument("--x", metavar="COL", help="x column")
-    ap.add_argument("--y", metavar="COL", action="append", help="y column (repeatable or comma-separated)")
+    ap.add_argument("--y", metavar="COL", action="append",
+                    help="y column (repeatable or comma-separated)")
     ap.add_argument("--series", metavar="COLS", help="columns that make one line each, comma-separated")
     ap.add_argument("--facet", metavar="COL", help="column that makes one subplot per value")
     ap.add_argument("--where", metavar="SQL", help="SQL condition on the points table")
     ap.add_argument("--status", choices=["ok", "error", "all"], help="rows by status (default ok)")
     ap.add_argument("--point", metavar="ID", type=int, help="point id (transient, fairness)")
-    ap.add_argument("--switches", metavar="LIST", help="transient: plot these switches individually, e.g. 0,3")
+    ap.add_argument("--switches", metavar="LIST",
+                    help="transient: plot these switches individually, e.g. 0,3")
     ap.add_argument("--cycles", action="store_true", help="transient: time in cycles, not µs")
-    ap.add_argument("-o", "--output", metavar="FILE", default="scfly-plot.png", help="figure file (.png, .svg, .pdf)")
+    ap.add_argument("-o", "--output", metavar="FILE", default="scfly-plot.png",
+                    help="figure file: .png, .svg or .pdf (default scfly-plot.png)")
     ap.add_argument("--title", metavar="T")
-    ap.add_argument("--logy", action="store_true", help="logarithmic y axis (latency for transient)")
-    ap.add_argument("--ymax", metavar="V", type=float, help="upper y limit (latency for transient)")
+    ap.add_argument("--logy", action="store_true", help="logarithmic y axis (transient: latency panel)")
+    ap.add_argument("--ymax", metavar="V", type=float, help="upper y limit (transient: latency panel)")
     ap.add_argument("--ideal", action="store_true", default=None, help="draw the y = x line")
-    ap.add_argument("--csv", metavar="FILE", help="export the selected rows to this CSV file instead of plotting")
+    ap.add_argument("--csv", metavar="FILE",
+                    help="export the selected rows to this CSV file instead of plotting")
     return ap.parse_args(argv)
 
 
@@ -487,7 +514,7 @@ def run(argv):
         if not a.x or not a.y:
             raise PlotError("give --x and --y, or a --recipe")
         fig = plot_curves(plt, a, db, select(db, a.where, a.status or "ok"))
-    fig.tight_layout()
+    fig.tight_layout(rect=getattr(a, "layout_rect", None))
     try:
         fig.savefig(a.output, dpi=120 if ext == ".png" else None)
     except (OSError, ValueError) as e:
