@@ -75,6 +75,14 @@ int sequence_policies(AcorSequence s, Misroute out[3]) {
   return 0;
 }
 
+bool uses_level_ctrl(RoutingAlgo r) { return r == RoutingAlgo::AcorSwitch || r == RoutingAlgo::PbAcor; }
+
+bool is_adaptive(RoutingAlgo r) {
+  return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || uses_sat_flags(r);
+}
+
+bool uses_sat_flags(RoutingAlgo r) { return r == RoutingAlgo::Pb || r == RoutingAlgo::PbAcor; }
+
 VcBudget required_vcs(RoutingAlgo r) {
   switch (r) {
     case RoutingAlgo::Min: return {2, 1};

@@ -61,6 +61,12 @@ struct RoutingParams {
   PbParams pb;
 };
 
+// What a mechanism needs from the switch and the network (used by RoutingUnit and by the
+// config validation, so the two cannot disagree).
+bool uses_level_ctrl(RoutingAlgo r);  // ACOR-Switch, PB-ACOR: an ACOR level controller
+bool is_adaptive(RoutingAlgo r);      // UGAL-L/G, PAR, PB, PB-ACOR: congestion observations
+bool uses_sat_flags(RoutingAlgo r);   // PB, PB-ACOR: Piggyback saturation flags
+
 // Minimum VCs per port class for deadlock freedom under the hop-slot VC rule.
 struct VcBudget {
   int local = 1, global = 1;
@@ -81,15 +87,11 @@ class RoutingUnit {
   // True if a head blocked at its injection buffer is routed again (recomputation).
   bool recomputes() const;
   // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
-  bool needs_level_ctrl() const { return m_algo == RoutingAlgo::AcorSwitch || m_algo == RoutingAlgo::PbAcor; }
+  bool needs_level_ctrl() const { return uses_level_ctrl(m_algo); }
   // Congestion observations the unit reads (the switch and network provide them).
-  bool needs_local_load() const { return is_adaptive(); }
   bool needs_global_load() const { return m_algo == RoutingAlgo::UgalG; }
-  bool needs_sat_flags() const { return m_algo == RoutingAlgo::Pb || m_algo == RoutingAlgo::PbAcor; }
-  bool is_adaptive() const {
-    return m_algo == RoutingAlgo::UgalL || m_algo == RoutingAlgo::UgalG || m_algo == RoutingAlgo::Par ||
-           m_algo == RoutingAlgo::Pb || m_algo == RoutingAlgo::PbAcor;
-  }
+  bool needs_sat_flags() const { return uses_sat_flags(m_algo); }
+  bool is_adaptive() const { return scfly::is_adaptive(m_algo); }
 
  private:
   RoutingAlgo m_algo;

@@ -22,8 +22,7 @@ int next_switch(const Dragonfly& t, int sw, int port) {
 
 Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng) {
   Candidate c;
-  c.h = h0;
-  c.h.segment = h0.segment;  // a minimal path stays in segment 0 (local 0, global 0, local 1)
+  c.h = h0;  // a minimal path stays in segment 0 (local VC 0, global VC 0, local VC 1)
   c.h.inter_switch = -1;
   c.h.nonminimal = false;
   c.h.policy = static_cast<uint8_t>(Misroute::None);

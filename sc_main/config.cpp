@@ -8,6 +8,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "rtl_models/verilog/rtl_blocks.h"
+
 namespace scfly {
 
 namespace {
@@ -357,47 +359,41 @@ SimConfig parse(YAML::Node root) {
       std::stringstream ss(r.Scalar());
       for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
     } else if (r && r.IsSequence()) {
-      for (const auto& n : r) names.push_back(n.IsScalar() ? n.Scalar() : std::string("?"));
+      for (const auto& n : r) {
+        if (!n.IsScalar()) throw ConfigError(top.bad("rtl", r, "a list of block names: min_route, acor, ugal, pb"));
+        names.push_back(n.Scalar());
+      }
     } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
       throw ConfigError(top.bad("rtl", r, "a list of RTL blocks, e.g. [acor]"));
     }
-    auto require_rtl_build = [] {
-#ifndef SCFLY_HAVE_RTL
+    if (!names.empty() && !rtl_available())
       throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
-    };
+    const std::string routing_now = to_string(c.routing);
     for (const auto& n : names) {
       if (n == "acor") {
-        if (c.routing != RoutingAlgo::AcorSwitch && c.routing != RoutingAlgo::PbAcor)
+        if (!uses_level_ctrl(c.routing))
           throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
-                            "acor-switch or pb-acor, not " + std::string(to_string(c.routing)));
-        require_rtl_build();
+                            "acor-switch or pb-acor, not " + routing_now);
         c.sw.rtl_acor = true;
       } else if (n == "ugal") {
-        if (c.routing != RoutingAlgo::UgalL && c.routing != RoutingAlgo::UgalG && c.routing != RoutingAlgo::Par &&
-            c.routing != RoutingAlgo::Pb && c.routing != RoutingAlgo::PbAcor)
+        if (!is_adaptive(c.routing))
           throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing ugal-l, ugal-g, par, "
-                            "pb or pb-acor, not " + std::string(to_string(c.routing)));
-        require_rtl_build();
+                            "pb or pb-acor, not " + routing_now);
         c.sw.rtl_ugal = true;
       } else if (n == "pb") {
-        if (c.routing != RoutingAlgo::Pb && c.routing != RoutingAlgo::PbAcor)
+        if (!uses_sat_flags(c.routing))
           throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing pb or pb-acor, "
-                            "not " + std::string(to_string(c.routing)));
-        if (c.topology.h != 2 && c.topology.h != 4)
+                            "not " + routing_now);
+        if (!rtl_pb_supports(c.topology.h))
           throw ConfigError("config key 'rtl': block 'pb' is Verilated for h = 2 and h = 4 global ports, not h = " +
                             std::to_string(c.topology.h));
-        require_rtl_build();
         c.sw.rtl_pb = true;
       } else if (n == "min_route") {
         const DragonflyShape& t = c.topology;
-        const bool built = t.arrangement == Arrangement::Palmtree &&
-                           ((t.p == 2 && t.a == 4 && t.h == 2) || (t.p == 4 && t.a == 8 && t.h == 4));
-        if (!built)
+        if (!rtl_min_route_supports(t))
           throw ConfigError("config key 'rtl': block 'min_route' is Verilated for the palmtree dfly(2,4,2) and "
                             "dfly(4,8,4) only, not dfly(" + std::to_string(t.p) + "," + std::to_string(t.a) + "," +
                             std::to_string(t.h) + "," + std::to_string(t.g) + ") " + to_string(t.arrangement));
-        require_rtl_build();
         c.sw.rtl_min_route = true;
       } else {
         throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb");

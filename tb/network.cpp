@@ -2,11 +2,8 @@
 
 #include <chrono>
 #include <sstream>
-#include <stdexcept>
 
-#ifdef SCFLY_HAVE_RTL
 #include "rtl_models/verilog/rtl_blocks.h"
-#endif
 
 namespace scfly {
 
@@ -31,20 +28,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_ctx.net_load = m_net_load.get();
   }
   if (cfg.sw.rtl_min_route) {
-#ifdef SCFLY_HAVE_RTL
     m_rtl_min_route = make_rtl_min_route(m_topo);
     m_topo.set_min_hop_block(m_rtl_min_route.get());
-#else
-    throw std::invalid_argument("this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
   }
   if (cfg.sw.rtl_ugal || cfg.sw.rtl_pb) {
-#ifdef SCFLY_HAVE_RTL
     m_rtl_select = make_rtl_selection_blocks(m_topo.h());
     m_ctx.rtl_select = m_rtl_select.get();
-#else
-    throw std::invalid_argument("this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
   }
   if (m_routing.needs_sat_flags()) {
     m_sat_flags = std::make_unique<SatFlagTable>(S, m_topo.h(), cfg.routing_prm.pb.delay);

@@ -3,11 +3,8 @@
 #include <algorithm>
 #include <climits>
 #include <sstream>
-#include <stdexcept>
 
-#ifdef SCFLY_HAVE_RTL
 #include "rtl_models/verilog/rtl_blocks.h"
-#endif
 
 namespace scfly {
 
@@ -72,17 +69,9 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
   if (prm.rtl_pb) m_rtl_pb = ctx.rtl_select;
   m_gq.assign(static_cast<size_t>(topo.h()), 0);
-  if (routing.needs_level_ctrl()) {
-    if (prm.rtl_acor) {
-#ifdef SCFLY_HAVE_RTL
-      m_acor = make_rtl_level_ctrl(routing.params().acor.ctrl);
-#else
-      throw std::invalid_argument("this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-#endif
-    } else {
-      m_acor = std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
-    }
-  }
+  if (routing.needs_level_ctrl())
+    m_acor = prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl)
+                          : std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
   SC_HAS_PROCESS(Switch);
@@ -290,9 +279,7 @@ void Switch::publish_congestion(uint64_t now) {
 }
 
 void Switch::mark_blocked_injections() {
-  const int P = m_topo.p();
-  m_in_busy.for_each([&](int ip) {
-    if (ip >= P) return;
+  for (int ip = 0; ip < m_topo.p(); ++ip) {  // injection inputs are ports [0, p)
     for (auto& iv : m_ivc[ip]) {
       if (!iv.routed || iv.connected) continue;
       iv.routed = false;
@@ -300,7 +287,7 @@ void Switch::mark_blocked_injections() {
       ++m_blocked_total;
       if (m_ctx.pool[iv.buf.front().pkt].route.nonminimal) ++m_blocked_now;
     }
-  });
+  }
 }
 
 void Switch::traverse_crossbar(uint64_t now) {

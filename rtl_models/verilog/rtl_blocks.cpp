@@ -141,6 +141,8 @@ class RtlMinRoute final : public MinHopBlock {
 
 }  // namespace
 
+bool rtl_available() { return true; }
+
 bool rtl_min_route_supports(const DragonflyShape& s) {
   return s.arrangement == Arrangement::Palmtree &&
          ((s.p == 2 && s.a == 4 && s.h == 2) || (s.p == 4 && s.a == 8 && s.h == 4));

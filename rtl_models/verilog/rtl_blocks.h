@@ -2,7 +2,9 @@
 // switch drives the Verilated model from its own clocked process, one eval per clock
 // edge, with the same inputs the C++ model gets (Verilator C++ models, called in
 // process: no delta cycles between the switch and the block, so a run with the RTL
-// block is cycle-for-cycle the run with the C++ unit). Built with SCFLY_RTL.
+// block is cycle-for-cycle the run with the C++ unit). The Verilated models are built with
+// SCFLY_RTL; without it (rtl_blocks_none.cpp) rtl_available() is false and every factory
+// throws std::invalid_argument.
 #pragma once
 
 #include <memory>
@@ -12,6 +14,9 @@
 #include "topologies/dragonfly.h"
 
 namespace scfly {
+
+// True if this build holds the Verilated blocks.
+bool rtl_available();
 
 // rtl_models/verilog/acor_level_ctrl.sv as a LevelCtrl. It is stepped on every cycle
 // (needs_every_cycle): hardware has no closed-form catch-up for a sleeping switch.
