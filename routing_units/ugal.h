@@ -61,14 +61,13 @@ inline bool pb_saturated(uint64_t q_link, uint64_t q_sum, uint32_t n_links, uint
          static_cast<uint64_t>(cg_percent) * q_sum + 100ULL * tg * n_links;
 }
 
-// The selection rules as replaceable blocks: the C++ functions above, or the Verilated
-// ugal_selector.sv / pb_sat_detector.sv (rtl_models/verilog/rtl_blocks.h, `--rtl ugal,pb`).
+// The UGAL selection rule as a replaceable block: ugal_prefers_min() above, or the Verilated
+// ugal_selector.sv (rtl_models/verilog/rtl_blocks.h, `--rtl ugal`). (The PB detector is
+// replaced per switch: rtl_models/verilog/rtl_blocks.h, PbDetectorBlock.)
 class SelectionBlocks {
  public:
   virtual ~SelectionBlocks() = default;
   virtual bool prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) const = 0;
-  // flags[j] = saturation of global port j given the n occupancies q[0..n).
-  virtual void saturated(const uint32_t* q, int n, uint32_t cg, uint32_t tg, uint32_t* flags) const = 0;
 };
 
 enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };

@@ -31,9 +31,13 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_rtl_min_route = make_rtl_min_route(m_topo);
     m_topo.set_min_hop_block(m_rtl_min_route.get());
   }
-  if (cfg.sw.rtl_ugal || cfg.sw.rtl_pb) {
-    m_rtl_select = make_rtl_selection_blocks(m_topo.h());
+  if (cfg.sw.rtl_ugal) {
+    m_rtl_select = make_rtl_selection_blocks();
     m_ctx.rtl_select = m_rtl_select.get();
+  }
+  if (cfg.sw.rtl_acor) {
+    m_rtl_clk = std::make_unique<sc_core::sc_clock>("rtl_clk", m_period, 0.5, m_period / 4, true);
+    m_ctx.rtl_clk = m_rtl_clk.get();
   }
   if (m_routing.needs_sat_flags()) {
     m_sat_flags = std::make_unique<SatFlagTable>(S, m_topo.h(), cfg.routing_prm.pb.delay);
@@ -104,6 +108,9 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         m_vcd->add(scope, "acor_level", c->level_ptr());
         m_vcd->add(scope, "acor_blocked_counter", c->counter_ptr());
       }
+      // Verilated blocks of this switch (--rtl acor,pb): every port and net, under
+      // net.swN.<block>.<Verilog module>.
+      for (const RtlSignal& r : rtl_signals(sw)) m_vcd->add_bits(r.scope, r.name, r.data, r.bits);
     }
   }
 

@@ -72,7 +72,8 @@ class Network : public sc_core::sc_module {
   SimContext m_ctx;
   std::unique_ptr<NetworkLoad> m_net_load;   // UGAL-G
   std::unique_ptr<SatFlagTable> m_sat_flags; // PB, PB-ACOR
-  std::unique_ptr<SelectionBlocks> m_rtl_select;  // --rtl ugal,pb
+  std::unique_ptr<SelectionBlocks> m_rtl_select;  // --rtl ugal
+  std::unique_ptr<sc_core::sc_clock> m_rtl_clk;   // --rtl acor: clock of the RTL registers
   std::unique_ptr<MinHopBlock> m_rtl_min_route;   // --rtl min_route
   NetStats m_stats;
   std::vector<std::unique_ptr<Switch>> m_switches;

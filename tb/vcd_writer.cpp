@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <stdexcept>
 
 namespace scfly {
 
@@ -46,6 +47,11 @@ void VcdWriter::add(const std::string& scope, const std::string& var, const uint
 void VcdWriter::add(const std::string& scope, const std::string& var, const int32_t* value) {
   m_vars.push_back(Var{scope, var, id_code(m_vars.size()), value, true, INT64_MIN});
 }
+void VcdWriter::add_bits(const std::string& scope, const std::string& var, const void* value, int bits) {
+  if (bits < 1 || bits > 64) throw std::invalid_argument("VCD variable " + scope + "." + var + ": width " +
+                                                         std::to_string(bits) + " not in 1..64");
+  m_vars.push_back(Var{scope, var, id_code(m_vars.size()), value, false, INT64_MIN, bits});
+}
 
 // Variables are declared in the order they were added (the caller adds each scope's
 // variables together), so the hierarchy follows the trace list, not string order.
@@ -68,7 +74,7 @@ void VcdWriter::write_header() {
       m_out << "$scope module " << parts[i] << " $end\n";
       open.push_back(parts[i]);
     }
-    m_out << "$var " << (v.is_signed ? "integer" : "wire") << " 32 " << v.code << " " << v.name
+    m_out << "$var " << (v.is_signed ? "integer" : "wire") << ' ' << v.bits << ' ' << v.code << ' ' << v.name
           << " $end\n";
   }
   while (!open.empty()) {
@@ -79,11 +85,11 @@ void VcdWriter::write_header() {
 }
 
 void VcdWriter::emit(const Var& v, int64_t x) {
-  char bits[40];
-  const uint32_t u = static_cast<uint32_t>(x);
+  char bits[72];
+  const uint64_t u = static_cast<uint64_t>(x);
   int n = 0;
   bool started = false;
-  for (int b = 31; b >= 0; --b) {
+  for (int b = v.bits - 1; b >= 0; --b) {
     const bool one = (u >> b) & 1U;
     if (one) started = true;
     if (started) bits[n++] = one ? '1' : '0';

@@ -2,7 +2,8 @@
 // cycle, half a cycle after the clock edge (so every switch has finished that cycle, in any
 // evaluation order), only inside the [from, to] cycle window, and writes only changes.
 // Variables are named by the SystemC hierarchy (e.g. net.sw3.in2_local_vc1_occ). Unsigned
-// values are `wire 32` (GTKWave shows them as name[31:0]), signed ones `integer 32`. The
+// values are `wire 32` (GTKWave shows them as name[31:0]), signed ones `integer 32`;
+// Verilated nets are `wire N` at their Verilog width (add_bits). The
 // first sample is a $dumpvars block; the file ends with the last sampled cycle's stamp.
 // Stamps are the cycle's rising edge in ps (timescale 1ps, SystemC's default resolution).
 // When no VCD is requested the writer is not instantiated, so tracing off costs nothing.
@@ -25,6 +26,9 @@ class VcdWriter : public sc_core::sc_module {
   // `scope` is a dotted SystemC hierarchy name; the value is sampled through the pointer.
   void add(const std::string& scope, const std::string& var, const uint32_t* value);
   void add(const std::string& scope, const std::string& var, const int32_t* value);
+  // A Verilated net of `bits` (1..64) bits stored as Verilator does: uint8_t up to 8 bits,
+  // uint16_t up to 16, uint32_t up to 32, uint64_t up to 64.
+  void add_bits(const std::string& scope, const std::string& var, const void* value, int bits);
 
  private:
   struct Var {
@@ -32,11 +36,16 @@ class VcdWriter : public sc_core::sc_module {
     const void* ptr;
     bool is_signed;
     int64_t last;
+    int bits = 32;
   };
   void sample();
   void write_header();
-  int64_t read(const Var& v) const {
-    return v.is_signed ? *static_cast<const int32_t*>(v.ptr) : *static_cast<const uint32_t*>(v.ptr);
+  static int64_t read(const Var& v) {
+    if (v.is_signed) return *static_cast<const int32_t*>(v.ptr);
+    if (v.bits <= 8) return *static_cast<const uint8_t*>(v.ptr);
+    if (v.bits <= 16) return *static_cast<const uint16_t*>(v.ptr);
+    if (v.bits <= 32) return *static_cast<const uint32_t*>(v.ptr);
+    return static_cast<int64_t>(*static_cast<const uint64_t*>(v.ptr));
   }
   void emit(const Var& v, int64_t x);
 

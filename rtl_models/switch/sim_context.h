@@ -23,8 +23,11 @@ struct SimContext {
   // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.
   NetworkLoad* net_load = nullptr;
   SatFlagTable* sat_flags = nullptr;
-  // Co-simulated selection blocks (--rtl ugal,pb), shared by all switches; null = C++.
+  // Co-simulated UGAL selector (--rtl ugal), shared by all switches; null = C++.
   const SelectionBlocks* rtl_select = nullptr;
+  // Clock of the Verilated clocked blocks (--rtl acor): rising a quarter period after the
+  // network clock, so they register the inputs the switches drove in that cycle.
+  const sc_core::sc_clock* rtl_clk = nullptr;
   void fail(const std::string& what) {
     if (error.empty()) error = what;
     sc_core::sc_stop();

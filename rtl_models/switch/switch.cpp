@@ -67,10 +67,20 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   m_view.flags = ctx.sat_flags;
   m_view.own_flags = m_own_flags.data();
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
-  if (prm.rtl_pb) m_rtl_pb = ctx.rtl_select;
+  if (prm.rtl_pb && ctx.sat_flags) {
+    // The Verilated detector settles after this switch's cycle and hands back its flags,
+    // stamped with that cycle, as publish_congestion() does with the C++ rule.
+    m_rtl_pb = make_rtl_pb_detector(topo.h(), m_pb.cg, m_pb.tg, [this](const uint32_t* flags) {
+      const uint64_t now = cycle();
+      for (int j = 0; j < m_topo.h(); ++j) {
+        m_own_flags[static_cast<size_t>(j)] = flags[j];
+        m_ctx.sat_flags->publish(m_id, j, flags[j] != 0, now);
+      }
+    });
+  }
   m_gq.assign(static_cast<size_t>(topo.h()), 0);
   if (routing.needs_level_ctrl())
-    m_acor = prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl)
+    m_acor = prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl, *ctx.rtl_clk)
                           : std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
@@ -268,12 +278,12 @@ void Switch::publish_congestion(uint64_t now) {
       sum += m_gq[static_cast<size_t>(j)];
     }
     if (m_rtl_pb) {
-      m_rtl_pb->saturated(m_gq.data(), h, m_pb.cg, m_pb.tg, m_own_flags.data());
-    } else {
-      for (int j = 0; j < h; ++j)
-        m_own_flags[static_cast<size_t>(j)] =
-            pb_saturated(m_gq[static_cast<size_t>(j)], sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
+      m_rtl_pb->drive(m_gq.data());  // flags come back through the callback, same cycle
+      return;
     }
+    for (int j = 0; j < h; ++j)
+      m_own_flags[static_cast<size_t>(j)] =
+          pb_saturated(m_gq[static_cast<size_t>(j)], sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
     for (int j = 0; j < h; ++j) m_ctx.sat_flags->publish(m_id, j, m_own_flags[static_cast<size_t>(j)] != 0, now);
   }
 }

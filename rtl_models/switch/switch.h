@@ -34,6 +34,7 @@
 #include "rtl_models/switch/sim_context.h"
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/routing.h"
+#include "rtl_models/verilog/rtl_blocks.h"
 #include "tb/rng.h"
 #include "topologies/dragonfly.h"
 
@@ -147,7 +148,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   AdaptiveView m_view;
   bool m_adaptive = false;
   PbParams m_pb;
-  const SelectionBlocks* m_rtl_pb = nullptr;  // co-simulated PB detector, or null (C++)
+  std::unique_ptr<PbDetectorBlock> m_rtl_pb;  // co-simulated PB detector, or null (C++)
   std::vector<uint32_t> m_gq;                 // scratch: global-port occupancies
   void publish_congestion(uint64_t now);
 };

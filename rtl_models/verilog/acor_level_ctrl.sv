@@ -74,7 +74,7 @@ module acor_level_ctrl (
 `ifndef SYNTHESIS
   // The level never leaves the sequence.
   always_ff @(posedge clk_i) begin
-    if (rst_ni) assert (level_q < levels_i) else $error("acor level %0d beyond %0d levels", level_q, levels_i);
+    assert (level_q < levels_i) else $error("acor level %0d beyond %0d levels", level_q, levels_i);
   end
 `endif
 endmodule

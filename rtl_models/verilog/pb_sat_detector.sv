@@ -27,4 +27,16 @@ module pb_sat_detector #(
   for (genvar j = 0; j < H; j++) begin : g_flag
     assign sat_o[j] = (W'(100) * W'(q_i[16*j +: 16]) * W'(H)) > rhs;
   end
+
+`ifndef SYNTHESIS
+  // An empty link is never saturated; with C_g >= 100% not every link can be above the
+  // mean; a link above T_g + C_g x mean is above T_g.
+  always_comb begin
+    for (int unsigned j = 0; j < H; j++)
+      if (q_i[16*j +: 16] == 16'd0) assert (!sat_o[j]) else $error("pb: empty global port %0d flagged", j);
+    if (cg_i >= 10'd100) assert (!(&sat_o)) else $error("pb: every port above a C_g >= 100%% mean");
+    for (int unsigned j = 0; j < H; j++)
+      if (sat_o[j]) assert (q_i[16*j +: 16] > tg_i) else $error("pb: port %0d flagged at or below T_g", j);
+  end
+`endif
 endmodule

@@ -9,64 +9,116 @@
 #include "Vpb_sat_detector_h2.h"
 #include "Vugal_selector.h"
 #include "verilated.h"
+#include "verilated_syms.h"
 
 namespace scfly {
 
 namespace {
 
-class RtlLevelCtrl final : public LevelCtrl {
+// --- ACOR level controller: Verilated SystemC module (acor_level_ctrl.sv, --sc) -------------
+// Ports bound to signals named like the Verilog ports. The thresholds are programmable
+// inputs, held constant; rst_ni is held low until the switch's first cycle.
+class ScLevelCtrl final : public sc_core::sc_module, public LevelCtrl {
  public:
-  explicit RtlLevelCtrl(const AcorLevelParams& p) : m_ctx(new VerilatedContext), m_v(new Vacor_level_ctrl(m_ctx.get())) {
-    m_v->levels_i = static_cast<uint8_t>(p.levels);
-    m_v->hi_i = p.hi;
-    m_v->it1_i = p.it[0];
-    m_v->it2_i = p.it[1];
-    m_v->dt1_i = p.dt[0];
-    m_v->dt2_i = p.dt[1];
-    m_v->blocked_i = 0;
-    m_v->clk_i = 0;
-    m_v->rst_ni = 0;
-    m_v->eval();
-    m_v->rst_ni = 1;
-    m_v->eval();
-    sample();
+  ScLevelCtrl(sc_core::sc_module_name name, const AcorLevelParams& p, const sc_core::sc_clock& clk)
+      : sc_core::sc_module(name),
+        m_v("u_acor_level_ctrl"),
+        m_rst_n("rst_ni", false),
+        m_levels("levels_i", p.levels),
+        m_hi("hi_i", p.hi),
+        m_it1("it1_i", p.it[0]),
+        m_it2("it2_i", p.it[1]),
+        m_dt1("dt1_i", p.dt[0]),
+        m_dt2("dt2_i", p.dt[1]),
+        m_blocked("blocked_i", 0),
+        m_level("level_o"),
+        m_counter("counter_o"),
+        m_timer("timer_o") {
+    m_v.clk_i(clk);
+    m_v.rst_ni(m_rst_n);
+    m_v.levels_i(m_levels);
+    m_v.hi_i(m_hi);
+    m_v.it1_i(m_it1);
+    m_v.it2_i(m_it2);
+    m_v.dt1_i(m_dt1);
+    m_v.dt2_i(m_dt2);
+    m_v.blocked_i(m_blocked);
+    m_v.level_o(m_level);
+    m_v.counter_o(m_counter);
+    m_v.timer_o(m_timer);
   }
-  ~RtlLevelCtrl() override { m_v->final(); }
   void step(uint32_t blocked) override {
-    m_v->blocked_i = blocked;
-    m_v->clk_i = 1;
-    m_v->eval();
-    m_v->clk_i = 0;
-    m_v->eval();
-    sample();
+    m_rst_n.write(true);
+    m_blocked.write(blocked);
   }
   void idle(uint64_t cycles) override {
-    for (uint64_t c = 0; c < cycles; ++c) step(0);
+    if (cycles != 0)
+      throw std::logic_error(std::string(name()) + ": the RTL level controller missed " + std::to_string(cycles) +
+                             " cycles (its switch must tick every cycle)");
   }
-  uint32_t level() const override { return m_level; }
-  uint32_t counter() const override { return m_counter; }
-  uint32_t timer() const override { return m_timer; }
-  const uint32_t* level_ptr() const override { return &m_level; }
-  const uint32_t* counter_ptr() const override { return &m_counter; }
+  uint32_t level() const override { return m_level.read(); }
+  uint32_t counter() const override { return m_counter.read(); }
+  uint32_t timer() const override { return m_timer.read(); }
+  const uint32_t* level_ptr() const override { return &m_level.read(); }
+  const uint32_t* counter_ptr() const override { return &m_counter.read(); }
   bool needs_every_cycle() const override { return true; }
 
  private:
-  void sample() {
-    m_level = m_v->level_o;
-    m_counter = m_v->counter_o;
-    m_timer = m_v->timer_o;
-  }
-  std::unique_ptr<VerilatedContext> m_ctx;
-  std::unique_ptr<Vacor_level_ctrl> m_v;
-  uint32_t m_level = 0, m_counter = 0, m_timer = 0;
+  Vacor_level_ctrl m_v;
+  sc_core::sc_signal<bool> m_rst_n;
+  sc_core::sc_signal<uint32_t> m_levels, m_hi, m_it1, m_it2, m_dt1, m_dt2, m_blocked;
+  sc_core::sc_signal<uint32_t> m_level, m_counter, m_timer;
 };
 
+// --- Piggyback saturation detector: Verilated SystemC module (pb_sat_detector.sv, --sc) ----
+// `Q` is the SystemC type Verilator gives the packed q_i port (H*16 bits).
+template <class V, class Q>
+class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
+ public:
+  ScPbDetector(sc_core::sc_module_name name, int h, uint32_t cg, uint32_t tg,
+               std::function<void(const uint32_t*)> on_flags)
+      : sc_core::sc_module(name),
+        m_v("u_pb_sat_detector"),
+        m_h(h),
+        m_q("q_i", 0),
+        m_cg("cg_i", cg),
+        m_tg("tg_i", tg),
+        m_sat("sat_o"),
+        m_on_flags(std::move(on_flags)),
+        m_flags(static_cast<size_t>(h), 0) {
+    m_v.q_i(m_q);
+    m_v.cg_i(m_cg);
+    m_v.tg_i(m_tg);
+    m_v.sat_o(m_sat);
+    SC_HAS_PROCESS(ScPbDetector);
+    SC_METHOD(flags_changed);
+    sensitive << m_sat;
+    dont_initialize();
+  }
+  void drive(const uint32_t* q) override {
+    Q packed = 0;
+    for (int j = 0; j < m_h; ++j) packed |= static_cast<Q>(sat_queue(q[j])) << (16 * j);
+    m_q.write(packed);
+  }
+
+ private:
+  void flags_changed() {
+    const uint32_t s = m_sat.read();
+    for (int j = 0; j < m_h; ++j) m_flags[static_cast<size_t>(j)] = (s >> j) & 1U;
+    m_on_flags(m_flags.data());
+  }
+  V m_v;
+  int m_h;
+  sc_core::sc_signal<Q> m_q;
+  sc_core::sc_signal<uint32_t> m_cg, m_tg, m_sat;
+  std::function<void(const uint32_t*)> m_on_flags;
+  std::vector<uint32_t> m_flags;
+};
+
+// --- UGAL selector: Verilated C++ model, evaluated in process per routed head ---------------
 class RtlSelection final : public SelectionBlocks {
  public:
-  explicit RtlSelection(int h) : m_h(h), m_ctx(new VerilatedContext), m_ugal(new Vugal_selector(m_ctx.get())) {
-    if (h == 4) m_pb4.reset(new Vpb_sat_detector(m_ctx.get()));
-    else if (h == 2) m_pb2.reset(new Vpb_sat_detector_h2(m_ctx.get()));
-  }
+  RtlSelection() : m_ctx(new VerilatedContext), m_ugal(new Vugal_selector(m_ctx.get())) {}
   bool prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) const override {
     m_ugal->q_min_i = sat_queue(q_min);
     m_ugal->h_min_i = h_min & 0xF;
@@ -76,34 +128,10 @@ class RtlSelection final : public SelectionBlocks {
     m_ugal->eval();
     return m_ugal->min_o != 0;
   }
-  void saturated(const uint32_t* q, int n, uint32_t cg, uint32_t tg, uint32_t* flags) const override {
-    uint64_t packed = 0;
-    for (int j = 0; j < n; ++j) packed |= static_cast<uint64_t>(sat_queue(q[j])) << (16 * j);
-    uint32_t out = 0;
-    if (m_pb4) {
-      m_pb4->q_i = packed;
-      m_pb4->cg_i = cg;
-      m_pb4->tg_i = tg;
-      m_pb4->eval();
-      out = m_pb4->sat_o;
-    } else if (m_pb2) {
-      m_pb2->q_i = static_cast<uint32_t>(packed);
-      m_pb2->cg_i = cg;
-      m_pb2->tg_i = tg;
-      m_pb2->eval();
-      out = m_pb2->sat_o;
-    } else {
-      throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(m_h));
-    }
-    for (int j = 0; j < n; ++j) flags[j] = (out >> j) & 1U;
-  }
 
  private:
-  int m_h;
   std::unique_ptr<VerilatedContext> m_ctx;
   std::unique_ptr<Vugal_selector> m_ugal;
-  std::unique_ptr<Vpb_sat_detector> m_pb4;
-  std::unique_ptr<Vpb_sat_detector_h2> m_pb2;
 };
 
 template <class V>
@@ -155,11 +183,53 @@ std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
   return std::make_unique<RtlMinRoute<Vmin_route_4_8_4>>(t);
 }
 
-std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int h) { return std::make_unique<RtlSelection>(h); }
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }
+
 bool rtl_pb_supports(int h) { return h == 2 || h == 4; }
 
-std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p) {
-  return std::make_unique<RtlLevelCtrl>(p);
+std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
+                                                      std::function<void(const uint32_t*)> on_flags, const char* name) {
+  if (h == 4)
+    return std::make_unique<ScPbDetector<Vpb_sat_detector, uint64_t>>(name, h, cg, tg, std::move(on_flags));
+  if (h == 2)
+    return std::make_unique<ScPbDetector<Vpb_sat_detector_h2, uint32_t>>(name, h, cg, tg, std::move(on_flags));
+  throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(h) + " (built for 2 and 4)");
+}
+
+std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,
+                                               const char* name) {
+  return std::make_unique<ScLevelCtrl>(name, p, rtl_clk);
+}
+
+std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent) {
+  std::vector<RtlSignal> out;
+  const std::string prefix = std::string(parent.name()) + ".";
+  const VerilatedScopeNameMap* scopes = Verilated::threadContextp()->scopeNameMap();
+  if (!scopes) return out;
+  for (const auto& [scope_name, scope] : *scopes) {
+    const std::string full = scope_name;
+    if (full.compare(0, prefix.size(), prefix) != 0) continue;
+    // Verilator's TOP scope repeats the ports; the module's own scope has them and the nets.
+    if (full.size() >= 4 && full.compare(full.size() - 4, 4, ".TOP") == 0) continue;
+    const VerilatedVarNameMap* vars = scope->varsp();
+    if (!vars) continue;
+    for (const auto& [var_name, var] : *vars) {
+      int bits = 0;
+      switch (var.vltype()) {
+        case VLVT_UINT8:
+        case VLVT_UINT16:
+        case VLVT_UINT32:
+        case VLVT_UINT64:
+          bits = var.dims() == 0 ? 1 : var.packed().elements();
+          break;
+        default:
+          break;
+      }
+      if (bits <= 0 || bits > 64 || var.udims() != 0) continue;
+      out.push_back(RtlSignal{full, var_name, var.datap(), bits});
+    }
+  }
+  return out;
 }
 
 }  // namespace scfly

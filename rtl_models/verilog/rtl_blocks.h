@@ -1,13 +1,32 @@
-// Verilated RTL blocks behind the C++ units' interfaces, for `--rtl` co-simulation: the
-// switch drives the Verilated model from its own clocked process, one eval per clock
-// edge, with the same inputs the C++ model gets (Verilator C++ models, called in
-// process: no delta cycles between the switch and the block, so a run with the RTL
-// block is cycle-for-cycle the run with the C++ unit). The Verilated models are built with
-// SCFLY_RTL; without it (rtl_blocks_none.cpp) rtl_available() is false and every factory
-// throws std::invalid_argument.
+// Verilated RTL blocks behind the C++ units' interfaces, for `--rtl` co-simulation.
+//
+// Two ways in, chosen by how the switch uses each block:
+// - Clocked or once-per-cycle blocks (acor_level_ctrl.sv, pb_sat_detector.sv) are Verilated
+//   with `--sc` into SystemC modules and instantiated inside each switch (net.swN.acor_rtl,
+//   net.swN.pb_rtl), bound to sc_signals that carry the C++ unit's port names and widths.
+//   The switch writes their inputs during its cycle (rising edge of the network clock, t);
+//   the ACOR register clocks on `rtl_clk`, whose rising edge is a quarter period later, so
+//   it samples the inputs of cycle t and its new level is there for cycle t + 1 exactly as
+//   the C++ unit's step() at the end of cycle t; the combinational PB detector settles in
+//   the delta cycles after the switch's tick and hands its flags back before cycle t + 1.
+//   Their ports and internal nets are in the same VCD as the switch (rtl_signals()).
+// - Combinational blocks that the switch evaluates many times inside one cycle, once per
+//   routed head (ugal_selector.sv, min_route.sv), are Verilated C++ models called in
+//   process: inputs set, eval(), outputs read. A signal-bound SystemC module would need a
+//   delta cycle per head, which one clocked process cannot wait for.
+// Either way a run with the RTL block is cycle-for-cycle the run with the C++ unit (tests:
+// test_rtl_*.cpp). The Verilated models are built with SCFLY_RTL; without it
+// (rtl_blocks_none.cpp) rtl_available() is false and every factory throws
+// std::invalid_argument.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
 
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/ugal.h"
@@ -18,15 +37,43 @@ namespace scfly {
 // True if this build holds the Verilated blocks.
 bool rtl_available();
 
-// rtl_models/verilog/acor_level_ctrl.sv as a LevelCtrl. It is stepped on every cycle
-// (needs_every_cycle): hardware has no closed-form catch-up for a sleeping switch.
-std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p);
+// rtl_models/verilog/acor_level_ctrl.sv as a LevelCtrl: a Verilated SystemC module created
+// under the module being constructed (call it from a switch's constructor), clocked by
+// `rtl_clk` (rising edges a quarter period after the network clock's). step() drives
+// blocked_i for the current cycle; level()/counter()/timer() read its output signals. It
+// must see every cycle (needs_every_cycle): hardware has no closed-form catch-up for a
+// sleeping switch, and idle() with a non-zero gap throws std::logic_error.
+std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,
+                                               const char* name = "acor_rtl");
 
-// ugal_selector.sv and pb_sat_detector.sv (built for H = 2 and H = 4 global ports) as the
-// selection rules; `h` is the switches' global port count. Combinational: inputs set,
-// eval, outputs read. Throws std::invalid_argument for an H without a Verilated model.
-std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int h);
+// rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports (Verilated with
+// --sc for H = 2 and H = 4): a SystemC module created under the module being constructed.
+// drive(q) sets this cycle's h global-port occupancies (saturated to 16 bits); when the
+// flags settle (delta cycles later, same simulated time) `on_flags(flags)` is called with
+// the h flags, only when they change.
+class PbDetectorBlock {
+ public:
+  virtual ~PbDetectorBlock() = default;
+  virtual void drive(const uint32_t* q) = 0;
+};
+std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
+                                                      std::function<void(const uint32_t* flags)> on_flags,
+                                                      const char* name = "pb_rtl");
 bool rtl_pb_supports(int h);
+
+// ugal_selector.sv as the UGAL selection rule (in process, see above).
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks();
+
+// Every port and internal net of the Verilated SystemC blocks under `parent` (built with
+// --public-flat-rw), for the VCD writer: scope (dotted SystemC hierarchy plus the Verilog
+// instance), name, pointer to the value as Verilator stores it (1-8 bits uint8_t, 9-16
+// uint16_t, 17-32 uint32_t, 33-64 uint64_t) and width in bits. Wider nets are skipped.
+struct RtlSignal {
+  std::string scope, name;
+  const void* data;
+  int bits;
+};
+std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent);
 
 // min_route.sv (palmtree) as the minimal-hop unit, Verilated for dfly(2,4,2) and
 // dfly(4,8,4); the topology must be one of those, palmtree.

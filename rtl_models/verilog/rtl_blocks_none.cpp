@@ -15,8 +15,15 @@ namespace {
 bool rtl_available() { return false; }
 bool rtl_pb_supports(int) { return false; }
 bool rtl_min_route_supports(const DragonflyShape&) { return false; }
-std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams&) { no_rtl(); }
-std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int) { no_rtl(); }
+std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams&, const sc_core::sc_clock&, const char*) {
+  no_rtl();
+}
+std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int, uint32_t, uint32_t, std::function<void(const uint32_t*)>,
+                                                      const char*) {
+  no_rtl();
+}
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { no_rtl(); }
+std::vector<RtlSignal> rtl_signals(const sc_core::sc_object&) { return {}; }
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&) { no_rtl(); }
 
 }  // namespace scfly

@@ -19,4 +19,15 @@ module ugal_selector (
   assign lhs      = $signed({6'b0, cost_min});
   assign rhs      = $signed({6'b0, cost_vlb}) + 26'(threshold_i);
   assign min_o    = lhs <= rhs;
+
+`ifndef SYNTHESIS
+  // The products fit their 20 bits (no wrap), and with T >= 0 a path at most as costly
+  // as the other is never rejected; with T < 0 an equally costly minimal path is.
+  always_comb begin
+    assert (32'(q_min_i) * 32'(h_min_i) == 32'(cost_min)) else $error("ugal: q_min*h_min overflow");
+    assert (32'(q_vlb_i) * 32'(h_vlb_i) == 32'(cost_vlb)) else $error("ugal: q_vlb*h_vlb overflow");
+    if (threshold_i >= 0 && cost_min <= cost_vlb) assert (min_o) else $error("ugal: cheaper minimal path rejected");
+    if (threshold_i < 0 && cost_min == cost_vlb) assert (!min_o) else $error("ugal: T < 0 tie kept minimal");
+  end
+`endif
 endmodule
