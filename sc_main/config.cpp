@@ -217,7 +217,7 @@ SimConfig parse(YAML::Node root) {
     Section pb = top.sub("pb");
     c.routing_prm.pb.cg = static_cast<uint32_t>(pb.integer("cg", 120, 1, kCgMax, " percent (10 bits, as the RTL)"));
     c.routing_prm.pb.tg = static_cast<uint32_t>(pb.integer("tg", 5, 0, kTgMax, " phits (16 bits, as the RTL)"));
-    pb_delay = pb.integer("delay", -1, 0, 1000000, " cycles");
+    pb_delay = pb.integer("delay", -1, 1, 1000000, " cycles (the group sees a flag from the next cycle on at the earliest)");
     pb.finish();
     Misroute pols[3];
     lp.levels = static_cast<uint32_t>(sequence_policies(c.routing_prm.acor.sequence, pols));
@@ -385,7 +385,7 @@ SimConfig parse(YAML::Node root) {
           throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing pb or pb-acor, "
                             "not " + routing_now);
         if (!rtl_pb_supports(c.topology.h))
-          throw ConfigError("config key 'rtl': block 'pb' is Verilated for h = 2 and h = 4 global ports, not h = " +
+          throw ConfigError("config key 'rtl': block 'pb' is Verilated for h = 2, 4 and 6 global ports, not h = " +
                             std::to_string(c.topology.h));
         c.sw.rtl_pb = true;
       } else if (n == "min_route") {

@@ -5,7 +5,7 @@
 //   testbench drives blocked_i in cycle t and steps the C++ unit; in cycle t + 1 level,
 //   counter and timer of both must agree. 13 instances with Table 3, two-level, short-
 //   interval and random thresholds run side by side for 150,000 cycles.
-// - pb_sat_detector.sv (H = 2 and H = 4) against pb_saturated() (routing_units/ugal.h): new
+// - pb_sat_detector.sv (H = 2, 4 and 6) against pb_saturated() (routing_units/ugal.h): new
 //   occupancies each cycle, the flags handed back by the same cycle's end must be the C++
 //   rule's; 6 (C_g, T_g) settings per H for 150,000 cycles.
 // SystemC elaborates once per process, so this is one test (ctest runs it on its own).
@@ -89,8 +89,8 @@ class Testbench : public sc_core::sc_module {
                },
                100 + static_cast<uint64_t>(k));
     }
-    m_pb.reserve(12);  // the flag callbacks hold the elements' addresses
-    for (int h : {2, 4}) {
+    m_pb.reserve(18);  // the flag callbacks hold the elements' addresses
+    for (int h : {2, 4, 6}) {
       const uint32_t settings[][2] = {{120, 5}, {100, 0}, {1, 0}, {kCgMax, kTgMax}, {150, 64}, {180, 1}};
       for (const auto& s : settings) add_pb(h, s[0], s[1]);
     }

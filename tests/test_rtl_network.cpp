@@ -99,6 +99,7 @@ TEST(RtlNetwork, UgalAndPiggybackRtlGiveIdenticalResults) {
   for (const std::string args :
        {"routing=ugal-l traffic=adv+1 load=0.4 --rtl ugal", "routing=par traffic=adv+1 load=0.45 --rtl ugal",
         "routing=ugal-g traffic=un load=0.6 --rtl ugal", "routing=pb traffic=adv+1 load=0.45 --rtl ugal,pb",
+        "routing=pb traffic=adv+1 load=0.45 topology.a=2 topology.h=6 topology.g=13 --rtl pb",
         "routing=pb-acor traffic=adv+1 load=0.6 --rtl acor,ugal,pb"}) {
     SCOPED_TRACE(args);
     const std::string rtl_flag = args.substr(args.find("--rtl"));

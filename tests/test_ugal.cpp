@@ -213,7 +213,7 @@ TEST(UgalConfig, KeysParseValidateAndEcho) {
   EXPECT_EQ(config_to_json(parse_config_text(j.dump(), {})), j);
   for (const auto& [ov, key] : std::vector<std::pair<std::string, std::string>>{
            {"ugal.occupancy=queue", "ugal.occupancy"}, {"pb.cg=0", "pb.cg"}, {"pb.tg=-1", "pb.tg"},
-           {"ugal.threshold=x", "ugal.threshold"}}) {
+           {"ugal.threshold=x", "ugal.threshold"}, {"pb.delay=0", "pb.delay"}}) {
     try {
       parse_config_text("routing: ugal-l", {ov});
       ADD_FAILURE() << ov;

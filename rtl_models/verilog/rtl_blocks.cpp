@@ -7,6 +7,7 @@
 #include "Vmin_route_4_8_4.h"
 #include "Vpb_sat_detector.h"
 #include "Vpb_sat_detector_h2.h"
+#include "Vpb_sat_detector_h6.h"
 #include "Vugal_selector.h"
 #include "verilated.h"
 #include "verilated_syms.h"
@@ -71,7 +72,17 @@ class ScLevelCtrl final : public sc_core::sc_module, public LevelCtrl {
 };
 
 // --- Piggyback saturation detector: Verilated SystemC module (pb_sat_detector.sv, --sc) ----
-// `Q` is the SystemC type Verilator gives the packed q_i port (H*16 bits).
+// `Q` is the SystemC type Verilator gives the packed q_i port (H*16 bits): uint32_t,
+// uint64_t, or sc_bv<H*16> beyond 64 bits.
+template <class Q>
+void put16(Q& packed, int j, uint32_t v) {
+  packed |= static_cast<Q>(v) << (16 * j);
+}
+template <int W>
+void put16(sc_dt::sc_bv<W>& packed, int j, uint32_t v) {
+  packed.range(16 * j + 15, 16 * j) = v;
+}
+
 template <class V, class Q>
 class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
  public:
@@ -97,7 +108,7 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
   }
   void drive(const uint32_t* q) override {
     Q packed = 0;
-    for (int j = 0; j < m_h; ++j) packed |= static_cast<Q>(sat_queue(q[j])) << (16 * j);
+    for (int j = 0; j < m_h; ++j) put16(packed, j, sat_queue(q[j]));
     m_q.write(packed);
   }
 
@@ -185,7 +196,7 @@ std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
 
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }
 
-bool rtl_pb_supports(int h) { return h == 2 || h == 4; }
+bool rtl_pb_supports(int h) { return h == 2 || h == 4 || h == 6; }
 
 std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
                                                       std::function<void(const uint32_t*)> on_flags, const char* name) {
@@ -193,7 +204,9 @@ std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32
     return std::make_unique<ScPbDetector<Vpb_sat_detector, uint64_t>>(name, h, cg, tg, std::move(on_flags));
   if (h == 2)
     return std::make_unique<ScPbDetector<Vpb_sat_detector_h2, uint32_t>>(name, h, cg, tg, std::move(on_flags));
-  throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(h) + " (built for 2 and 4)");
+  if (h == 6)
+    return std::make_unique<ScPbDetector<Vpb_sat_detector_h6, sc_dt::sc_bv<96>>>(name, h, cg, tg, std::move(on_flags));
+  throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(h) + " (built for 2, 4 and 6)");
 }
 
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,

@@ -47,7 +47,7 @@ std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const s
                                                const char* name = "acor_rtl");
 
 // rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports (Verilated with
-// --sc for H = 2 and H = 4): a SystemC module created under the module being constructed.
+// --sc for H = 2, 4 and 6: the tiny and medium presets and the ACOR paper's dfly(6,12,6)): a SystemC module created under the module being constructed.
 // drive(q) sets this cycle's h global-port occupancies (saturated to 16 bits); when the
 // flags settle (delta cycles later, same simulated time) `on_flags(flags)` is called with
 // the h flags, only when they change.
