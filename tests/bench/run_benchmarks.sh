@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Speed of the named configurations, each in its own process (router-cycles/s, peak RSS).
-# Usage: tests/bench/run_benchmarks.sh [BUILD_DIR]   (default: build)
+# Usage: tests/bench/run_benchmarks.sh [BUILD_DIR [NAME_REGEX]]   (default: build, every row)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 B=${1:-build}
+ONLY=${2:-}
 cmake --build "$B" -j2 --target scfly_bench >/dev/null
 run() {  # name, config, overrides...
   local name=$1; shift
+  if [ -n "$ONLY" ] && ! [[ $name =~ $ONLY ]]; then return; fi
   local out
   out=$("$B"/tests/bench/scfly_bench "$@" --benchmark_min_time=5 --benchmark_format=json 2>/dev/null)
   python3 - "$name" "$out" <<'PY'
@@ -27,3 +29,10 @@ run "medium PB ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb tra
 run "medium UGAL-G UN 0.4"       sc_main/configs/dfly-medium.yaml routing=ugal-g load=0.4 warmup_cycles=2000
 run "tugal g9 UGAL-L UN 0.4"     sc_main/configs/tugal-dfly-4-8-4-9.yaml load=0.4 warmup_cycles=2000
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
+# RTL co-simulation (SCFLY_RTL builds): the same points with the Verilated blocks.
+run "medium MIN UN 0.4 rtl min_route" sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000 'rtl=[min_route]'
+run "medium ACOR-Sw ADV+1 0.4 rtl acor" sc_main/configs/dfly-medium.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[acor]'
+run "medium UGAL-L ADV+1 0.4 rtl ugal" sc_main/configs/dfly-medium.yaml routing=ugal-l traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[ugal]'
+run "medium PB ADV+1 0.4 rtl pb"      sc_main/configs/dfly-medium.yaml routing=pb traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[pb]'
+run "medium PB-ACOR ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000
+run "medium PB-ACOR ADV+1 0.4 rtl all" sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[min_route,acor,ugal,pb]'
