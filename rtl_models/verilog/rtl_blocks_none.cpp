@@ -15,6 +15,7 @@ namespace {
 bool rtl_available() { return false; }
 bool rtl_pb_supports(int) { return false; }
 bool rtl_min_route_supports(const DragonflyShape&) { return false; }
+std::string rtl_min_route_shapes() { return "none (this build has no RTL blocks)"; }
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams&) { no_rtl(); }
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(int) { no_rtl(); }
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&) { no_rtl(); }
