@@ -12,7 +12,9 @@ int hops_via(const Dragonfly& topo, int sw, int target, const GlobalLinkEnd& lin
   return (link.sw != sw) + 1 + (landing != target);
 }
 
-void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, Rng& rng) {
+// Pins the segment's exit link: among the links toward the target's group, those giving
+// the fewest hops; the nth of them in links_between order, nth = Rng::scale(tie_word, count).
+void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, uint32_t tie_word) {
   const int n = topo.links_per_group_pair();
   const GlobalLinkEnd* links = topo.links_between(topo.group_of(sw), topo.group_of(target));
   int pick = 0;
@@ -27,7 +29,7 @@ void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, Rng&
         ++count;
       }
     }
-    int nth = static_cast<int>(rng.below(static_cast<uint32_t>(count)));
+    int nth = static_cast<int>(Rng::scale(tie_word, static_cast<uint32_t>(count)));
     for (int k = 0; k < n; ++k) {
       if (hops_via(topo, sw, target, links[k]) == best && nth-- == 0) {
         pick = k;
@@ -41,9 +43,19 @@ void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, Rng&
 
 }  // namespace
 
+bool minimal_hop_draws(const Dragonfly& topo, int sw, int target, const RouteHeader& h) {
+  return topo.links_per_group_pair() > 1 && h.exit_switch < 0 && topo.group_of(sw) != topo.group_of(target);
+}
+
 RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
                                     Rng& rng) {
-  if (const MinHopBlock* b = topo.min_hop_block()) return b->hop(sw, target, h);
+  const uint32_t tie_word = minimal_hop_draws(topo, sw, target, h) ? rng.next32() : 0;
+  if (const MinHopBlock* b = topo.min_hop_block()) return b->hop(sw, target, h, tie_word);
+  return dragonfly_minimal_hop_word(topo, sw, target, h, tie_word);
+}
+
+RouteDecision dragonfly_minimal_hop_word(const Dragonfly& topo, int sw, int target, RouteHeader& h,
+                                         uint32_t tie_word) {
   RouteDecision d;
   const int G = topo.group_of(sw);
   if (G == topo.group_of(target)) {
@@ -51,7 +63,7 @@ RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, R
     d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done + h.vc_shift);
     return d;
   }
-  if (h.exit_switch < 0) choose_exit(topo, sw, target, h, rng);
+  if (h.exit_switch < 0) choose_exit(topo, sw, target, h, tie_word);
   if (h.exit_switch == sw) {
     d.port = h.exit_port;
     d.vc = h.segment;

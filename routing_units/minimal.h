@@ -25,9 +25,21 @@
 namespace scfly {
 
 // One minimal hop from switch `sw` toward switch `target` (sw != target), with the VC the
-// hop-slot rule gives. Updates h.exit_* and h.global_done.
+// hop-slot rule gives. Updates h.exit_* and h.global_done. Draws one word from `rng`
+// (Rng::next32) exactly when minimal_hop_draws() and hands it to the co-simulated RTL unit
+// (topo.min_hop_block()) if there is one, else to dragonfly_minimal_hop_word().
 RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
                                     Rng& rng);
+
+// Whether that hop picks an exit link at random: the target is in another group, no exit
+// is pinned in the header yet, and several global links join the two groups.
+bool minimal_hop_draws(const Dragonfly& topo, int sw, int target, const RouteHeader& h);
+
+// The C++ unit itself, with the tie-break word given: the nth of the `count` equally short
+// exit links is taken, nth = Rng::scale(tie_word, count) (= Rng::below on the drawn word).
+// The reference the RTL route unit is checked against.
+RouteDecision dragonfly_minimal_hop_word(const Dragonfly& topo, int sw, int target, RouteHeader& h,
+                                         uint32_t tie_word);
 
 // The MIN routing unit: eject at the destination switch, else a minimal hop.
 RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng);

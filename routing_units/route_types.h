@@ -38,11 +38,13 @@ struct RouteDecision {
 
 // A replacement for dragonfly_minimal_hop (minimal.h): the co-simulated RTL route unit.
 // Same contract: one minimal hop from `sw` toward `target` (sw != target), updating the
-// header's exit_* and global_done.
+// header's exit_* and global_done. `tie_word` picks among equally short exit links
+// (Rng::scale(tie_word, count)); the caller draws it from its Rng exactly when the C++
+// unit would (minimal_hop_draws() in minimal.h), else passes 0.
 class MinHopBlock {
  public:
   virtual ~MinHopBlock() = default;
-  virtual RouteDecision hop(int sw, int target, RouteHeader& h) const = 0;
+  virtual RouteDecision hop(int sw, int target, RouteHeader& h, uint32_t tie_word) const = 0;
 };
 
 }  // namespace scfly

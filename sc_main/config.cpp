@@ -391,9 +391,9 @@ SimConfig parse(YAML::Node root) {
       } else if (n == "min_route") {
         const DragonflyShape& t = c.topology;
         if (!rtl_min_route_supports(t))
-          throw ConfigError("config key 'rtl': block 'min_route' is Verilated for the palmtree dfly(2,4,2) and "
-                            "dfly(4,8,4) only, not dfly(" + std::to_string(t.p) + "," + std::to_string(t.a) + "," +
-                            std::to_string(t.h) + "," + std::to_string(t.g) + ") " + to_string(t.arrangement));
+          throw ConfigError("config key 'rtl': block 'min_route' is Verilated for " + rtl_min_route_shapes() +
+                            " only, not " + to_string(t.arrangement) + " dfly(" + std::to_string(t.p) + "," +
+                            std::to_string(t.a) + "," + std::to_string(t.h) + "," + std::to_string(t.g) + ")");
         c.sw.rtl_min_route = true;
       } else {
         throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb");

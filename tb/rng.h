@@ -38,9 +38,14 @@ class Rng {
     m_s[3] = rotl(m_s[3], 45);
     return result;
   }
-  // Uniform integer in [0, n), n >= 1.
-  uint32_t below(uint32_t n) {
-    return static_cast<uint32_t>(((next() >> 32) * static_cast<uint64_t>(n)) >> 32);
+  // Uniform integer in [0, n), n >= 1: scale(next32(), n).
+  uint32_t below(uint32_t n) { return scale(next32(), n); }
+  // The upper 32 bits of the next draw: the word below() scales. An RTL block that draws
+  // with the same multiply-shift is fed this word (min_route.sv's rand_i).
+  uint32_t next32() { return static_cast<uint32_t>(next() >> 32); }
+  // A 32-bit word scaled to [0, n), n >= 1: (word * n) >> 32.
+  static uint32_t scale(uint32_t word, uint32_t n) {
+    return static_cast<uint32_t>((static_cast<uint64_t>(word) * n) >> 32);
   }
   // Uniform double in [0, 1).
   double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }

@@ -1,5 +1,5 @@
 // Whole-network RTL co-simulation: every switch drives the Verilated blocks instead of
-// the C++ units (--rtl acor,ugal,pb); metrics and time series must be identical to the
+// the C++ units (--rtl min_route,acor,ugal,pb); metrics and time series must be identical to the
 // C++ run, at loads where the blocks' outputs actually change (levels move through the
 // sequence, adaptive choices split, saturation flags toggle).
 #include <gtest/gtest.h>
@@ -134,14 +134,39 @@ TEST(RtlNetwork, MinimalRouteUnitRtlGivesIdenticalResults) {
   }
 }
 
+// The absolute arrangement, two global links per group pair: the route unit draws its
+// tie-break word from the switch's Rng exactly when the C++ unit would (MIN, UGAL-L's
+// minimal and Valiant candidates, VAL's two segments), so the runs stay identical.
+TEST(RtlNetwork, MinimalRouteUnitRtlGivesIdenticalResultsOnAbsolute) {
+  for (const std::string args :
+       {"routing=min traffic=un load=0.5", "routing=ugal-l traffic=adv+1 load=0.4",
+        "routing=val traffic=un load=0.4"}) {
+    SCOPED_TRACE(args);
+    const std::string common = args + " topology.arrangement=absolute topology.g=5" +
+                               " warmup_cycles=1000 measure_cycles=3000 timeseries.bin_cycles=500";
+    const ScflyRun cpp = run_scfly(tiny_config(), common);
+    const ScflyRun rtl = run_scfly(tiny_config(), common + " --rtl min_route");
+    expect_ok(cpp);
+    expect_ok(rtl);
+    EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"min_route"}));
+    EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+    EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+    EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 1000);
+  }
+}
+
 TEST(RtlNetwork, RtlRequestsAreValidated) {
   const ScflyRun a = run_scfly(tiny_config(), "routing=min --rtl acor", false);
   EXPECT_EQ(a.code, 2);
   EXPECT_NE(a.err.find("rtl"), std::string::npos) << a.err;
-  const ScflyRun b =
-      run_scfly(tiny_config(), "routing=min topology.arrangement=absolute topology.g=5 --rtl min_route", false);
+  // A shape without a Verilated min_route: the message names the shapes there are.
+  const ScflyRun b = run_scfly(
+      tiny_config(), "routing=min topology.p=3 topology.a=6 topology.h=3 topology.g=19 --rtl min_route", false);
   EXPECT_EQ(b.code, 2);
-  EXPECT_NE(b.err.find("palmtree"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("dfly(3,6,3,19)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("palmtree dfly(2,4,2,9)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("absolute dfly(2,4,2,3)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("dfly(4,8,4,9)"), std::string::npos) << b.err;
   const ScflyRun d = run_scfly(tiny_config(), "routing=ugal-l --rtl pb", false);
   EXPECT_EQ(d.code, 2);
   EXPECT_NE(d.err.find("pb"), std::string::npos) << d.err;

@@ -1,21 +1,50 @@
 #!/usr/bin/env bash
 # Lint every refined block with Verilator (-Wall; waivers only in lint.vlt, with a reason
 # per line) and synthesize it with Yosys, reporting its cell count. Exit non-zero on any
-# lint warning or synthesis error. Used by ctest (rtl_lint_synth) and by hand.
+# lint warning or synthesis error. Used by ctest (rtl_lint_and_synthesis) and by hand.
+# Each block is checked with its default parameters; the blocks Verilated with other
+# parameters are also checked as those instances (listed in `variants`, as in CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")"
 vlt=""
 [ -f lint.vlt ] && vlt="lint.vlt"
+# name  file  parameters (NAME=VALUE ...)
+variants=(
+  "min_route_4_8_4        min_route.sv P=4 A=8 H=4"
+  "min_route_abs_2_4_2_3  min_route.sv P=2 A=4 H=2 ABSOLUTE=1 G=3"
+  "min_route_abs_2_4_2_5  min_route.sv P=2 A=4 H=2 ABSOLUTE=1 G=5"
+  "min_route_abs_2_4_2_9  min_route.sv P=2 A=4 H=2 ABSOLUTE=1 G=9"
+  "min_route_abs_4_8_4_9  min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=9"
+  "min_route_abs_4_8_4_17 min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=17"
+  "min_route_abs_4_8_4_33 min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=33"
+  "pb_sat_detector_h2     pb_sat_detector.sv H=2"
+  "pb_sat_detector_h6     pb_sat_detector.sv H=6"
+)
 status=0
-printf "%-24s %8s  %s\n" "module" "cells" "lint"
-for f in *.sv; do
-  top="${f%.sv}"
-  if out=$(verilator --lint-only -Wall $vlt "$f" 2>&1); then lint="clean"; else lint="FAILED"; status=1; echo "$out"; fi
-  if log=$(yosys -q -p "read_verilog -sv $f; synth -top $top; tee -o /dev/stdout stat" 2>&1); then
+# check NAME FILE [PARAM=VALUE ...]
+check() {
+  local name="$1" f="$2" top="${2%.sv}"
+  shift 2
+  local gflags=() chparam=""
+  for kv in "$@"; do
+    gflags+=("-G$kv")
+    chparam+=" -set ${kv%%=*} ${kv#*=}"
+  done
+  local lint out log cells
+  if out=$(verilator --lint-only -Wall $vlt "${gflags[@]}" "$f" 2>&1); then lint="clean"; else lint="FAILED"; status=1; echo "$out"; fi
+  local cmd="read_verilog -sv $f;"
+  [ -n "$chparam" ] && cmd+=" chparam$chparam $top;"
+  if log=$(yosys -q -p "$cmd synth -top $top; tee -o /dev/stdout stat" 2>&1); then
     cells=$(echo "$log" | awk '/Number of cells:/ {n=$4} END {print n}')
   else
     cells="ERROR"; status=1; echo "$log"
   fi
-  printf "%-24s %8s  %s\n" "$top" "$cells" "$lint"
+  printf "%-24s %8s  %s\n" "$name" "$cells" "$lint"
+}
+printf "%-24s %8s  %s\n" "module" "cells" "lint"
+for f in *.sv; do check "${f%.sv}" "$f"; done
+for v in "${variants[@]}"; do
+  # shellcheck disable=SC2086
+  check $v
 done
 exit $status

@@ -1,10 +1,17 @@
 #include "rtl_models/verilog/rtl_blocks.h"
 
 #include <stdexcept>
+#include <string>
 
 #include "Vacor_level_ctrl.h"
 #include "Vmin_route.h"
 #include "Vmin_route_4_8_4.h"
+#include "Vmin_route_abs_2_4_2_3.h"
+#include "Vmin_route_abs_2_4_2_5.h"
+#include "Vmin_route_abs_2_4_2_9.h"
+#include "Vmin_route_abs_4_8_4_17.h"
+#include "Vmin_route_abs_4_8_4_33.h"
+#include "Vmin_route_abs_4_8_4_9.h"
 #include "Vpb_sat_detector.h"
 #include "Vpb_sat_detector_h2.h"
 #include "Vpb_sat_detector_h6.h"
@@ -126,10 +133,18 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
   std::vector<uint32_t> m_flags;
 };
 
+// Every Verilated model of a run lives in the thread's one VerilatedContext (the SystemC
+// ones must: Verilator's SystemC models take the default context), each under its own
+// hierarchical name. Models with assertions (--assert) register scopes in a context and
+// Verilator 5.006 removes them through the thread's current context at destruction, so
+// private contexts per model could leave a model unregistering from a context destroyed
+// before it (a hang on its freed mutex at exit).
+
 // --- UGAL selector: Verilated C++ model, evaluated in process per routed head ---------------
 class RtlSelection final : public SelectionBlocks {
  public:
-  RtlSelection() : m_ctx(new VerilatedContext), m_ugal(new Vugal_selector(m_ctx.get())) {}
+  RtlSelection() : m_ugal(new Vugal_selector(Verilated::threadContextp(), "rtl_ugal_selector")) {}
+  ~RtlSelection() override { m_ugal->final(); }
   bool prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) const override {
     m_ugal->q_min_i = sat_queue(q_min);
     m_ugal->h_min_i = h_min & 0xF;
@@ -141,15 +156,15 @@ class RtlSelection final : public SelectionBlocks {
   }
 
  private:
-  std::unique_ptr<VerilatedContext> m_ctx;
   std::unique_ptr<Vugal_selector> m_ugal;
 };
 
 template <class V>
 class RtlMinRoute final : public MinHopBlock {
  public:
-  explicit RtlMinRoute(const Dragonfly& t) : m_t(t), m_ctx(new VerilatedContext), m_v(new V(m_ctx.get())) {}
-  RouteDecision hop(int sw, int target, RouteHeader& h) const override {
+  explicit RtlMinRoute(const Dragonfly& t) : m_t(t), m_v(new V(Verilated::threadContextp(), "rtl_min_route")) {}
+  ~RtlMinRoute() override { m_v->final(); }
+  RouteDecision hop(int sw, int target, RouteHeader& h, uint32_t tie_word) const override {
     m_v->cur_group_i = static_cast<uint32_t>(m_t.group_of(sw));
     m_v->cur_index_i = static_cast<uint32_t>(m_t.index_of(sw));
     m_v->tgt_group_i = static_cast<uint32_t>(m_t.group_of(target));
@@ -160,6 +175,7 @@ class RtlMinRoute final : public MinHopBlock {
     m_v->exit_valid_i = h.exit_switch >= 0;
     m_v->exit_index_i = h.exit_switch >= 0 ? static_cast<uint32_t>(m_t.index_of(h.exit_switch)) : 0;
     m_v->exit_port_i = h.exit_switch >= 0 ? static_cast<uint32_t>(h.exit_port) : 0;
+    m_v->rand_i = tie_word;
     m_v->eval();
     h.global_done = m_v->global_done_o;
     if (m_v->exit_valid_o) {
@@ -174,24 +190,65 @@ class RtlMinRoute final : public MinHopBlock {
 
  private:
   const Dragonfly& m_t;
-  std::unique_ptr<VerilatedContext> m_ctx;
   std::unique_ptr<V> m_v;
 };
+
+// The Verilated min_route instances (CMakeLists.txt), one per shape.
+struct MinRouteModel {
+  DragonflyShape shape;
+  std::unique_ptr<MinHopBlock> (*make)(const Dragonfly&);
+};
+
+template <class V>
+std::unique_ptr<MinHopBlock> make_min_route(const Dragonfly& t) {
+  return std::make_unique<RtlMinRoute<V>>(t);
+}
+
+constexpr Arrangement kPalm = Arrangement::Palmtree, kAbs = Arrangement::Absolute;
+const MinRouteModel kMinRouteModels[] = {
+    {{2, 4, 2, 9, kPalm}, make_min_route<Vmin_route>},
+    {{4, 8, 4, 33, kPalm}, make_min_route<Vmin_route_4_8_4>},
+    {{2, 4, 2, 3, kAbs}, make_min_route<Vmin_route_abs_2_4_2_3>},
+    {{2, 4, 2, 5, kAbs}, make_min_route<Vmin_route_abs_2_4_2_5>},
+    {{2, 4, 2, 9, kAbs}, make_min_route<Vmin_route_abs_2_4_2_9>},
+    {{4, 8, 4, 9, kAbs}, make_min_route<Vmin_route_abs_4_8_4_9>},
+    {{4, 8, 4, 17, kAbs}, make_min_route<Vmin_route_abs_4_8_4_17>},
+    {{4, 8, 4, 33, kAbs}, make_min_route<Vmin_route_abs_4_8_4_33>},
+};
+
+const MinRouteModel* find_min_route(const DragonflyShape& s) {
+  for (const auto& m : kMinRouteModels)
+    if (m.shape.p == s.p && m.shape.a == s.a && m.shape.h == s.h && m.shape.g == s.g &&
+        m.shape.arrangement == s.arrangement)
+      return &m;
+  return nullptr;
+}
 
 }  // namespace
 
 bool rtl_available() { return true; }
 
-bool rtl_min_route_supports(const DragonflyShape& s) {
-  return s.arrangement == Arrangement::Palmtree &&
-         ((s.p == 2 && s.a == 4 && s.h == 2) || (s.p == 4 && s.a == 8 && s.h == 4));
+bool rtl_min_route_supports(const DragonflyShape& s) { return find_min_route(s) != nullptr; }
+
+std::string rtl_min_route_shapes() {
+  std::string out;
+  for (Arrangement arr : {kPalm, kAbs}) {
+    std::string list;
+    for (const auto& m : kMinRouteModels) {
+      if (m.shape.arrangement != arr) continue;
+      const DragonflyShape& s = m.shape;
+      list += (list.empty() ? "" : ", ") + std::string("dfly(") + std::to_string(s.p) + "," + std::to_string(s.a) +
+              "," + std::to_string(s.h) + "," + std::to_string(s.g) + ")";
+    }
+    out += (out.empty() ? "" : "; ") + std::string(to_string(arr)) + " " + list;
+  }
+  return out;
 }
 
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
-  if (!rtl_min_route_supports(t.shape()))
-    throw std::invalid_argument("no Verilated min_route for this topology (palmtree dfly(2,4,2) or dfly(4,8,4))");
-  if (t.p() == 2) return std::make_unique<RtlMinRoute<Vmin_route>>(t);
-  return std::make_unique<RtlMinRoute<Vmin_route_4_8_4>>(t);
+  const MinRouteModel* m = find_min_route(t.shape());
+  if (!m) throw std::invalid_argument("no Verilated min_route for this topology (" + rtl_min_route_shapes() + ")");
+  return m->make(t);
 }
 
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }

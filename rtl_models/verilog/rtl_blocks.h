@@ -75,9 +75,12 @@ struct RtlSignal {
 };
 std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent);
 
-// min_route.sv (palmtree) as the minimal-hop unit, Verilated for dfly(2,4,2) and
-// dfly(4,8,4); the topology must be one of those, palmtree.
+// min_route.sv as the minimal-hop unit, Verilated per shape: palmtree dfly(2,4,2,9) and
+// dfly(4,8,4,33); absolute dfly(2,4,2,g) for g = 3, 5, 9 and dfly(4,8,4,g) for g = 9, 17,
+// 33. Throws std::invalid_argument for any other shape. rtl_min_route_shapes() lists them
+// for messages ("palmtree dfly(2,4,2,9), ...; absolute ...").
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo);
 bool rtl_min_route_supports(const DragonflyShape& s);
+std::string rtl_min_route_shapes();
 
 }  // namespace scfly

@@ -79,6 +79,9 @@ int sc_main(int argc, char* argv[]) {
   benchmark::Initialize(&bargc, bench_args.data());
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
+  // Destroy the network here, not at exit: Verilated SystemC blocks (rtl=[acor,pb])
+  // unregister from Verilator's context, a static that may be gone by then.
+  g_net.reset();
   return 0;
 }
 
