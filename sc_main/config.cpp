@@ -385,7 +385,8 @@ SimConfig parse(YAML::Node root) {
           throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing pb or pb-acor, "
                             "not " + routing_now);
         if (!rtl_pb_supports(c.topology.h))
-          throw ConfigError("config key 'rtl': block 'pb' is Verilated for h = 2, 4 and 6 global ports, not h = " +
+          throw ConfigError("config key 'rtl': block 'pb' is Verilated in this build for " + rtl_pb_widths() +
+                            " global ports (more with CMake -DSCFLY_RTL_EXTRA_PB_H=...), not h = " +
                             std::to_string(c.topology.h));
         c.sw.rtl_pb = true;
       } else if (n == "min_route") {
@@ -393,7 +394,8 @@ SimConfig parse(YAML::Node root) {
         if (!rtl_min_route_supports(t))
           throw ConfigError("config key 'rtl': block 'min_route' is Verilated for " + rtl_min_route_shapes() +
                             " only, not " + to_string(t.arrangement) + " dfly(" + std::to_string(t.p) + "," +
-                            std::to_string(t.a) + "," + std::to_string(t.h) + "," + std::to_string(t.g) + ")");
+                            std::to_string(t.a) + "," + std::to_string(t.h) + "," + std::to_string(t.g) +
+                            ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
         c.sw.rtl_min_route = true;
       } else {
         throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb");

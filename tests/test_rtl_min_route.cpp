@@ -15,14 +15,14 @@
 #include <cstdlib>
 #include <vector>
 
-#include "Vmin_route.h"
-#include "Vmin_route_4_8_4.h"
-#include "Vmin_route_abs_2_4_2_3.h"
-#include "Vmin_route_abs_2_4_2_5.h"
-#include "Vmin_route_abs_2_4_2_9.h"
-#include "Vmin_route_abs_4_8_4_17.h"
-#include "Vmin_route_abs_4_8_4_33.h"
-#include "Vmin_route_abs_4_8_4_9.h"
+#include "Vmin_route_palmtree_2_4_2_9.h"
+#include "Vmin_route_palmtree_4_8_4_33.h"
+#include "Vmin_route_absolute_2_4_2_3.h"
+#include "Vmin_route_absolute_2_4_2_5.h"
+#include "Vmin_route_absolute_2_4_2_9.h"
+#include "Vmin_route_absolute_4_8_4_17.h"
+#include "Vmin_route_absolute_4_8_4_33.h"
+#include "Vmin_route_absolute_4_8_4_9.h"
 #include "routing_units/minimal.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 #include "verilated.h"
@@ -124,25 +124,25 @@ void exhaustive(const DragonflyShape& shape) {
 
 constexpr Arrangement kPalm = Arrangement::Palmtree, kAbs = Arrangement::Absolute;
 
-TEST(RtlMinRoute, ExhaustiveOnDfly242) { exhaustive<Vmin_route>(DragonflyShape{2, 4, 2, 9, kPalm}); }
-TEST(RtlMinRoute, ExhaustiveOnDfly484) { exhaustive<Vmin_route_4_8_4>(DragonflyShape{4, 8, 4, 33, kPalm}); }
+TEST(RtlMinRoute, ExhaustiveOnDfly242) { exhaustive<Vmin_route_palmtree_2_4_2_9>(DragonflyShape{2, 4, 2, 9, kPalm}); }
+TEST(RtlMinRoute, ExhaustiveOnDfly484) { exhaustive<Vmin_route_palmtree_4_8_4_33>(DragonflyShape{4, 8, 4, 33, kPalm}); }
 TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly2423) {
-  exhaustive<Vmin_route_abs_2_4_2_3>(DragonflyShape{2, 4, 2, 3, kAbs});
+  exhaustive<Vmin_route_absolute_2_4_2_3>(DragonflyShape{2, 4, 2, 3, kAbs});
 }
 TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly2425) {
-  exhaustive<Vmin_route_abs_2_4_2_5>(DragonflyShape{2, 4, 2, 5, kAbs});
+  exhaustive<Vmin_route_absolute_2_4_2_5>(DragonflyShape{2, 4, 2, 5, kAbs});
 }
 TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly2429) {
-  exhaustive<Vmin_route_abs_2_4_2_9>(DragonflyShape{2, 4, 2, 9, kAbs});
+  exhaustive<Vmin_route_absolute_2_4_2_9>(DragonflyShape{2, 4, 2, 9, kAbs});
 }
 TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly4849) {
-  exhaustive<Vmin_route_abs_4_8_4_9>(DragonflyShape{4, 8, 4, 9, kAbs});
+  exhaustive<Vmin_route_absolute_4_8_4_9>(DragonflyShape{4, 8, 4, 9, kAbs});
 }
 TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly48417) {
-  exhaustive<Vmin_route_abs_4_8_4_17>(DragonflyShape{4, 8, 4, 17, kAbs});
+  exhaustive<Vmin_route_absolute_4_8_4_17>(DragonflyShape{4, 8, 4, 17, kAbs});
 }
 TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly48433) {
-  exhaustive<Vmin_route_abs_4_8_4_33>(DragonflyShape{4, 8, 4, 33, kAbs});
+  exhaustive<Vmin_route_absolute_4_8_4_33>(DragonflyShape{4, 8, 4, 33, kAbs});
 }
 
 // The simulation-only assertions are compiled in (--assert) and stop the model on a broken
@@ -154,7 +154,7 @@ TEST(RtlMinRouteDeathTest, AssertionsStopTheModel) {
     std::fflush(stdout);
     dup2(STDERR_FILENO, STDOUT_FILENO);
     VerilatedContext ctx;
-    Vmin_route_abs_2_4_2_5 dut(&ctx);
+    Vmin_route_absolute_2_4_2_5 dut(&ctx);
     dut.cur_group_i = static_cast<uint32_t>(cur / 4);
     dut.cur_index_i = static_cast<uint32_t>(cur % 4);
     dut.tgt_group_i = static_cast<uint32_t>(tgt / 4);

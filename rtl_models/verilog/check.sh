@@ -3,7 +3,8 @@
 # per line) and synthesize it with Yosys, reporting its cell count. Exit non-zero on any
 # lint warning or synthesis error. Used by ctest (rtl_lint_and_synthesis) and by hand.
 # Each block is checked with its default parameters; the blocks Verilated with other
-# parameters are also checked as those instances (listed in `variants`, as in CMakeLists.txt).
+# parameters are also checked as those instances (listed in `variants`: the built-in ones of
+# CMakeLists.txt; shapes added with SCFLY_RTL_EXTRA_* are linted by Verilator as they build).
 set -euo pipefail
 cd "$(dirname "$0")"
 vlt=""

@@ -4,20 +4,11 @@
 #include <string>
 
 #include "Vacor_level_ctrl.h"
-#include "Vmin_route.h"
-#include "Vmin_route_4_8_4.h"
-#include "Vmin_route_abs_2_4_2_3.h"
-#include "Vmin_route_abs_2_4_2_5.h"
-#include "Vmin_route_abs_2_4_2_9.h"
-#include "Vmin_route_abs_4_8_4_17.h"
-#include "Vmin_route_abs_4_8_4_33.h"
-#include "Vmin_route_abs_4_8_4_9.h"
-#include "Vpb_sat_detector.h"
-#include "Vpb_sat_detector_h2.h"
-#include "Vpb_sat_detector_h6.h"
 #include "Vugal_selector.h"
 #include "verilated.h"
 #include "verilated_syms.h"
+// The Verilated route units and PB detectors of this build (CMakeLists.txt).
+#include "rtl_models.inc"
 
 namespace scfly {
 
@@ -133,6 +124,28 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
   std::vector<uint32_t> m_flags;
 };
 
+// The Verilated pb_sat_detector instances (CMakeLists.txt), one per global-port count.
+using PbFlagsFn = std::function<void(const uint32_t*)>;
+struct PbModel {
+  int h;
+  std::unique_ptr<PbDetectorBlock> (*make)(const char* name, int h, uint32_t cg, uint32_t tg, PbFlagsFn on_flags);
+};
+
+template <class V, class Q>
+std::unique_ptr<PbDetectorBlock> make_pb(const char* name, int h, uint32_t cg, uint32_t tg, PbFlagsFn on_flags) {
+  return std::make_unique<ScPbDetector<V, Q>>(name, h, cg, tg, std::move(on_flags));
+}
+
+const PbModel kPbModels[] = {
+#include "rtl_pb_table.inc"
+};
+
+const PbModel* find_pb(int h) {
+  for (const auto& m : kPbModels)
+    if (m.h == h) return &m;
+  return nullptr;
+}
+
 // Every Verilated model of a run lives in the thread's one VerilatedContext (the SystemC
 // ones must: Verilator's SystemC models take the default context), each under its own
 // hierarchical name. Models with assertions (--assert) register scopes in a context and
@@ -204,16 +217,8 @@ std::unique_ptr<MinHopBlock> make_min_route(const Dragonfly& t) {
   return std::make_unique<RtlMinRoute<V>>(t);
 }
 
-constexpr Arrangement kPalm = Arrangement::Palmtree, kAbs = Arrangement::Absolute;
 const MinRouteModel kMinRouteModels[] = {
-    {{2, 4, 2, 9, kPalm}, make_min_route<Vmin_route>},
-    {{4, 8, 4, 33, kPalm}, make_min_route<Vmin_route_4_8_4>},
-    {{2, 4, 2, 3, kAbs}, make_min_route<Vmin_route_abs_2_4_2_3>},
-    {{2, 4, 2, 5, kAbs}, make_min_route<Vmin_route_abs_2_4_2_5>},
-    {{2, 4, 2, 9, kAbs}, make_min_route<Vmin_route_abs_2_4_2_9>},
-    {{4, 8, 4, 9, kAbs}, make_min_route<Vmin_route_abs_4_8_4_9>},
-    {{4, 8, 4, 17, kAbs}, make_min_route<Vmin_route_abs_4_8_4_17>},
-    {{4, 8, 4, 33, kAbs}, make_min_route<Vmin_route_abs_4_8_4_33>},
+#include "rtl_min_route_table.inc"
 };
 
 const MinRouteModel* find_min_route(const DragonflyShape& s) {
@@ -232,7 +237,7 @@ bool rtl_min_route_supports(const DragonflyShape& s) { return find_min_route(s) 
 
 std::string rtl_min_route_shapes() {
   std::string out;
-  for (Arrangement arr : {kPalm, kAbs}) {
+  for (Arrangement arr : {Arrangement::Palmtree, Arrangement::Absolute}) {
     std::string list;
     for (const auto& m : kMinRouteModels) {
       if (m.shape.arrangement != arr) continue;
@@ -253,17 +258,20 @@ std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
 
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }
 
-bool rtl_pb_supports(int h) { return h == 2 || h == 4 || h == 6; }
+
+bool rtl_pb_supports(int h) { return find_pb(h) != nullptr; }
 
 std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
                                                       std::function<void(const uint32_t*)> on_flags, const char* name) {
-  if (h == 4)
-    return std::make_unique<ScPbDetector<Vpb_sat_detector, uint64_t>>(name, h, cg, tg, std::move(on_flags));
-  if (h == 2)
-    return std::make_unique<ScPbDetector<Vpb_sat_detector_h2, uint32_t>>(name, h, cg, tg, std::move(on_flags));
-  if (h == 6)
-    return std::make_unique<ScPbDetector<Vpb_sat_detector_h6, sc_dt::sc_bv<96>>>(name, h, cg, tg, std::move(on_flags));
-  throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(h) + " (built for 2, 4 and 6)");
+  if (const PbModel* m = find_pb(h)) return m->make(name, h, cg, tg, std::move(on_flags));
+  throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(h) + " (built for " +
+                              rtl_pb_widths() + ")");
+}
+
+std::string rtl_pb_widths() {
+  std::string out;
+  for (const auto& m : kPbModels) out += (out.empty() ? "h = " : ", ") + std::to_string(m.h);
+  return out;
 }
 
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,

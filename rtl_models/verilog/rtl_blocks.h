@@ -47,7 +47,8 @@ std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const s
                                                const char* name = "acor_rtl");
 
 // rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports (Verilated with
-// --sc for H = 2, 4 and 6: the tiny and medium presets and the ACOR paper's dfly(6,12,6)): a SystemC module created under the module being constructed.
+// --sc for H = 2, 4 and 6 -- the tiny and medium presets and the ACOR paper's dfly(6,12,6)
+// -- and any H in CMake's SCFLY_RTL_EXTRA_PB_H): a SystemC module created under the module being constructed.
 // drive(q) sets this cycle's h global-port occupancies (saturated to 16 bits); when the
 // flags settle (delta cycles later, same simulated time) `on_flags(flags)` is called with
 // the h flags, only when they change.
@@ -60,6 +61,7 @@ std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32
                                                       std::function<void(const uint32_t* flags)> on_flags,
                                                       const char* name = "pb_rtl");
 bool rtl_pb_supports(int h);
+std::string rtl_pb_widths();  // "h = 2, 4, 6" (the build's Verilated H), for messages
 
 // ugal_selector.sv as the UGAL selection rule (in process, see above).
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks();
@@ -77,7 +79,8 @@ std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent);
 
 // min_route.sv as the minimal-hop unit, Verilated per shape: palmtree dfly(2,4,2,9) and
 // dfly(4,8,4,33); absolute dfly(2,4,2,g) for g = 3, 5, 9 and dfly(4,8,4,g) for g = 9, 17,
-// 33. Throws std::invalid_argument for any other shape. rtl_min_route_shapes() lists them
+// 33; and any shape in CMake's SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES. Throws
+// std::invalid_argument for any other shape. rtl_min_route_shapes() lists them
 // for messages ("palmtree dfly(2,4,2,9), ...; absolute ...").
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo);
 bool rtl_min_route_supports(const DragonflyShape& s);

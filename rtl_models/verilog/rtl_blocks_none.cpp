@@ -24,6 +24,7 @@ std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int, uint32_t, uint32_t, s
 }
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { no_rtl(); }
 std::vector<RtlSignal> rtl_signals(const sc_core::sc_object&) { return {}; }
+std::string rtl_pb_widths() { return "none (this build has no RTL blocks)"; }
 std::string rtl_min_route_shapes() { return "none (this build has no RTL blocks)"; }
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&) { no_rtl(); }
 
