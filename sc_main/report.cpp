@@ -131,6 +131,19 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
       r.router_cycles_per_s);
   std::string s = buf;
+  if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb) {
+    // Which units are the Verilated RTL in this run (--rtl), after the window line.
+    std::string blocks;
+    auto add = [&](bool on, const char* what) {
+      if (on) blocks += (blocks.empty() ? "" : ", ") + std::string(what);
+    };
+    add(c.sw.rtl_min_route, "min_route.sv (in process)");
+    add(c.sw.rtl_acor, "acor_level_ctrl.sv (SystemC module per switch)");
+    add(c.sw.rtl_ugal, "ugal_selector.sv (in process)");
+    add(c.sw.rtl_pb, "pb_sat_detector.sv (SystemC module per switch)");
+    const size_t at = s.find("\n\n");
+    s.insert(at + 1, "  rtl: " + blocks + "\n");
+  }
   if (c.drain) s += std::string("  drain             ") + (r.drained ? "complete" : "INCOMPLETE") + "\n";
   if (!r.error.empty()) s += "\nERROR: " + r.error + "\n";
   return s;

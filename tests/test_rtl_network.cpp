@@ -85,6 +85,8 @@ TEST(RtlNetwork, AcorLevelControllerRtlGivesIdenticalResults) {
     expect_ok(cpp);
     expect_ok(rtl);
     EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"acor"}));
+    EXPECT_NE(rtl.out.find("rtl: acor_level_ctrl.sv (SystemC module per switch)"), std::string::npos) << rtl.out;
+    EXPECT_EQ(cpp.out.find("rtl:"), std::string::npos) << cpp.out;
     EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
     EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
     // The comparison means something only if the levels moved.
