@@ -45,7 +45,6 @@ using Draw = std::function<uint32_t(Rng&, uint64_t)>;
 
 struct AcorCase {
   std::string what;
-  AcorLevelParams p;
   Draw draw;
   std::unique_ptr<LevelCtrl> dut;
   std::unique_ptr<AcorLevelCtrl> ref;
@@ -107,7 +106,7 @@ class Testbench : public sc_core::sc_module {
 
  private:
   void add_acor(const std::string& what, const AcorLevelParams& p, Draw draw, uint64_t seed) {
-    AcorCase c{what, p, std::move(draw), make_rtl_level_ctrl(p, m_rtl_clk, ("acor_" + what).c_str()),
+    AcorCase c{what, std::move(draw), make_rtl_level_ctrl(p, m_rtl_clk, ("acor_" + what).c_str()),
                std::make_unique<AcorLevelCtrl>(p), Rng(seed, StreamKind::Traffic, 99)};
     m_acor.push_back(std::move(c));
   }
