@@ -19,7 +19,7 @@
 #pragma once
 
 #include "routing_units/route_types.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

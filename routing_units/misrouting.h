@@ -36,7 +36,7 @@
 #include <vector>
 
 #include "routing_units/route_types.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

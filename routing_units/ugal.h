@@ -41,7 +41,7 @@
 #include "routing_units/misrouting.h"
 #include "routing_units/route_types.h"
 #include "routing_units/rtl_widths.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

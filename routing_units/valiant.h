@@ -24,7 +24,7 @@
 
 #include "routing_units/misrouting.h"
 #include "routing_units/route_types.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

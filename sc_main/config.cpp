@@ -508,17 +508,6 @@ nlohmann::json config_to_json(const SimConfig& c) {
   return j;
 }
 
-double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to) {
-  if (to <= from) return c.phases.front().load;
-  double sum = 0;
-  for (size_t i = 0; i < c.phases.size(); ++i) {
-    const uint64_t s = std::max(from, c.phases[i].start);
-    const uint64_t e = std::min(to, i + 1 < c.phases.size() ? c.phases[i + 1].start : UINT64_MAX);
-    if (e > s) sum += c.phases[i].load * static_cast<double>(e - s);
-  }
-  return sum / static_cast<double>(to - from);
-}
-
 std::string routing_summary(const SimConfig& c) {
   std::string s = to_string(c.routing);
   const RoutingParams& r = c.routing_prm;

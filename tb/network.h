@@ -12,7 +12,7 @@
 #include <systemc>
 
 #include "rtl_models/switch/switch.h"
-#include "sc_main/config.h"
+#include "tb/sim_config.h"
 #include "tb/nic.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"

@@ -19,7 +19,7 @@
 
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/sim_context.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"
 #include "topologies/dragonfly.h"

@@ -58,7 +58,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

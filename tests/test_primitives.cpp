@@ -4,7 +4,7 @@
 #include <set>
 
 #include "rtl_models/switch/ring_buffer.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"
 

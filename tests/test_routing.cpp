@@ -15,7 +15,7 @@
 #include "routing_units/minimal.h"
 #include "routing_units/routing.h"
 #include "routing_units/valiant.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

@@ -23,7 +23,7 @@
 #include "routing_units/rtl_widths.h"
 #include "routing_units/ugal.h"
 #include "rtl_models/verilog/rtl_blocks.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 
 namespace scfly {
 namespace {

@@ -8,7 +8,7 @@
 
 #include "Vugal_selector.h"
 #include "routing_units/ugal.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "verilated.h"
 
 namespace scfly {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "tb/traffic.h"
 
 using namespace scfly;

@@ -35,7 +35,7 @@
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/routing.h"
 #include "rtl_models/verilog/rtl_blocks.h"
-#include "tb/rng.h"
+#include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {

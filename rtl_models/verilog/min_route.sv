@@ -13,7 +13,7 @@
 //                 link t2_k = k*(G-1) + (Gc < Gt ? Gc : Gc-1) of group Gt, those with the
 //                 fewest hops 1 + (owner t_k/H != this switch) + (landing t2_k/H != target);
 //                 of these `count` links, the nth in k order, nth = (rand_i * count) >> 32:
-//                 Rng::below (tb/rng.h) on the word the caller drew, as choose_exit does.
+//                 Rng::below (topologies/common/rng.h) on the word the caller drew, as choose_exit does.
 //                 rand_i is a don't-care when an exit is pinned, Gt = Gc or N = 1;
 //                 link t is owned by switch index t / H, on global port P + A - 1 + t mod H;
 //                 at the exit's owner take it (VC seg, global_done := 1, exit cleared), else a

@@ -1,0 +1,58 @@
+// The run configuration as typed structs: one per area (topology, routing, switch, traffic,
+// time series), the aggregate SimConfig the network builder takes. Parsed and validated at
+// the edge (sc_main/config.h); nothing in the simulator reads YAML or string keys. The
+// structs of a layer live in that layer (DragonflyShape in topologies/, RoutingParams in
+// routing_units/, SwitchParams in rtl_models/switch/, TrafficSpec and this aggregate in tb/),
+// so imports run downward: the CLI parses into them, the builder reads them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "rtl_models/switch/switch.h"
+#include "routing_units/routing.h"
+#include "tb/traffic.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+// A traffic phase: from cycle `start` on, sources generate `pattern` at `load`
+// (phits/node/cycle; 0 = silent). Phases model transients (e.g. UN, then ADV+1).
+struct TrafficPhase {
+  uint64_t start = 0;
+  TrafficSpec traffic;
+  double load = 0.1;
+};
+
+// Time series in fixed bins over the whole run (warm-up included). bin_cycles 0 = off.
+struct TimeseriesConfig {
+  uint64_t bin_cycles = 0;
+  bool per_switch = false;  // also sample per-switch series (buffered phits, published state)
+};
+
+struct SimConfig {
+  DragonflyShape topology;
+  RoutingAlgo routing = RoutingAlgo::Min;
+  RoutingParams routing_prm;  // val.* and acor.* options
+  TrafficSpec traffic;
+  double load = 0.1;  // offered, phits/node/cycle
+  uint64_t seed = 1;
+  uint64_t warmup_cycles = 2000;
+  uint64_t measure_cycles = 10000;
+  bool drain = false;                       // after the window: stop sources, deliver all
+  uint64_t drain_timeout_cycles = 1000000;  // give up draining after this many cycles
+  uint64_t watchdog_cycles = 20000;         // no phit moved this long with packets inside
+  int packet_phits = 8;
+  int phit_bytes = 25;     // for buffer sizes given in bytes (25 B = 200 Gb/s at 1 GHz)
+  double clock_ghz = 1.0;  // network clock; 1 cycle = 1/clock_ghz ns
+  SwitchParams sw;         // vcs/in_buf/out_buf/latency indexed by PortClass
+  // The traffic phases in force; always at least one, the first starting at cycle 0.
+  // Without a `phases` key this is {0, traffic, load}; `phases_given` says which.
+  std::vector<TrafficPhase> phases;
+  bool phases_given = false;
+  TimeseriesConfig timeseries;
+};
+
+// Offered load averaged over cycles [from, to) under the phases, phits/node/cycle.
+double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to);
+}  // namespace scfly
