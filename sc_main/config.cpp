@@ -403,6 +403,10 @@ SimConfig parse(YAML::Node root) {
     }
   }
 
+  Section sim = top.sub("sim");
+  c.sw.sleep = sim.boolean("sleep", true);
+  sim.finish();
+
   Section links = top.sub("links");
   c.sw.latency[H] = static_cast<uint32_t>(links.integer("injection_latency", 1, 1, 1000000, " cycles"));
   c.sw.latency[L] = static_cast<uint32_t>(links.integer("local_latency", 10, 1, 1000000, " cycles"));
@@ -502,6 +506,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   if (c.sw.rtl_ugal) j["rtl"].push_back("ugal");
   if (c.sw.rtl_pb) j["rtl"].push_back("pb");
   if (c.sw.rtl_min_route) j["rtl"].push_back("min_route");
+  j["sim"] = {{"sleep", c.sw.sleep}};
   j["links"] = {{"injection_latency", c.sw.latency[H]},
                 {"local_latency", c.sw.latency[L]},
                 {"global_latency", c.sw.latency[G]}};

@@ -49,6 +49,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     np.phases.push_back(NicPhase{cfg.phases[i].start, cfg.phases[i].load, m_patterns.back().get()});
   }
   np.packet_phits = cfg.packet_phits;
+  np.sleep = cfg.sw.sleep;
   np.vcs = cfg.sw.vcs[static_cast<int>(PortClass::Host)];
   np.buffer = cfg.sw.in_buf[static_cast<int>(PortClass::Host)];
   np.latency = cfg.sw.latency[static_cast<int>(PortClass::Host)];

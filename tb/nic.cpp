@@ -135,7 +135,7 @@ void Nic::tick() {
   bool can_start = false;
   if (m_cur_pkt < 0 && !m_queue.empty())
     for (int32_t c : m_credits) can_start |= c >= phits;
-  if (m_cur_pkt >= 0 || can_start) {
+  if (m_cur_pkt >= 0 || can_start || !m_prm.sleep) {
     next_trigger(*m_edge);
     return;
   }

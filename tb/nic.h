@@ -40,6 +40,7 @@ struct NicParams {
   int vcs = 1;                // injection VCs
   uint32_t buffer = 64;       // switch injection buffer per VC, phits (initial credits)
   uint32_t latency = 1;       // injection/ejection link latency, cycles
+  bool sleep = true;          // sleep while idle (sim.sleep); false = run every cycle
 };
 
 class Nic : public sc_core::sc_module, public Clocked {

@@ -8,10 +8,6 @@
 
 namespace scfly {
 
-namespace {
-constexpr int32_t kSinkCredits = INT32_MAX / 2;  // ejection: the sink never back-pressures
-}
-
 Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
                const SwitchParams& prm, const RoutingUnit& routing, SimContext& ctx,
                uint64_t seed, const sc_core::sc_clock& clk)
@@ -23,8 +19,13 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
       m_ctx(ctx),
       m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
       m_speedup(prm.speedup),
-      m_pipeline(prm.pipeline) {
+      m_pipeline(prm.pipeline),
+      m_sleep(prm.sleep) {
   const int k = topo.radix();
+  // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
+  // flags, with ugal.occupancy credits|both) must see every credit when it lands, asleep or
+  // not: a returning credit changes what it publishes even with its buffers empty.
+  m_credit_wake = (ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output;
   m_ivc.resize(k);
   m_ovc.resize(k);
   m_in_rr.assign(k, 0);
@@ -43,7 +44,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
     const sc_core::sc_time lat = clk.period() * static_cast<double>(prm.latency[c]);
     m_in.push_back(std::make_unique<LinkRx>(("in_" + std::to_string(p)).c_str(), *this, lat));
     m_out.push_back(
-        std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, false));
+        std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, m_credit_wake));
     m_in.back()->notify_into(&m_rx_pending, p);
     m_out.back()->notify_into(&m_credit_pending, p);
     m_ivc[p].resize(prm.vcs[c]);
@@ -51,7 +52,9 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
     m_ovc[p].resize(host ? 1 : prm.vcs[c]);
     for (auto& ov : m_ovc[p]) {
       ov.buf.set_capacity(prm.out_buf[c]);
-      ov.credit_cap = host ? kSinkCredits : static_cast<int32_t>(prm.in_buf[c]);
+      // Ejection: the sink never back-pressures, so a host output has no credit counter
+      // at all (transmit() neither tests nor spends credits there).
+      ov.credit_cap = host ? 0 : static_cast<int32_t>(prm.in_buf[c]);
       ov.credits = ov.credit_cap;
     }
   }
@@ -342,7 +345,7 @@ void Switch::transmit(uint64_t now) {
       for (int n = 0, c = m_link_rr[op]; n < nv; ++n, c = (c + 1 == nv ? 0 : c + 1)) {
         const OutVc& ov = ovcs[c];
         if (ov.buf.empty()) continue;
-        if (ov.credits < static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits)) continue;
+        if (!m_is_host[op] && ov.credits < static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits)) continue;
         v = c;
         m_link_rr[op] = static_cast<uint8_t>((c + 1) % nv);
         break;
@@ -356,8 +359,10 @@ void Switch::transmit(uint64_t now) {
     ov.buf.pop();
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
-    --ov.credits;
-    if (!m_is_host[op]) ++m_credits_used[op];
+    if (!m_is_host[op]) {
+      --ov.credits;
+      ++m_credits_used[op];
+    }
     if (f.head() && !m_is_host[op]) {
       Packet& pkt = m_ctx.pool[f.pkt];
       if (m_topo.port_class(op) == PortClass::Global) ++pkt.global_hops;
@@ -372,15 +377,18 @@ void Switch::transmit(uint64_t now) {
 void Switch::schedule(uint64_t now) {
   // A level controller with a pending decrease keeps the switch on the clock, so its level
   // (traced, sampled) changes at the cycle the hardware would change it.
-  if (m_buffered != 0 || (m_acor && (m_acor->busy() || m_acor->needs_every_cycle()))) {
+  if (!m_sleep || m_buffered != 0 || (m_acor && (m_acor->busy() || m_acor->needs_every_cycle()))) {
     next_trigger(*m_edge);
     return;
   }
   // Idle: sleep until the earliest phit in flight toward us lands (links wake us for
-  // anything sent later). Pending credits need no wake-up: they only matter once there is
+  // anything sent later). Pending credits need no wake-up unless the switch publishes
+  // credit-based congestion (m_credit_wake): otherwise they only matter once there is
   // something to send, and they are collected on the next active cycle.
   uint64_t earliest = UINT64_MAX;
   m_rx_pending.for_each([&](int p) { earliest = std::min(earliest, m_in[p]->line.front().cycle); });
+  if (m_credit_wake)
+    m_credit_pending.for_each([&](int p) { earliest = std::min(earliest, m_out[p]->credits.front().cycle); });
   m_asleep = true;
   if (earliest != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);

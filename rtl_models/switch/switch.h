@@ -51,6 +51,7 @@ struct SwitchParams {
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
+  bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
 };
 
 class Switch : public sc_core::sc_module, public Clocked {
@@ -137,6 +138,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
   bool m_recompute = false;
+  bool m_sleep = true;
+  bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
   std::unique_ptr<LevelCtrl> m_acor;
   uint64_t m_acor_next = 0;  // first cycle the level controller has not stepped yet
   uint32_t m_blocked_now = 0;
