@@ -83,6 +83,7 @@ class RoutingUnit {
   RouteDecision route(int sw, int in_port, RouteHeader& h, Rng& rng,
                       const RouteContext& ctx = {}) const;
   RoutingAlgo algo() const { return m_algo; }
+  const Dragonfly& topology() const { return *m_topo; }
   const RoutingParams& params() const { return m_prm; }
   // True if a head blocked at its injection buffer is routed again (recomputation).
   bool recomputes() const;

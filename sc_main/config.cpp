@@ -134,6 +134,32 @@ int vc_count(Section& s, const std::string& k, int def) {
   return static_cast<int>(x);
 }
 
+// Per-port-class keys. The host class (0) is "injection" on the input side and "ejection"
+// on the output side; every other class is configured under the name the topology gives it
+// (Dragonfly: local, global): switch.vcs.<in>, switch.input_buffer.<in>,
+// switch.output_buffer.<out>, links.<in>_latency.
+std::string class_in_key(const Topology& t, int c) { return c == kHostClass ? "injection" : t.port_class_name(c); }
+std::string class_out_key(const Topology& t, int c) { return c == kHostClass ? "ejection" : t.port_class_name(c); }
+
+struct ClassDefaults {
+  int vcs;  // 0 = auto (what the routing needs)
+  uint32_t in_buf, out_buf, latency;
+};
+ClassDefaults class_defaults(const std::string& in_key) {
+  if (in_key == "injection") return {1, 64, 32, 1};
+  if (in_key == "local") return {0, 64, 32, 10};
+  if (in_key == "global") return {0, 128, 32, 40};
+  return {0, 64, 32, 1};
+}
+
+// Minimum VCs of a class for the routing's deadlock freedom (hop-slot rule), by class name.
+int class_vcs_needed(RoutingAlgo r, const std::string& in_key) {
+  const VcBudget need = required_vcs(r);
+  if (in_key == "local") return need.local;
+  if (in_key == "global") return need.global;
+  return 1;
+}
+
 void apply_override(YAML::Node& root, const std::string& ov) {
   const auto eq = ov.find('=');
   if (eq == std::string::npos || eq == 0)
@@ -250,49 +276,44 @@ SimConfig parse(YAML::Node root) {
   c.phit_bytes = static_cast<int>(top.integer("phit_bytes", 25, 1, 1 << 20, " bytes"));
   c.clock_ghz = top.real("clock_ghz", 1.0, 0.0, 1000.0, "a clock frequency in (0, 1000] GHz");
 
-  const int H = static_cast<int>(PortClass::Host), L = static_cast<int>(PortClass::Local),
-            G = static_cast<int>(PortClass::Global);
+  const Dragonfly topo_obj(c.topology);
+  const Topology& tp = topo_obj;
+  const int classes = tp.num_port_classes();
   Section sw = top.sub("switch");
   c.sw.speedup = static_cast<int>(sw.integer("speedup", 2, 1, 8));
   c.sw.pipeline = static_cast<int>(sw.integer("pipeline_cycles", 5, 0, 100000, " cycles"));
   Section vcs = sw.sub("vcs");
-  c.sw.vcs[H] = vc_count(vcs, "injection", 1);
-  c.sw.vcs[L] = vc_count(vcs, "local", 0);
-  c.sw.vcs[G] = vc_count(vcs, "global", 0);
+  for (int k = 0; k < classes; ++k) {
+    const std::string key = class_in_key(tp, k);
+    int v = vc_count(vcs, key, class_defaults(key).vcs);
+    const int need = class_vcs_needed(c.routing, key);
+    if (v == 0) v = need;
+    if (v < need)
+      throw ConfigError("config key 'switch.vcs." + key + "': value " + std::to_string(v) +
+                        " is too few for routing " + to_string(c.routing) + ", which needs at least " +
+                        std::to_string(need) + " " + key + " VCs to be deadlock-free (or use 'auto')");
+    c.sw.vcs[k] = v;
+  }
   vcs.finish();
-  if (c.sw.vcs[H] == 0) c.sw.vcs[H] = 1;
-  const VcBudget need = required_vcs(c.routing);
-  if (c.sw.vcs[L] == 0) c.sw.vcs[L] = need.local;
-  if (c.sw.vcs[G] == 0) c.sw.vcs[G] = need.global;
-  if (c.sw.vcs[L] < need.local)
-    throw ConfigError("config key 'switch.vcs.local': value " + std::to_string(c.sw.vcs[L]) +
-                      " is too few for routing " + to_string(c.routing) + ", which needs at least " +
-                      std::to_string(need.local) + " local VCs to be deadlock-free (or use 'auto')");
-  if (c.sw.vcs[G] < need.global)
-    throw ConfigError("config key 'switch.vcs.global': value " + std::to_string(c.sw.vcs[G]) +
-                      " is too few for routing " + to_string(c.routing) + ", which needs at least " +
-                      std::to_string(need.global) + " global VCs to be deadlock-free (or use 'auto')");
   Section ib = sw.sub("input_buffer");
-  c.sw.in_buf[H] = buffer_size(ib, "injection", 64, c.phit_bytes);
-  c.sw.in_buf[L] = buffer_size(ib, "local", 64, c.phit_bytes);
-  c.sw.in_buf[G] = buffer_size(ib, "global", 128, c.phit_bytes);
+  for (int k = 0; k < classes; ++k) {
+    const std::string key = class_in_key(tp, k);
+    c.sw.in_buf[k] = buffer_size(ib, key, class_defaults(key).in_buf, c.phit_bytes);
+  }
   ib.finish();
   Section ob = sw.sub("output_buffer");
-  c.sw.out_buf[H] = buffer_size(ob, "ejection", 32, c.phit_bytes);
-  c.sw.out_buf[L] = buffer_size(ob, "local", 32, c.phit_bytes);
-  c.sw.out_buf[G] = buffer_size(ob, "global", 32, c.phit_bytes);
+  for (int k = 0; k < classes; ++k)
+    c.sw.out_buf[k] = buffer_size(ob, class_out_key(tp, k), class_defaults(class_in_key(tp, k)).out_buf, c.phit_bytes);
   ob.finish();
   sw.finish();
-  const char* in_names[3] = {"injection", "local", "global"};
-  const char* out_names[3] = {"ejection", "local", "global"};
-  for (int k = 0; k < 3; ++k) {
+  for (int k = 0; k < classes; ++k) {
     if (c.sw.in_buf[k] < static_cast<uint32_t>(c.packet_phits))
-      throw ConfigError("config key 'switch.input_buffer." + std::string(in_names[k]) + "': value " +
+      throw ConfigError("config key 'switch.input_buffer." + class_in_key(tp, k) + "': value " +
                         std::to_string(c.sw.in_buf[k]) + " phits cannot hold one packet of " +
                         std::to_string(c.packet_phits) +
                         " phits; virtual cut-through needs at least packet_phits");
     if (c.sw.out_buf[k] < static_cast<uint32_t>(c.packet_phits))
-      throw ConfigError("config key 'switch.output_buffer." + std::string(out_names[k]) +
+      throw ConfigError("config key 'switch.output_buffer." + class_out_key(tp, k) +
                         "': value " + std::to_string(c.sw.out_buf[k]) +
                         " phits cannot hold one packet of " + std::to_string(c.packet_phits) +
                         " phits; virtual cut-through needs at least packet_phits");
@@ -408,14 +429,18 @@ SimConfig parse(YAML::Node root) {
   sim.finish();
 
   Section links = top.sub("links");
-  c.sw.latency[H] = static_cast<uint32_t>(links.integer("injection_latency", 1, 1, 1000000, " cycles"));
-  c.sw.latency[L] = static_cast<uint32_t>(links.integer("local_latency", 10, 1, 1000000, " cycles"));
-  c.sw.latency[G] = static_cast<uint32_t>(links.integer("global_latency", 40, 1, 1000000, " cycles"));
+  uint32_t max_latency = 0;
+  for (int k = 0; k < classes; ++k) {
+    const std::string key = class_in_key(tp, k);
+    c.sw.latency[k] = static_cast<uint32_t>(
+        links.integer(key + "_latency", class_defaults(key).latency, 1, 1000000, " cycles"));
+    max_latency = std::max(max_latency, c.sw.latency[k]);
+  }
   links.finish();
   top.finish();
-  c.routing_prm.pb.delay = static_cast<uint32_t>(pb_delay < 0 ? c.sw.latency[L] : pb_delay);
+  c.routing_prm.pb.delay = static_cast<uint32_t>(pb_delay < 0 ? c.sw.latency[static_cast<int>(PortClass::Local)] : pb_delay);
   // The watchdog must not mistake a phit in flight on a long link for a stuck network.
-  const uint64_t longest = 2ULL * std::max({c.sw.latency[H], c.sw.latency[L], c.sw.latency[G]}) +
+  const uint64_t longest = 2ULL * max_latency +
                            static_cast<uint64_t>(c.sw.pipeline) + static_cast<uint64_t>(c.packet_phits);
   if (c.watchdog_cycles <= longest)
     throw ConfigError("config key 'watchdog_cycles': value " + std::to_string(c.watchdog_cycles) +
@@ -460,7 +485,15 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
 
 nlohmann::json config_to_json(const SimConfig& c) {
   using nlohmann::json;
-  const int H = 0, L = 1, G = 2;
+  const Dragonfly topo_obj(c.topology);
+  const Topology& tp = topo_obj;
+  json vcs = json::object(), ib = json::object(), ob = json::object(), links = json::object();
+  for (int k = 0; k < tp.num_port_classes(); ++k) {
+    vcs[class_in_key(tp, k)] = c.sw.vcs[k];
+    ib[class_in_key(tp, k)] = c.sw.in_buf[k];
+    ob[class_out_key(tp, k)] = c.sw.out_buf[k];
+    links[class_in_key(tp, k) + "_latency"] = c.sw.latency[k];
+  }
   json j;
   j["topology"] = {{"p", c.topology.p},
                    {"a", c.topology.a},
@@ -491,11 +524,9 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["switch"] = {
       {"speedup", c.sw.speedup},
       {"pipeline_cycles", c.sw.pipeline},
-      {"vcs", {{"injection", c.sw.vcs[H]}, {"local", c.sw.vcs[L]}, {"global", c.sw.vcs[G]}}},
-      {"input_buffer",
-       {{"injection", c.sw.in_buf[H]}, {"local", c.sw.in_buf[L]}, {"global", c.sw.in_buf[G]}}},
-      {"output_buffer",
-       {{"ejection", c.sw.out_buf[H]}, {"local", c.sw.out_buf[L]}, {"global", c.sw.out_buf[G]}}}};
+      {"vcs", vcs},
+      {"input_buffer", ib},
+      {"output_buffer", ob}};
   j["phases"] = json::array();
   if (c.phases_given)
     for (const auto& p : c.phases)
@@ -507,9 +538,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   if (c.sw.rtl_pb) j["rtl"].push_back("pb");
   if (c.sw.rtl_min_route) j["rtl"].push_back("min_route");
   j["sim"] = {{"sleep", c.sw.sleep}};
-  j["links"] = {{"injection_latency", c.sw.latency[H]},
-                {"local_latency", c.sw.latency[L]},
-                {"global_latency", c.sw.latency[G]}};
+  j["links"] = links;
   return j;
 }
 
@@ -548,15 +577,17 @@ std::string traffic_summary(const SimConfig& c) {
 
 std::vector<std::string> sizing_warnings(const SimConfig& c) {
   std::vector<std::string> out;
-  const char* names[3] = {"injection", "local", "global"};
-  for (int k = 0; k < 3; ++k) {
+  const Dragonfly topo_obj(c.topology);
+  const Topology& tp = topo_obj;
+  for (int k = 0; k < tp.num_port_classes(); ++k) {
+    const std::string name = class_in_key(tp, k);
     const uint64_t rt = 2ULL * c.sw.latency[k] + static_cast<uint64_t>(c.sw.pipeline);
     if (c.sw.in_buf[k] >= rt) continue;
     const double cap = static_cast<double>(c.sw.in_buf[k]) / static_cast<double>(rt);
     std::ostringstream os;
     os.precision(3);
-    os << "switch.input_buffer." << names[k] << " = " << c.sw.in_buf[k]
-       << " phits is smaller than the credit round trip of a " << names[k] << " link (2 x "
+    os << "switch.input_buffer." << name << " = " << c.sw.in_buf[k]
+       << " phits is smaller than the credit round trip of a " << name << " link (2 x "
        << c.sw.latency[k] << " + " << c.sw.pipeline << " pipeline = " << rt
        << " cycles): one VC can carry at most " << cap << " phits/cycle, and a link at most "
        << std::min(1.0, cap * c.sw.vcs[k]) << " phits/cycle with all " << c.sw.vcs[k]

@@ -8,7 +8,7 @@ namespace scfly {
 nlohmann::json metrics_to_json(const Metrics& m) {
   nlohmann::json pf = nlohmann::json::object();
   for (int k = 0; k < kMisrouteKinds; ++k) pf[to_string(static_cast<Misroute>(k))] = m.policy_fractions[k];
-  return nlohmann::json{
+  nlohmann::json j{
       {"policy_fractions", pf},
       {"offered_load", m.offered_load},
       {"generated_load", m.generated_load},
@@ -23,8 +23,6 @@ nlohmann::json metrics_to_json(const Metrics& m) {
       {"network_latency_p99", m.network_latency_p99},
       {"network_latency_max", m.network_latency_max},
       {"hops_avg", m.hops_avg},
-      {"local_hops_avg", m.local_hops_avg},
-      {"global_hops_avg", m.global_hops_avg},
       {"nonminimal_fraction", m.nonminimal_fraction},
       {"jain_fairness", m.jain_fairness},
       {"switch_accepted_min", m.switch_accepted_min},
@@ -38,6 +36,8 @@ nlohmann::json metrics_to_json(const Metrics& m) {
       {"packets_queued", m.packets_queued},
       {"cycles", m.cycles},
   };
+  for (const auto& [name, v] : m.class_hops_avg) j[name + "_hops_avg"] = v;
+  return j;
 }
 
 nlohmann::json timeseries_to_json(const TimeSeries& t) {
@@ -93,6 +93,12 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
   const Metrics& m = r.metrics;
   const Dragonfly t(c.topology);
   const double ns = 1.0 / c.clock_ghz;
+  std::string class_hops;
+  for (const auto& [name, v] : m.class_hops_avg) {
+    char h[64];
+    std::snprintf(h, sizeof h, "%s%s %.3f", class_hops.empty() ? "" : ", ", name.c_str(), v);
+    class_hops += h;
+  }
   char buf[4096];
   std::snprintf(
       buf, sizeof buf,
@@ -105,7 +111,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       "  accepted load     %.4f phits/node/cycle = %.5f packets/node/cycle\n"
       "  latency (total)   avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles   (avg %.1f ns)\n"
       "  latency (network) avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles\n"
-      "  hops              avg %.3f (local %.3f, global %.3f)\n"
+      "  hops              avg %.3f (%s)\n"
       "  non-minimal       %.1f %% of packets%s\n"
       "  fairness          Jain %.4f over switches; per-switch accepted min %.4f max %.4f\n"
       "  packets           %llu measured; %llu generated, %llu delivered, %llu in network, "
@@ -121,7 +127,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       static_cast<unsigned long long>(c.seed), m.offered_load, m.generated_load, m.accepted_load,
       m.accepted_packets, m.latency_avg, m.latency_p50, m.latency_p99, m.latency_max,
       m.latency_avg * ns, m.network_latency_avg, m.network_latency_p50, m.network_latency_p99,
-      m.network_latency_max, m.hops_avg, m.local_hops_avg, m.global_hops_avg,
+      m.network_latency_max, m.hops_avg, class_hops.c_str(),
       100.0 * m.nonminimal_fraction, policy_line(m).c_str(), m.jain_fairness, m.switch_accepted_min,
       m.switch_accepted_max, static_cast<unsigned long long>(m.packets_measured),
       static_cast<unsigned long long>(m.packets_generated),

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <sstream>
+#include <stdexcept>
 
 #include "rtl_models/verilog/rtl_blocks.h"
 
@@ -10,6 +11,12 @@ namespace scfly {
 namespace {
 sc_core::sc_time period_of(double clock_ghz) {
   return sc_core::sc_time(1000.0 / clock_ghz, sc_core::SC_PS);
+}
+
+std::vector<std::string> class_names(const Topology& t) {
+  std::vector<std::string> out;
+  for (int c = 0; c < t.num_port_classes(); ++c) out.push_back(t.port_class_name(c));
+  return out;
 }
 }  // namespace
 
@@ -20,9 +27,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_routing(cfg.routing, m_topo, cfg.routing_prm),
       m_period(period_of(cfg.clock_ghz)),
       m_clk("clk", m_period),
-      m_stats(m_topo.num_nodes(), m_topo.p(), cfg.warmup_cycles,
-              cfg.warmup_cycles + cfg.measure_cycles) {
-  const int S = m_topo.num_switches(), P = m_topo.p();
+      m_stats(m_topo.num_nodes(), m_topo.hosts_per_switch(), cfg.warmup_cycles,
+              cfg.warmup_cycles + cfg.measure_cycles, class_names(m_topo)) {
+  // Everything below the routing unit and the traffic patterns sees the topology only
+  // through the Topology interface (topologies/topology.h).
+  const Topology& topo = m_topo;
+  const int S = topo.num_switches(), P = topo.hosts_per_switch();
   if (m_routing.needs_global_load()) {
     m_net_load = std::make_unique<NetworkLoad>(S, m_topo.radix());
     m_ctx.net_load = m_net_load.get();
@@ -50,35 +60,36 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
   np.packet_phits = cfg.packet_phits;
   np.sleep = cfg.sw.sleep;
-  np.vcs = cfg.sw.vcs[static_cast<int>(PortClass::Host)];
-  np.buffer = cfg.sw.in_buf[static_cast<int>(PortClass::Host)];
-  np.latency = cfg.sw.latency[static_cast<int>(PortClass::Host)];
+  np.vcs = cfg.sw.vcs[kHostClass];
+  np.buffer = cfg.sw.in_buf[kHostClass];
+  np.latency = cfg.sw.latency[kHostClass];
   m_switches.reserve(static_cast<size_t>(S));
-  m_nics.reserve(static_cast<size_t>(m_topo.num_nodes()));
+  m_nics.reserve(static_cast<size_t>(topo.num_nodes()));
   for (int s = 0; s < S; ++s)
-    m_switches.push_back(std::make_unique<Switch>(("sw" + std::to_string(s)).c_str(), s, m_topo,
+    m_switches.push_back(std::make_unique<Switch>(("sw" + std::to_string(s)).c_str(), s, topo,
                                                   cfg.sw, m_routing, m_ctx, cfg.seed, m_clk));
-  for (int n = 0; n < m_topo.num_nodes(); ++n)
-    m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, m_topo, np,
+  for (int n = 0; n < topo.num_nodes(); ++n)
+    m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, topo, np,
                                            m_ctx, m_stats, cfg.seed, m_clk));
 
-  // Wiring. Every channel is one initiator socket bound to one target socket.
+  // Wiring from the neighbour map. Every channel is one initiator socket bound to one
+  // target socket; the far end's matching channel is bound when its switch comes.
   for (int s = 0; s < S; ++s) {
     Switch& sw = *m_switches[static_cast<size_t>(s)];
     for (int host = 0; host < P; ++host) {
-      Nic& nic = *m_nics[static_cast<size_t>(s * P + host)];
-      nic.out().socket.bind(sw.in(m_topo.host_port(host)).socket);
-      sw.out(m_topo.host_port(host)).socket.bind(nic.in().socket);
+      Nic& nic = *m_nics[static_cast<size_t>(topo.node_of(s, host))];
+      nic.out().socket.bind(sw.in(topo.host_port(host)).socket);
+      sw.out(topo.host_port(host)).socket.bind(nic.in().socket);
     }
-    const int r = m_topo.index_of(s), G = m_topo.group_of(s);
-    for (int r2 = 0; r2 < m_topo.a(); ++r2) {
-      if (r2 == r) continue;
-      Switch& peer = *m_switches[static_cast<size_t>(m_topo.switch_id(G, r2))];
-      sw.out(m_topo.local_port(r, r2)).socket.bind(peer.in(m_topo.local_port(r2, r)).socket);
-    }
-    for (int j = 0; j < m_topo.h(); ++j) {
-      const int port = m_topo.first_global_port() + j;
-      const GlobalLinkEnd far = m_topo.global_peer(s, port);
+    for (int port = P; port < topo.radix(); ++port) {
+      const PortEnd far = topo.neighbor(s, port);
+      if (far.sw < 0 || far.sw >= S || far.port < P || far.port >= topo.radix())
+        throw std::logic_error("topology " + topo.describe() + ": port " + std::to_string(port) + " of switch " +
+                               std::to_string(s) + " has no valid neighbour");
+      const PortEnd back = topo.neighbor(far.sw, far.port);
+      if (back.sw != s || back.port != port)
+        throw std::logic_error("topology " + topo.describe() + ": the neighbour map is not symmetric at switch " +
+                               std::to_string(s) + " port " + std::to_string(port));
       sw.out(port).socket.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
     }
   }
@@ -89,7 +100,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       Switch& sw = *m_switches[static_cast<size_t>(s)];
       const std::string scope = sw.name();
       for (int p = 0; p < sw.radix(); ++p) {
-        const std::string cls = to_string(m_topo.port_class(p));
+        const std::string cls = topo.port_class_name(topo.port_class_of(p));
         for (int v = 0; v < sw.in_vcs(p); ++v) {
           const std::string base = "in" + std::to_string(p) + "_" + cls + "_vc" + std::to_string(v);
           m_vcd->add(scope, base + "_occ", sw.in_occupancy(p, v));
@@ -98,17 +109,13 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         for (int v = 0; v < sw.out_vcs(p); ++v) {
           const std::string base = "out" + std::to_string(p) + "_" + cls + "_vc" + std::to_string(v);
           m_vcd->add(scope, base + "_occ", sw.out_occupancy(p, v));
-          if (m_topo.port_class(p) != PortClass::Host)
+          if (!topo.is_host_port(p))
             m_vcd->add(scope, base + "_credits", sw.out_credits(p, v));
         }
       }
       if (m_routing.recomputes()) m_vcd->add(scope, "blocked_injections", sw.blocked_now());
-      if (m_routing.needs_sat_flags())
-        for (int j = 0; j < m_topo.h(); ++j) m_vcd->add(scope, "pb_sat_g" + std::to_string(j), sw.pb_flag(j));
-      if (const LevelCtrl* c = sw.level_ctrl()) {
-        m_vcd->add(scope, "acor_level", c->level_ptr());
-        m_vcd->add(scope, "acor_blocked_counter", c->counter_ptr());
-      }
+      for (const UnitSignal& u : sw.unit_signals())
+        if (u.vcd) m_vcd->add(scope, u.name, u.vcd);
       // Verilated blocks of this switch (--rtl acor,pb): every port and net, under
       // net.swN.<block>.<Verilog module>.
       for (const RtlSignal& r : rtl_signals(sw)) m_vcd->add_bits(r.scope, r.name, r.data, r.bits);
@@ -123,17 +130,21 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       publish_switch_series("buffered_phits", [this](int s) {
         return static_cast<double>(m_switches[static_cast<size_t>(s)]->buffered_phits());
       });
-      if (m_routing.needs_level_ctrl())
-        publish_switch_series("acor_level", [this](int s) {
-          return static_cast<double>(m_switches[static_cast<size_t>(s)]->level_ctrl()->level());
-        });
+      // The mechanism units' series (e.g. acor_level): every switch has the same units.
+      const std::vector<UnitSignal> sig0 = m_switches.front()->unit_signals();
+      for (size_t i = 0; i < sig0.size(); ++i) {
+        if (!sig0[i].series) continue;
+        std::vector<std::function<double()>> per_switch;
+        for (const auto& sw : m_switches) per_switch.push_back(sw->unit_signals()[i].series);
+        publish_switch_series(sig0[i].name, [per_switch](int s) { return per_switch[static_cast<size_t>(s)](); });
+      }
       if (m_routing.recomputes())
         publish_switch_series("blocked_injections", [this](int s) {
           return static_cast<double>(m_switches[static_cast<size_t>(s)]->blocked_total());
         });
       publish_switch_series("queued_packets", [this](int s) {
         uint64_t q = 0;
-        for (int h = 0; h < m_topo.p(); ++h) q += m_nics[static_cast<size_t>(s * m_topo.p() + h)]->queued();
+        for (int h = 0; h < m_topo.hosts_per_switch(); ++h) q += m_nics[static_cast<size_t>(m_topo.node_of(s, h))]->queued();
         return static_cast<double>(q);
       });
       SC_METHOD(sample_switch_series);

@@ -4,7 +4,7 @@
 
 namespace scfly {
 
-Nic::Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
+Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const NicParams& prm,
          SimContext& ctx, NetStats& stats, uint64_t seed, const sc_core::sc_clock& clk)
     : sc_core::sc_module(name),
       Clocked(clk),

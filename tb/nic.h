@@ -45,7 +45,7 @@ struct NicParams {
 
 class Nic : public sc_core::sc_module, public Clocked {
  public:
-  Nic(sc_core::sc_module_name name, int node, const Dragonfly& topo, const NicParams& prm,
+  Nic(sc_core::sc_module_name name, int node, const Topology& topo, const NicParams& prm,
       SimContext& ctx, NetStats& stats, uint64_t seed, const sc_core::sc_clock& clk);
 
   LinkTx& out() { return m_out; }
@@ -60,7 +60,7 @@ class Nic : public sc_core::sc_module, public Clocked {
   void schedule_generation(uint64_t base);
 
   int m_node;
-  const Dragonfly& m_topo;
+  const Topology& m_topo;
   NicParams m_prm;
   SimContext& m_ctx;
   NetStats& m_stats;

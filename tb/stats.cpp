@@ -5,11 +5,13 @@
 
 namespace scfly {
 
-NetStats::NetStats(int num_nodes, int nodes_per_switch, uint64_t w0, uint64_t w1)
+NetStats::NetStats(int num_nodes, int nodes_per_switch, uint64_t w0, uint64_t w1,
+                   std::vector<std::string> class_names)
     : m_nodes(num_nodes),
       m_per_switch(nodes_per_switch),
       m_w0(w0),
       m_w1(w1),
+      m_class_names(std::move(class_names)),
       m_switch_phits(static_cast<size_t>(num_nodes / nodes_per_switch), 0) {}
 
 void NetStats::delivered(const Packet& p, uint64_t at) {
@@ -30,9 +32,10 @@ void NetStats::delivered(const Packet& p, uint64_t at) {
   m_phits += p.phits;
   m_lat.push_back(static_cast<uint32_t>(at - p.gen_cycle));
   m_net_lat.push_back(static_cast<uint32_t>(at - p.inject_cycle));
-  m_local_hops += p.local_hops;
-  m_global_hops += p.global_hops;
-  m_hops += p.local_hops + p.global_hops;
+  for (size_t c = 1; c < m_class_names.size(); ++c) {
+    m_class_hops[c] += p.class_hops[c];
+    m_hops += p.class_hops[c];
+  }
   m_nonmin += p.route.nonminimal;
   ++m_policy[p.route.policy < 6 ? p.route.policy : 0];
   m_switch_phits[static_cast<size_t>(p.src_node / m_per_switch)] += p.phits;
@@ -76,8 +79,8 @@ Metrics NetStats::compute(double offered_load) const {
   m.network_latency_max = n.max;
   const double pk = m_pkts ? static_cast<double>(m_pkts) : 1.0;
   m.hops_avg = static_cast<double>(m_hops) / pk;
-  m.local_hops_avg = static_cast<double>(m_local_hops) / pk;
-  m.global_hops_avg = static_cast<double>(m_global_hops) / pk;
+  for (size_t c = 1; c < m_class_names.size(); ++c)
+    m.class_hops_avg.emplace_back(m_class_names[c], static_cast<double>(m_class_hops[c]) / pk);
   m.nonminimal_fraction = static_cast<double>(m_nonmin) / pk;
   for (int k = 0; k < 6; ++k) m.policy_fractions[k] = static_cast<double>(m_policy[k]) / pk;
   double sum = 0, sq = 0;

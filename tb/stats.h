@@ -23,7 +23,9 @@ struct Metrics {
   // Network latency: head leaving the NIC to tail delivery, cycles.
   double network_latency_avg = 0, network_latency_p50 = 0, network_latency_p99 = 0,
          network_latency_max = 0;
-  double hops_avg = 0, local_hops_avg = 0, global_hops_avg = 0;
+  double hops_avg = 0;
+  // Hops per port class the topology names (Dragonfly: local, global), by class name.
+  std::vector<std::pair<std::string, double>> class_hops_avg;
   double nonminimal_fraction = 0;
   // Fraction of measured packets per Phase-A policy, indexed by Misroute (misrouting.h):
   // min (no intermediate), local (restricted), crg-gr, crg-sw, rrg-gr, rrg-sw.
@@ -56,7 +58,10 @@ struct TimeSeries {
 
 class NetStats {
  public:
-  NetStats(int num_nodes, int nodes_per_switch, uint64_t window_start, uint64_t window_end);
+  // `class_names`: the topology's port classes (index = class id; class 0, the hosts, is
+  // never a switch-to-switch hop).
+  NetStats(int num_nodes, int nodes_per_switch, uint64_t window_start, uint64_t window_end,
+           std::vector<std::string> class_names);
 
   bool in_window(uint64_t c) const { return c >= m_w0 && c < m_w1; }
   void generated(uint64_t at, int phits) {
@@ -83,7 +88,9 @@ class NetStats {
   uint64_t m_w0, m_w1;
   uint64_t m_generated = 0, m_injected = 0, m_delivered = 0;
   uint64_t m_gen_phits = 0, m_phits = 0, m_pkts = 0;
-  uint64_t m_hops = 0, m_local_hops = 0, m_global_hops = 0, m_nonmin = 0;
+  uint64_t m_hops = 0, m_nonmin = 0;
+  std::vector<std::string> m_class_names;
+  uint64_t m_class_hops[kMaxPortClasses] = {};
   uint64_t m_policy[6] = {0, 0, 0, 0, 0, 0};
   std::vector<uint32_t> m_lat, m_net_lat;
   std::vector<uint64_t> m_switch_phits;

@@ -100,12 +100,12 @@ TEST(Traffic, ParsingAcceptsOnlyKnownPatterns) {
 }
 
 TEST(Stats, WindowPercentilesHopsAndFairness) {
-  NetStats st(4, 2, 100, 200);  // 4 nodes, 2 per switch, window [100, 200)
+  NetStats st(4, 2, 100, 200, {"host", "local", "global"});  // 4 nodes, 2 per switch, window [100, 200)
   Packet p;
   p.phits = 2;
   p.src_node = 0;
-  p.local_hops = 2;
-  p.global_hops = 1;
+  p.class_hops[static_cast<int>(PortClass::Local)] = 2;
+  p.class_hops[static_cast<int>(PortClass::Global)] = 1;
   for (int i = 0; i < 100; ++i) {
     p.gen_cycle = 0;
     p.inject_cycle = 10;
@@ -123,6 +123,11 @@ TEST(Stats, WindowPercentilesHopsAndFairness) {
   EXPECT_DOUBLE_EQ(m.latency_max, 199);
   EXPECT_DOUBLE_EQ(m.network_latency_avg, 139.5);
   EXPECT_DOUBLE_EQ(m.hops_avg, 3.0);
+  ASSERT_EQ(m.class_hops_avg.size(), 2u);  // per class the topology names, hosts excluded
+  EXPECT_EQ(m.class_hops_avg[0].first, "local");
+  EXPECT_DOUBLE_EQ(m.class_hops_avg[0].second, 2.0);
+  EXPECT_EQ(m.class_hops_avg[1].first, "global");
+  EXPECT_DOUBLE_EQ(m.class_hops_avg[1].second, 1.0);
   EXPECT_DOUBLE_EQ(m.accepted_load, 200.0 / (100.0 * 4));
   // all measured traffic came from switch 0: Jain over 2 switches = 1/2
   EXPECT_DOUBLE_EQ(m.jain_fairness, 0.5);

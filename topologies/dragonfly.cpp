@@ -17,6 +17,18 @@ const char* to_string(PortClass c) {
   return "?";
 }
 
+std::string Dragonfly::describe() const {
+  return "dfly(" + std::to_string(m_s.p) + "," + std::to_string(m_s.a) + "," + std::to_string(m_s.h) + "," +
+         std::to_string(m_s.g) + ") " + to_string(m_s.arrangement);
+}
+
+PortEnd Dragonfly::neighbor(int sw, int port) const {
+  if (port_class(port) == PortClass::Global) return global_peer(sw, port);
+  const int r = index_of(sw);
+  const int r2 = local_neighbor(r, port);
+  return PortEnd{switch_id(group_of(sw), r2), static_cast<int16_t>(local_port(r2, r))};
+}
+
 std::string check_shape(const DragonflyShape& s) {
   auto str = [](long v) { return std::to_string(v); };
   if (s.p < 1) return "topology.p=" + str(s.p) + ": hosts per switch must be >= 1";

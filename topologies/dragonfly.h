@@ -26,9 +26,12 @@
 #include <string>
 #include <vector>
 
+#include "topologies/topology.h"
+
 namespace scfly {
 
 enum class Arrangement { Palmtree, Absolute };
+// Dragonfly port classes; the values are the Topology class ids (Host = kHostClass).
 enum class PortClass : uint8_t { Host = 0, Local = 1, Global = 2 };
 
 const char* to_string(Arrangement a);
@@ -43,38 +46,39 @@ struct DragonflyShape {
 // what is allowed.
 std::string check_shape(const DragonflyShape& s);
 
-struct GlobalLinkEnd {
-  int32_t sw;    // switch id
-  int16_t port;  // port on that switch
-};
+using GlobalLinkEnd = PortEnd;  // the far end of a global link: switch id and its port
 
 class MinHopBlock;  // routing_units/route_types.h
 
-class Dragonfly {
+class Dragonfly final : public Topology {
  public:
   explicit Dragonfly(const DragonflyShape& s);  // throws std::invalid_argument on bad shape
+
+  // Topology
+  std::string describe() const override;
+  int num_switches() const override { return m_s.g * m_s.a; }
+  int hosts_per_switch() const override { return m_s.p; }
+  int radix() const override { return m_s.p + m_s.a - 1 + m_s.h; }
+  int num_port_classes() const override { return 3; }
+  const char* port_class_name(int cls) const override { return to_string(static_cast<PortClass>(cls)); }
+  int port_class_of(int port) const override { return static_cast<int>(port_class(port)); }
+  PortEnd neighbor(int sw, int port) const override;
 
   const DragonflyShape& shape() const { return m_s; }
   int p() const { return m_s.p; }
   int a() const { return m_s.a; }
   int h() const { return m_s.h; }
   int g() const { return m_s.g; }
-  int num_switches() const { return m_s.g * m_s.a; }
-  int num_nodes() const { return num_switches() * m_s.p; }
-  int radix() const { return m_s.p + m_s.a - 1 + m_s.h; }
   int links_per_group_pair() const { return m_links_per_pair; }
 
   int group_of(int sw) const { return sw / m_s.a; }
   int index_of(int sw) const { return sw % m_s.a; }
   int switch_id(int group, int index) const { return group * m_s.a + index; }
-  int switch_of_node(int node) const { return node / m_s.p; }
-  int host_of_node(int node) const { return node % m_s.p; }
 
   PortClass port_class(int port) const {
     return port < m_s.p ? PortClass::Host
                         : (port < m_s.p + m_s.a - 1 ? PortClass::Local : PortClass::Global);
   }
-  int host_port(int host) const { return host; }
   int first_local_port() const { return m_s.p; }
   int first_global_port() const { return m_s.p + m_s.a - 1; }
   // Local port of switch index `from` that reaches switch index `to` (same group, from != to).

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "routing_units/route_types.h"
+#include "topologies/topology.h"
 
 namespace scfly {
 
@@ -21,8 +22,7 @@ struct Packet {
   uint64_t inject_cycle = 0;  // head phit left the NIC onto the injection link
   uint64_t head_arrival = 0;  // cycle the head landed in its current input buffer
   uint16_t phits = 1;
-  uint8_t local_hops = 0;
-  uint8_t global_hops = 0;
+  uint8_t class_hops[kMaxPortClasses] = {};  // switch-to-switch hops per port class
 };
 
 struct Flit {

@@ -4,11 +4,11 @@
 #include <climits>
 #include <sstream>
 
-#include "rtl_models/verilog/rtl_blocks.h"
+#include "rtl_models/switch/mechanism_units.h"
 
 namespace scfly {
 
-Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
+Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
                const SwitchParams& prm, const RoutingUnit& routing, SimContext& ctx,
                uint64_t seed, const sc_core::sc_clock& clk)
     : sc_core::sc_module(name),
@@ -35,12 +35,14 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   m_out_active.assign(k, 0);
   m_link_vc.assign(k, -1);
   m_is_host.assign(k, 0);
+  m_port_class.assign(k, 0);
   m_in_phits.assign(k, 0);
   m_out_phits.assign(k, 0);
   for (int p = 0; p < k; ++p) {
-    const int c = static_cast<int>(topo.port_class(p));
-    const bool host = topo.port_class(p) == PortClass::Host;
+    const int c = topo.port_class_of(p);
+    const bool host = c == kHostClass;
     m_is_host[p] = host;
+    m_port_class[p] = static_cast<uint8_t>(c);
     const sc_core::sc_time lat = clk.period() * static_cast<double>(prm.latency[c]);
     m_in.push_back(std::make_unique<LinkRx>(("in_" + std::to_string(p)).c_str(), *this, lat));
     m_out.push_back(
@@ -60,31 +62,16 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
   }
   m_recompute = routing.recomputes();
   m_credits_used.assign(k, 0);
-  m_own_flags.assign(static_cast<size_t>(topo.h()), 0);
   m_adaptive = routing.is_adaptive();
-  m_pb = routing.params().pb;
   m_view.local.out_phits = m_out_phits.data();
   m_view.local.credits_used = m_credits_used.data();
   m_view.local.measure = routing.params().ugal.measure;
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
-  m_view.own_flags = m_own_flags.data();
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
-  if (prm.rtl_pb && ctx.sat_flags) {
-    // The Verilated detector settles after this switch's cycle and hands back its flags,
-    // stamped with that cycle, as publish_congestion() does with the C++ rule.
-    m_rtl_pb = make_rtl_pb_detector(topo.h(), m_pb.cg, m_pb.tg, [this](const uint32_t* flags) {
-      const uint64_t now = cycle();
-      for (int j = 0; j < m_topo.h(); ++j) {
-        m_own_flags[static_cast<size_t>(j)] = flags[j];
-        m_ctx.sat_flags->publish(m_id, j, flags[j] != 0, now);
-      }
-    });
-  }
-  m_gq.assign(static_cast<size_t>(topo.h()), 0);
-  if (routing.needs_level_ctrl())
-    m_acor = prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl, *ctx.rtl_clk)
-                          : std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl);
+  // Created here so that Verilated blocks become children of this module.
+  m_units = make_mechanism_units(id, routing, prm, ctx);
+  for (auto& u : m_units) u->attach(m_view);
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
   SC_HAS_PROCESS(Switch);
@@ -103,10 +90,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo,
 //                after the link latency);
 //  5. transmit - each output link sends one phit: the packet it is carrying, or a new
 //                head whose downstream VC has credits for the whole packet.
-//  6. level     - (recomputing mechanisms) routed injection heads not granted in stage 3
+//  6. units     - (recomputing mechanisms) routed injection heads not granted in stage 3
 //                are blocked: re-routed next cycle; the blocked non-minimal ones are this
-//                cycle's events of the ACOR level controller, whose new level applies to
-//                heads routed from the next cycle on.
+//                cycle's events of the mechanism units (the ACOR level controller), which
+//                then end their cycle (levels, Piggyback flags, published occupancy); what
+//                they change applies to heads routed from the next cycle on.
 // Consequences: a phit can cross the crossbar and leave on the link in the cycle it was
 // granted; the minimum per-hop latency is link latency + pipeline latency; a credit
 // returned in cycle t can be used upstream in t + latency.
@@ -119,7 +107,8 @@ void Switch::tick() {
   }
   receive(now);
   m_blocked_now = 0;
-  if (m_acor) m_acor->idle(now - m_acor_next);  // cycles spent asleep: no events
+  if (now > m_units_next)  // cycles spent asleep: no events
+    for (auto& u : m_units) u->idle(now - m_units_next);
   if (m_buffered != 0) {
     route_heads(now);
     allocate();
@@ -127,11 +116,14 @@ void Switch::tick() {
     traverse_crossbar(now);
     transmit(now);
   }
-  if (m_acor) {
-    m_acor->step(m_blocked_now);
-    m_acor_next = now + 1;
+  if (!m_units.empty()) {
+    SwitchCycle c;
+    c.now = now;
+    c.blocked_nonmin = m_blocked_now;
+    c.load = &m_view.local;
+    for (auto& u : m_units) u->end_cycle(c);
+    m_units_next = now + 1;
   }
-  if (m_ctx.net_load || m_ctx.sat_flags) publish_congestion(now);
   schedule(now);
 }
 
@@ -200,7 +192,7 @@ void Switch::route_heads(uint64_t now) {
         else pkt.route = iv.arrived;  // recomputation starts from the header as it arrived
         ctx.attempt = iv.attempts;
       }
-      if (m_acor) ctx.switch_level = static_cast<uint8_t>(m_acor->level());
+      for (const auto& u : m_units) u->observe(ctx);
       if (m_adaptive) {
         m_view.now = now;
         ctx.view = &m_view;
@@ -267,32 +259,8 @@ void Switch::allocate() {
   }
 }
 
-// End of cycle: this cycle's port occupancies for UGAL-G (read one cycle later by any
-// switch), and this switch's Piggyback flags (own: used from the next cycle; the group's
-// other switches see them after the configured delay).
-void Switch::publish_congestion(uint64_t now) {
-  const int k = radix(), g0 = m_topo.first_global_port(), h = m_topo.h();
-  if (m_ctx.net_load)
-    for (int p = m_topo.p(); p < k; ++p) m_ctx.net_load->publish(m_id, p, m_view.local.at(p), now);
-  if (m_ctx.sat_flags) {
-    uint64_t sum = 0;
-    for (int j = 0; j < h; ++j) {
-      m_gq[static_cast<size_t>(j)] = sat_queue(m_view.local.at(g0 + j));
-      sum += m_gq[static_cast<size_t>(j)];
-    }
-    if (m_rtl_pb) {
-      m_rtl_pb->drive(m_gq.data());  // flags come back through the callback, same cycle
-      return;
-    }
-    for (int j = 0; j < h; ++j)
-      m_own_flags[static_cast<size_t>(j)] =
-          pb_saturated(m_gq[static_cast<size_t>(j)], sum, static_cast<uint32_t>(h), m_pb.cg, m_pb.tg);
-    for (int j = 0; j < h; ++j) m_ctx.sat_flags->publish(m_id, j, m_own_flags[static_cast<size_t>(j)] != 0, now);
-  }
-}
-
 void Switch::mark_blocked_injections() {
-  for (int ip = 0; ip < m_topo.p(); ++ip) {  // injection inputs are ports [0, p)
+  for (int ip = 0; ip < m_topo.hosts_per_switch(); ++ip) {  // injection inputs: the host ports
     for (auto& iv : m_ivc[ip]) {
       if (!iv.routed || iv.connected) continue;
       iv.routed = false;
@@ -363,11 +331,7 @@ void Switch::transmit(uint64_t now) {
       --ov.credits;
       ++m_credits_used[op];
     }
-    if (f.head() && !m_is_host[op]) {
-      Packet& pkt = m_ctx.pool[f.pkt];
-      if (m_topo.port_class(op) == PortClass::Global) ++pkt.global_hops;
-      else ++pkt.local_hops;
-    }
+    if (f.head() && !m_is_host[op]) ++m_ctx.pool[f.pkt].class_hops[m_port_class[op]];
     m_out[op]->send(f, now);
     ++m_ctx.phit_moves;
     if (f.tail) m_link_vc[op] = -1;
@@ -375,9 +339,9 @@ void Switch::transmit(uint64_t now) {
 }
 
 void Switch::schedule(uint64_t now) {
-  // A level controller with a pending decrease keeps the switch on the clock, so its level
-  // (traced, sampled) changes at the cycle the hardware would change it.
-  if (!m_sleep || m_buffered != 0 || (m_acor && (m_acor->busy() || m_acor->needs_every_cycle()))) {
+  bool clocked = !m_sleep || m_buffered != 0;
+  for (const auto& u : m_units) clocked = clocked || u->needs_clock();
+  if (clocked) {
     next_trigger(*m_edge);
     return;
   }
@@ -392,6 +356,12 @@ void Switch::schedule(uint64_t now) {
   m_asleep = true;
   if (earliest != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);
+}
+
+std::vector<UnitSignal> Switch::unit_signals() const {
+  std::vector<UnitSignal> out;
+  for (const auto& u : m_units) u->signals(out);
+  return out;
 }
 
 std::string Switch::dump() const {

@@ -1,10 +1,11 @@
-// One Dragonfly switch: combined input-output queued (CIOQ), virtual cut-through, credit-
-// based flow control per VC, crossbar with speedup S, separable input-first round-robin
-// allocator, fixed pipeline latency. See cycle() in switch.cpp for the per-cycle stage order.
+// One switch of any topology (topologies/topology.h): combined input-output queued (CIOQ),
+// virtual cut-through, credit-based flow control per VC, crossbar with speedup S, separable
+// input-first round-robin allocator, fixed pipeline latency. See tick() in switch.cpp for the
+// per-cycle stage order.
 //
 // Microarchitecture contract:
-// - Input buffer per (port, VC) and output buffer per (port, VC), depths per port class
-//   (injection/host, local, global) in phits.
+// - Input buffer per (port, VC) and output buffer per (port, VC), depths and VC counts per
+//   port class (the host class and the classes the topology names) in phits.
 // - A head is routable `pipeline` cycles after it lands in the input buffer.
 // - Crossbar: a connection joins one input VC to one output VC for a whole packet and
 //   moves one phit per cycle; an input port may feed and an output port may accept up to S
@@ -17,7 +18,10 @@
 //   choice): never a fixed scan from VC 0.
 // - Host (ejection) outputs have one VC and the sink never back-pressures.
 // - The routing unit sees only the packet header, the switch id/input port and an explicit
-//   RouteContext (blocked attempts of the head, the switch's ACOR level).
+//   RouteContext (blocked attempts of the head, the state of the switch's mechanism units,
+//   the congestion view).
+// - Mechanism units (switch_unit.h: ACOR level controller, Piggyback detector, congestion
+//   publisher) hold the mechanism state; the switch drives them at the end of each cycle.
 // - Recomputation (VAL with recompute, ACOR): a head at an injection (host) input that is
 //   routed but not granted the crossbar in a cycle is blocked; it is routed again the next
 //   cycle from its header as it arrived, with its attempt count raised. Blocked non-minimal
@@ -32,21 +36,22 @@
 
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/sim_context.h"
-#include "routing_units/acor_level_ctrl.h"
+#include "rtl_models/switch/switch_unit.h"
 #include "routing_units/routing.h"
-#include "rtl_models/verilog/rtl_blocks.h"
 #include "topologies/common/rng.h"
-#include "topologies/dragonfly.h"
+#include "topologies/topology.h"
 
 namespace scfly {
 
 struct SwitchParams {
   int speedup = 2;
   int pipeline = 5;                       // cycles from head arrival to routable
-  int vcs[3] = {1, 2, 1};                 // per PortClass (host = injection VCs)
-  uint32_t in_buf[3] = {64, 64, 128};     // input buffer depth per VC, phits
-  uint32_t out_buf[3] = {32, 32, 32};     // output buffer depth per VC, phits
-  uint32_t latency[3] = {1, 10, 40};      // link latency per class, cycles
+  // Per port class (index = the topology's class id; class 0 = host: injection VCs,
+  // injection buffer, ejection output buffer, host link latency).
+  int vcs[kMaxPortClasses] = {1, 2, 1};
+  uint32_t in_buf[kMaxPortClasses] = {64, 64, 128};  // input buffer depth per VC, phits
+  uint32_t out_buf[kMaxPortClasses] = {32, 32, 32};  // output buffer depth per VC, phits
+  uint32_t latency[kMaxPortClasses] = {1, 10, 40};   // link latency, cycles
   bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
@@ -56,7 +61,7 @@ struct SwitchParams {
 
 class Switch : public sc_core::sc_module, public Clocked {
  public:
-  Switch(sc_core::sc_module_name name, int id, const Dragonfly& topo, const SwitchParams& prm,
+  Switch(sc_core::sc_module_name name, int id, const Topology& topo, const SwitchParams& prm,
          const RoutingUnit& routing, SimContext& ctx, uint64_t seed,
          const sc_core::sc_clock& clk);
 
@@ -73,10 +78,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const { return m_buffered; }
-  // Piggyback: this switch's saturation flag of its global port j (traced).
-  const uint32_t* pb_flag(int j) const { return &m_own_flags[static_cast<size_t>(j)]; }
-  // ACOR-Switch level controller, null for other mechanisms.
-  const LevelCtrl* level_ctrl() const { return m_acor.get(); }
+  // The mechanism units' observable values (VCD and per-switch series), in unit order.
+  std::vector<UnitSignal> unit_signals() const;
   // Blocked injection attempts so far (recomputing mechanisms), and traced per cycle.
   uint64_t blocked_total() const { return m_blocked_total; }
   const uint32_t* blocked_now() const { return &m_blocked_now; }
@@ -116,7 +119,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   void mark_blocked_injections();
 
   int m_id;
-  const Dragonfly& m_topo;
+  const Topology& m_topo;
   const RoutingUnit& m_routing;
   SimContext& m_ctx;
   Rng m_rng;
@@ -131,6 +134,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   std::vector<uint8_t> m_in_active, m_out_active;     // crossbar connections per port
   std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
   std::vector<uint8_t> m_is_host;                     // per port
+  std::vector<uint8_t> m_port_class;                  // per port: the topology's class id
   std::vector<Conn> m_conns;
   std::vector<Conn> m_reqs;
   uint64_t m_buffered = 0;  // phits in input + output buffers
@@ -140,20 +144,15 @@ class Switch : public sc_core::sc_module, public Clocked {
   bool m_recompute = false;
   bool m_sleep = true;
   bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
-  std::unique_ptr<LevelCtrl> m_acor;
-  uint64_t m_acor_next = 0;  // first cycle the level controller has not stepped yet
   uint32_t m_blocked_now = 0;
   uint64_t m_blocked_total = 0;
-  // Source-adaptive routing: per-port downstream occupancy, the view passed to the unit,
-  // this switch's Piggyback flags (per global port) and its C_g/T_g.
+  // Source-adaptive routing: per-port downstream occupancy and the view passed to the unit.
   std::vector<int32_t> m_credits_used;
-  std::vector<uint32_t> m_own_flags;
   AdaptiveView m_view;
   bool m_adaptive = false;
-  PbParams m_pb;
-  std::unique_ptr<PbDetectorBlock> m_rtl_pb;  // co-simulated PB detector, or null (C++)
-  std::vector<uint32_t> m_gq;                 // scratch: global-port occupancies
-  void publish_congestion(uint64_t now);
+  // Mechanism units (switch_unit.h) and the first cycle they have not seen yet.
+  std::vector<std::unique_ptr<SwitchUnit>> m_units;
+  uint64_t m_units_next = 0;
 };
 
 }  // namespace scfly

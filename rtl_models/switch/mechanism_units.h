@@ -1,0 +1,30 @@
+// The mechanism units of scfly's routing mechanisms (switch_unit.h), and the factory that
+// gives a switch the ones its routing unit needs:
+//  - AcorUnit          ACOR-Switch / PB-ACOR level controller (routing_units/acor_level_ctrl.h,
+//                      or the Verilated acor_level_ctrl.sv with --rtl acor): counts this
+//                      cycle's blocked non-minimal injection heads; routing reads its level.
+//  - LoadPublisher     UGAL-G: publishes the switch's per-port occupancy to the network view
+//                      (NetworkLoad, read one cycle later by any switch).
+//  - PbUnit            Piggyback / PB-ACOR: the switch's global-link saturation flags from its
+//                      global-port occupancies (ugal.h pb_saturated, or the Verilated
+//                      pb_sat_detector.sv with --rtl pb); its own flags are read at once, the
+//                      group's other switches see them after pb.delay (SatFlagTable).
+// The factory must run inside the switch's constructor: the Verilated SystemC blocks become
+// children of the switch module (net.swN.acor_rtl, net.swN.pb_rtl).
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "rtl_models/switch/sim_context.h"
+#include "rtl_models/switch/switch_unit.h"
+#include "routing_units/routing.h"
+
+namespace scfly {
+
+struct SwitchParams;
+
+std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const RoutingUnit& routing,
+                                                              const SwitchParams& prm, SimContext& ctx);
+
+}  // namespace scfly

@@ -1,0 +1,54 @@
+// Mechanism units: the small clocked state blocks a routing mechanism adds to a switch
+// (ACOR's level controller, Piggyback's saturation detector, the congestion publisher of
+// UGAL-G; later QCN's congestion point and GAL's threshold controller). The switch holds
+// none of their state; it drives each through this one interface:
+//   in   idle(n)       the n cycles the switch slept since the unit last ran (no events);
+//        end_cycle(c)  this cycle's events (SwitchCycle), after the switch's stages;
+//   out  observe(ctx)  the unit's state a routing unit may read, into its RouteContext;
+//        attach(view)  state the adaptive view points at (e.g. the switch's own PB flags);
+//        signals()     named values for the VCD and per-switch time series;
+//   clock needs_clock() while true the switch stays on the clock even when idle (a pending
+//        hysteresis decrease, or an RTL block that must see every edge).
+// Timing: end_cycle() of cycle t sees the events of t; what it changes is observed by heads
+// routed from cycle t+1 on (the per-cycle stage order, switch.cpp).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "routing_units/congestion.h"
+#include "routing_units/route_types.h"
+
+namespace scfly {
+
+struct AdaptiveView;
+
+// What a unit is told at the end of one active cycle of its switch.
+struct SwitchCycle {
+  uint64_t now = 0;
+  uint32_t blocked_nonmin = 0;     // non-minimal heads blocked at injection inputs this cycle
+  const SwitchLoad* load = nullptr;  // the switch's per-port occupancy, as routing reads it
+};
+
+// A named observable value of a unit: traced in the VCD when `vcd` is set, sampled as a
+// per-switch time series when `series` is set.
+struct UnitSignal {
+  std::string name;
+  const uint32_t* vcd = nullptr;
+  std::function<double()> series;
+};
+
+class SwitchUnit {
+ public:
+  virtual ~SwitchUnit() = default;
+  virtual void idle(uint64_t cycles) { (void)cycles; }
+  virtual void end_cycle(const SwitchCycle& c) = 0;
+  virtual bool needs_clock() const { return false; }
+  virtual void observe(RouteContext& ctx) const { (void)ctx; }
+  virtual void attach(AdaptiveView& view) { (void)view; }
+  virtual void signals(std::vector<UnitSignal>& out) const { (void)out; }
+};
+
+}  // namespace scfly

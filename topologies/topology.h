@@ -1,0 +1,64 @@
+// The one small interface through which the switch, the links, the NICs and the network
+// builder see a topology (Dragonfly now; a k-ary n-cube torus implements the same).
+//
+// Contract:
+// - Switches are 0 .. num_switches()-1, each with radix() ports and hosts_per_switch() hosts.
+// - Host ports are ports [0, hosts_per_switch()) of every switch (input = injection from the
+//   host, output = ejection to it); node n is host n % hosts_per_switch() of switch
+//   n / hosts_per_switch().
+// - Every port has a class: class 0 (kHostClass) is the host class; the topology names its
+//   other classes (Dragonfly: "local", "global"; a torus names its own). Buffer depths, VC
+//   counts and link latencies are configured per class by these names (sc_main/config.cpp),
+//   and per-class hop counts are reported under them ("<name>_hops_avg").
+// - neighbor(sw, port) is the far end of a switch-to-switch port; the map is an involution
+//   (neighbor(neighbor(e)) = e), which is how the builder wires one channel each way.
+// Routing units that need more than this (groups, global-link arrangements, coordinates) take
+// the concrete topology itself.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace scfly {
+
+constexpr int kMaxPortClasses = 8;
+constexpr int kHostClass = 0;
+
+// One end of a link: a switch and one of its ports.
+struct PortEnd {
+  int32_t sw = -1;
+  int16_t port = -1;
+};
+
+class Topology {
+ public:
+  virtual ~Topology() = default;
+
+  // "dfly(2,4,2,9) palmtree": for summaries and messages.
+  virtual std::string describe() const = 0;
+  virtual int num_switches() const = 0;
+  virtual int hosts_per_switch() const = 0;
+  virtual int radix() const = 0;
+  // Number of port classes, the host class included (<= kMaxPortClasses).
+  virtual int num_port_classes() const = 0;
+  virtual const char* port_class_name(int cls) const = 0;
+  virtual int port_class_of(int port) const = 0;
+  // The far end of switch-to-switch port `port` of switch `sw` (not for host ports).
+  virtual PortEnd neighbor(int sw, int port) const = 0;
+
+  int num_nodes() const { return num_switches() * hosts_per_switch(); }
+  int switch_of_node(int node) const { return node / hosts_per_switch(); }
+  int host_of_node(int node) const { return node % hosts_per_switch(); }
+  int node_of(int sw, int host) const { return sw * hosts_per_switch() + host; }
+  int host_port(int host) const { return host; }
+  bool is_host_port(int port) const { return port < hosts_per_switch(); }
+  // Class id of a name, -1 if the topology has no such class.
+  int port_class_by_name(const std::string& name) const {
+    for (int c = 0; c < num_port_classes(); ++c)
+      if (name == port_class_name(c)) return c;
+    return -1;
+  }
+};
+
+}  // namespace scfly
