@@ -25,10 +25,12 @@ struct RouteHeader {
 // What a routing unit may observe besides the header, passed in by the switch each time it
 // routes a head (never read through a pointer to the switch).
 struct AdaptiveView;
+class ForwardingTable;
 struct RouteContext {
   uint16_t attempt = 0;      // blocked attempts so far of this head at its injection buffer
   uint8_t switch_level = 0;  // the switch's ACOR level (ACOR-Switch, PB-ACOR)
   const AdaptiveView* view = nullptr;  // congestion observations (UGAL, PAR, PB)
+  const ForwardingTable* table = nullptr;  // the switch's forwarding table (min-table)
 };
 
 struct RouteDecision {

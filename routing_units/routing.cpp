@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "routing_units/acor.h"
+#include "routing_units/forwarding_table.h"
 #include "routing_units/minimal.h"
 #include "routing_units/valiant.h"
 
@@ -19,6 +20,7 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::Par: return "par";
     case RoutingAlgo::Pb: return "pb";
     case RoutingAlgo::PbAcor: return "pb-acor";
+    case RoutingAlgo::MinTable: return "min-table";
   }
   return "?";
 }
@@ -26,7 +28,7 @@ const char* to_string(RoutingAlgo r) {
 bool parse_routing(const std::string& s, RoutingAlgo& out) {
   for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                         RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
-                        RoutingAlgo::PbAcor})
+                        RoutingAlgo::PbAcor, RoutingAlgo::MinTable})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -35,7 +37,7 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 }
 
 const char* routing_choices() {
-  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor";
+  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table";
 }
 
 const char* to_string(AcorSequence s) {
@@ -85,7 +87,8 @@ bool uses_sat_flags(RoutingAlgo r) { return r == RoutingAlgo::Pb || r == Routing
 
 VcBudget required_vcs(RoutingAlgo r) {
   switch (r) {
-    case RoutingAlgo::Min: return {2, 1};
+    case RoutingAlgo::Min:
+    case RoutingAlgo::MinTable: return {2, 1};
     case RoutingAlgo::Val:
     case RoutingAlgo::AcorPacket:
     case RoutingAlgo::AcorSwitch:
@@ -108,7 +111,8 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingP
 
 bool RoutingUnit::recomputes() const {
   switch (m_algo) {
-    case RoutingAlgo::Min: return false;
+    case RoutingAlgo::Min:
+    case RoutingAlgo::MinTable: return false;
     case RoutingAlgo::Val: return m_prm.val.recompute;
     case RoutingAlgo::AcorPacket:
     case RoutingAlgo::AcorSwitch: return true;
@@ -125,6 +129,11 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                                  const RouteContext& ctx) const {
   switch (m_algo) {
     case RoutingAlgo::Min: return route_min(*m_topo, sw, h, rng);
+    case RoutingAlgo::MinTable: {
+      (void)sw;
+      if (!ctx.table) return {};  // no table given: the switch reports a routing failure
+      return ctx.table->lookup(in_port, h, rng);
+    }
     case RoutingAlgo::Val:
       return route_val(*m_topo, sw, in_port, h, rng, m_prm.val.policy, m_prm.val.restricted);
     case RoutingAlgo::AcorPacket:

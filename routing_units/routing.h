@@ -15,7 +15,9 @@
 
 namespace scfly {
 
-enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor };
+// MinTable: MIN by lookup in the switch's conditional forwarding table alone
+// (forwarding_table.h, build_min_table); identical results to Min on every shape.
+enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable };
 
 const char* to_string(RoutingAlgo r);
 // Parses a config value; returns false if unknown.
@@ -93,6 +95,8 @@ class RoutingUnit {
   bool needs_global_load() const { return m_algo == RoutingAlgo::UgalG; }
   bool needs_sat_flags() const { return uses_sat_flags(m_algo); }
   bool is_adaptive() const { return scfly::is_adaptive(m_algo); }
+  // True if the switch forwards through its conditional forwarding table (RouteContext::table).
+  bool uses_table() const { return m_algo == RoutingAlgo::MinTable; }
 
  private:
   RoutingAlgo m_algo;

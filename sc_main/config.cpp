@@ -411,6 +411,9 @@ SimConfig parse(YAML::Node root) {
                             std::to_string(c.topology.h));
         c.sw.rtl_pb = true;
       } else if (n == "min_route") {
+        if (c.routing == RoutingAlgo::MinTable)
+          throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) is not used by routing "
+                            "min-table, which forwards by table lookup alone; use routing min");
         const DragonflyShape& t = c.topology;
         if (!rtl_min_route_supports(t))
           throw ConfigError("config key 'rtl': block 'min_route' is Verilated for " + rtl_min_route_shapes() +

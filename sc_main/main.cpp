@@ -4,6 +4,7 @@
 //   scfly sweep SWEEP.yaml [--db FILE] [--jobs N] [--retry-failed] [--dry-run]
 //   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
 //   scfly export DB -o FILE.csv [--table points]
+//   scfly table CONFIG.yaml [key=value ...] --switch N   (a switch's forwarding table)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
 // invariant violation, conservation failure, or drain incomplete; for a sweep: some point
 // failed, all others recorded); 130 sweep interrupted (resume by running it again).
@@ -22,6 +23,7 @@
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
 #include "sc_main/sweep.h"
+#include "routing_units/forwarding_table.h"
 #include "tb/network.h"
 
 namespace {
@@ -114,6 +116,29 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
   return run_sweep(spec, opt);
 }
 
+// Prints switch N's conditional forwarding table as the builder fills it for the config.
+int cmd_table(const std::string& config_path, const std::vector<std::string>& overrides, int sw) {
+  using namespace scfly;
+  SimConfig cfg;
+  try {
+    cfg = load_config(config_path, overrides);
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  const Dragonfly t(cfg.topology);
+  if (sw < 0 || sw >= t.num_switches()) {
+    std::cerr << "scfly: error: --switch " << sw << " is not a switch of " << t.describe() << "; expected 0 to "
+              << t.num_switches() - 1 << "\n";
+    return 2;
+  }
+  const ForwardingTable table = build_min_table(t, sw);
+  if (cfg.routing != RoutingAlgo::MinTable)
+    std::cout << "(routing " << to_string(cfg.routing) << " does not forward by table; routing=min-table does)\n";
+  std::cout << table.format(t);
+  return 0;
+}
+
 bool is_file(const std::string& p) {
   struct stat st{};
   return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode);
@@ -203,6 +228,13 @@ int sc_main(int argc, char* argv[]) {
   exp->add_option("db", db_path, "results database")->required();
   exp->add_option("-o,--output", export_out, "CSV file to write")->required();
   exp->add_option("--table", export_table, "points (default), timeseries, switch_series or saturation");
+  std::string table_config;
+  std::vector<std::string> table_overrides;
+  int table_switch = 0;
+  CLI::App* tbl = app.add_subcommand("table", "print a switch's conditional forwarding table");
+  tbl->add_option("config", table_config, "YAML configuration")->required();
+  tbl->add_option("overrides", table_overrides, "key=value overrides, dotted paths (topology.g=5)");
+  tbl->add_option("--switch,-s", table_switch, "switch id (default 0)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -220,6 +252,7 @@ int sc_main(int argc, char* argv[]) {
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry);
   if (plot->parsed()) return cmd_plot(plot->remaining());
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
+  if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch);
   return 1;
 }
 

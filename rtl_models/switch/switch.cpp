@@ -72,6 +72,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   // Created here so that Verilated blocks become children of this module.
   m_units = make_mechanism_units(id, routing, prm, ctx);
   for (auto& u : m_units) u->attach(m_view);
+  if (routing.uses_table()) m_table = std::make_unique<ForwardingTable>(build_min_table(routing.topology(), id));
   m_conns.reserve(static_cast<size_t>(k) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
   SC_HAS_PROCESS(Switch);
@@ -193,6 +194,7 @@ void Switch::route_heads(uint64_t now) {
         ctx.attempt = iv.attempts;
       }
       for (const auto& u : m_units) u->observe(ctx);
+      ctx.table = m_table.get();
       if (m_adaptive) {
         m_view.now = now;
         ctx.view = &m_view;

@@ -37,6 +37,7 @@
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
+#include "routing_units/forwarding_table.h"
 #include "routing_units/routing.h"
 #include "topologies/common/rng.h"
 #include "topologies/topology.h"
@@ -78,6 +79,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const { return m_buffered; }
+  // The switch's conditional forwarding table, null unless its routing forwards by table.
+  const ForwardingTable* table() const { return m_table.get(); }
   // The mechanism units' observable values (VCD and per-switch series), in unit order.
   std::vector<UnitSignal> unit_signals() const;
   // Blocked injection attempts so far (recomputing mechanisms), and traced per cycle.
@@ -153,6 +156,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   // Mechanism units (switch_unit.h) and the first cycle they have not seen yet.
   std::vector<std::unique_ptr<SwitchUnit>> m_units;
   uint64_t m_units_next = 0;
+  // The conditional forwarding table (routing units that forward by table), or null.
+  std::unique_ptr<ForwardingTable> m_table;
 };
 
 }  // namespace scfly
