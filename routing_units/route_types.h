@@ -38,6 +38,50 @@ struct RouteDecision {
   uint8_t vc = 0;
 };
 
+// Candidate routing: an ordered set of (output port, VC range) candidates; the switch's
+// allocator requests the first candidate, in order, with a free output VC in its range
+// (lowest VC of the range first), so a unit lists its preferred (adaptive) candidates
+// before its escape candidate (Duato). A unit with one decision returns one candidate with
+// a one-VC range, which allocates exactly as a single RouteDecision. Header updates the unit
+// makes apply whichever candidate is granted; the granted candidate's index is kept in the
+// input VC (and traced), so a unit that needs it derives it at the next hop from the input
+// port and VC the packet arrives on.
+constexpr int kMaxCandidates = 4;
+struct RouteCandidate {
+  int16_t port = -1;
+  uint8_t vc_lo = 0, vc_hi = 0;  // inclusive VC range on `port`
+};
+struct RouteCandidates {
+  uint8_t n = 0;
+  RouteCandidate c[kMaxCandidates];
+  static RouteCandidates one(const RouteDecision& d) {
+    RouteCandidates s;
+    s.n = 1;
+    s.c[0] = RouteCandidate{d.port, d.vc, d.vc};
+    return s;
+  }
+  // Appends a candidate; false (and nothing added) when the set is full.
+  bool add(int port, int vc_lo, int vc_hi) {
+    if (n >= kMaxCandidates) return false;
+    c[n++] = RouteCandidate{static_cast<int16_t>(port), static_cast<uint8_t>(vc_lo), static_cast<uint8_t>(vc_hi)};
+    return true;
+  }
+};
+
+// The allocator's candidate rule: the first candidate, in order, with a free VC in its
+// range, lowest VC first; `is_free(port, vc)` says whether that output VC can take the
+// packet now. Returns the candidate index (and the port and VC through `out`), or -1.
+template <typename IsFree>
+int first_free_candidate(const RouteCandidates& s, IsFree&& is_free, RouteDecision& out) {
+  for (int i = 0; i < s.n; ++i)
+    for (int v = s.c[i].vc_lo; v <= s.c[i].vc_hi; ++v)
+      if (is_free(s.c[i].port, v)) {
+        out = RouteDecision{s.c[i].port, static_cast<uint8_t>(v)};
+        return i;
+      }
+  return -1;
+}
+
 // A replacement for dragonfly_minimal_hop (minimal.h): the co-simulated RTL route unit.
 // Same contract: one minimal hop from `sw` toward `target` (sw != target), updating the
 // header's exit_* and global_done. `tie_word` picks among equally short exit links

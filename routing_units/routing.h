@@ -84,6 +84,17 @@ class RoutingUnit {
   // with the header restored to what it was before the first call.
   RouteDecision route(int sw, int in_port, RouteHeader& h, Rng& rng,
                       const RouteContext& ctx = {}) const;
+  // The same as an ordered candidate set (route_types.h), what the switch calls. Every
+  // mechanism here returns one candidate; minimal-adaptive units with escape VCs return
+  // several.
+  RouteCandidates route_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
+                                   const RouteContext& ctx = {}) const {
+    return RouteCandidates::one(route(sw, in_port, h, rng, ctx));
+  }
+  // Which inputs route a blocked head again the next cycle (recomputation, in-transit
+  // adaptive routing): none, the injection (host) inputs only, or every input.
+  enum class Reroute : uint8_t { None, Injection, AnyInput };
+  Reroute reroute() const { return recomputes() ? Reroute::Injection : Reroute::None; }
   RoutingAlgo algo() const { return m_algo; }
   const Dragonfly& topology() const { return *m_topo; }
   const RoutingParams& params() const { return m_prm; }

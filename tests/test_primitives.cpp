@@ -135,3 +135,35 @@ TEST(Stats, WindowPercentilesHopsAndFairness) {
   EXPECT_DOUBLE_EQ(m.switch_accepted_min, 0.0);
   EXPECT_EQ(m.packets_in_network, 0u);
 }
+
+// The allocator's candidate rule (route_types.h): first candidate in order with a free VC in
+// its range, lowest VC first; none free -> -1; a one-VC candidate behaves as a RouteDecision.
+TEST(Candidates, FirstFreeInOrderLowestVcFirst) {
+  RouteCandidates s;
+  ASSERT_TRUE(s.add(5, 1, 3));  // adaptive: port 5, VCs 1..3
+  ASSERT_TRUE(s.add(7, 0, 0));  // escape: port 7, VC 0
+  std::set<std::pair<int, int>> free_vcs;
+  auto is_free = [&](int p, int v) { return free_vcs.count({p, v}) != 0; };
+  RouteDecision d;
+  EXPECT_EQ(first_free_candidate(s, is_free, d), -1);  // nothing free
+  free_vcs = {{7, 0}};
+  EXPECT_EQ(first_free_candidate(s, is_free, d), 1);  // only the escape
+  EXPECT_EQ(d.port, 7);
+  EXPECT_EQ(d.vc, 0);
+  free_vcs = {{7, 0}, {5, 3}, {5, 2}};
+  EXPECT_EQ(first_free_candidate(s, is_free, d), 0);  // the adaptive one wins, its lowest free VC
+  EXPECT_EQ(d.port, 5);
+  EXPECT_EQ(d.vc, 2);
+  free_vcs = {{5, 0}, {5, 4}};  // outside the range [1, 3]
+  EXPECT_EQ(first_free_candidate(s, is_free, d), -1);
+  const RouteCandidates one = RouteCandidates::one(RouteDecision{3, 2});
+  ASSERT_EQ(one.n, 1);
+  free_vcs = {{3, 1}, {3, 3}};
+  EXPECT_EQ(first_free_candidate(one, is_free, d), -1);  // exactly its VC, no other
+  free_vcs = {{3, 2}};
+  EXPECT_EQ(first_free_candidate(one, is_free, d), 0);
+  RouteCandidates full;
+  for (int i = 0; i < kMaxCandidates; ++i) EXPECT_TRUE(full.add(i, 0, 0));
+  EXPECT_FALSE(full.add(9, 0, 0));
+  EXPECT_EQ(full.n, kMaxCandidates);
+}

@@ -60,7 +60,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       ov.credits = ov.credit_cap;
     }
   }
-  m_recompute = routing.recomputes();
+  switch (routing.reroute()) {
+    case RoutingUnit::Reroute::None: m_reroute_ports = 0; break;
+    case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.hosts_per_switch(); break;
+    case RoutingUnit::Reroute::AnyInput: m_reroute_ports = k; break;
+  }
   m_credits_used.assign(k, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
@@ -113,7 +117,7 @@ void Switch::tick() {
   if (m_buffered != 0) {
     route_heads(now);
     allocate();
-    if (m_recompute) mark_blocked_injections();
+    if (m_reroute_ports) mark_blocked();
     traverse_crossbar(now);
     transmit(now);
   }
@@ -188,7 +192,7 @@ void Switch::route_heads(uint64_t now) {
       Packet& pkt = m_ctx.pool[f.pkt];
       if (now < pkt.head_arrival + static_cast<uint64_t>(m_pipeline)) continue;
       RouteContext ctx;
-      if (m_is_host[p] && m_recompute) {
+      if (p < m_reroute_ports) {
         if (iv.attempts == 0) iv.arrived = pkt.route;
         else pkt.route = iv.arrived;  // recomputation starts from the header as it arrived
         ctx.attempt = iv.attempts;
@@ -199,16 +203,23 @@ void Switch::route_heads(uint64_t now) {
         m_view.now = now;
         ctx.view = &m_view;
       }
-      const RouteDecision d = m_routing.route(m_id, p, pkt.route, m_rng, ctx);
-      if (d.port < 0 || d.port >= k || d.vc >= m_ovc[d.port].size()) {
-        m_ctx.fail(std::string(name()) + ": routing unit returned port " +
-                   std::to_string(d.port) + " VC " + std::to_string(d.vc) +
-                   " which does not exist (packet " + std::to_string(pkt.src_node) + " -> " +
+      iv.cands = m_routing.route_candidates(m_id, p, pkt.route, m_rng, ctx);
+      bool ok = iv.cands.n > 0;
+      for (int i = 0; ok && i < iv.cands.n; ++i) {
+        const RouteCandidate& c = iv.cands.c[i];
+        ok = c.port >= 0 && c.port < k && c.vc_lo <= c.vc_hi && c.vc_hi < m_ovc[c.port].size();
+      }
+      if (!ok) {
+        std::string got;
+        for (int i = 0; i < iv.cands.n; ++i)
+          got += (i ? ", " : "") + std::string("port ") + std::to_string(iv.cands.c[i].port) + " VCs " +
+                 std::to_string(iv.cands.c[i].vc_lo) + "-" + std::to_string(iv.cands.c[i].vc_hi);
+        m_ctx.fail(std::string(name()) + ": routing unit returned " + (got.empty() ? "no candidate" : got) +
+                   ", which does not exist (packet " + std::to_string(pkt.src_node) + " -> " +
                    std::to_string(pkt.dst_node) + ")");
         failed = true;
         return;
       }
-      iv.route = d;
       iv.routed = true;
     }
   });
@@ -227,12 +238,16 @@ void Switch::allocate() {
     for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1)) {
       InVc& iv = ivcs[v];
       if (!iv.routed || iv.connected) continue;
-      const int op = iv.route.port;
-      const OutVc& ov = m_ovc[op][iv.route.vc];
-      if (ov.writing || m_out_active[op] >= m_speedup) continue;
-      if (ov.buf.free() < m_ctx.pool[iv.buf.front().pkt].phits) continue;
-      m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(op),
-                               static_cast<uint8_t>(v), iv.route.vc});
+      const uint32_t phits = m_ctx.pool[iv.buf.front().pkt].phits;
+      RouteDecision d;
+      const int ci = first_free_candidate(iv.cands, [&](int op, int ov_index) {
+        const OutVc& ov = m_ovc[op][ov_index];
+        return !ov.writing && m_out_active[op] < m_speedup && ov.buf.free() >= phits;
+      }, d);
+      if (ci < 0) continue;
+      iv.granted = static_cast<int8_t>(ci);
+      m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(d.port),
+                               static_cast<uint8_t>(v), d.vc});
       if (--budget == 0) break;
     }
   });
@@ -261,12 +276,15 @@ void Switch::allocate() {
   }
 }
 
-void Switch::mark_blocked_injections() {
-  for (int ip = 0; ip < m_topo.hosts_per_switch(); ++ip) {  // injection inputs: the host ports
+// Heads routed this cycle at a re-routing input but not granted: routed again next cycle.
+// Only injection inputs count as blocked injections (ACOR's events, blocked_total).
+void Switch::mark_blocked() {
+  for (int ip = 0; ip < m_reroute_ports; ++ip) {
     for (auto& iv : m_ivc[ip]) {
       if (!iv.routed || iv.connected) continue;
       iv.routed = false;
       ++iv.attempts;
+      if (!m_is_host[ip]) continue;
       ++m_blocked_total;
       if (m_ctx.pool[iv.buf.front().pkt].route.nonminimal) ++m_blocked_now;
     }
@@ -293,6 +311,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     if (f.tail) {
       iv.routed = false;
       iv.attempts = 0;
+      iv.granted = -1;
       iv.connected = false;
       iv.xbar_out = -1;
       ov.writing = false;
@@ -377,7 +396,10 @@ std::string Switch::dump() const {
       os << "  " << name() << " in[" << p << "].vc" << v << ": " << iv.buf.size() << "/"
          << iv.buf.capacity() << " phits; front packet " << pkt.src_node << "->"
          << pkt.dst_node << " phit " << iv.buf.front().seq;
-      if (iv.routed) os << ", routed to out[" << iv.route.port << "].vc" << int(iv.route.vc);
+      if (iv.routed)
+        for (int i = 0; i < iv.cands.n; ++i)
+          os << (i ? " or " : ", routed to ") << "out[" << iv.cands.c[i].port << "].vc" << int(iv.cands.c[i].vc_lo)
+             << (iv.cands.c[i].vc_hi != iv.cands.c[i].vc_lo ? "-" + std::to_string(iv.cands.c[i].vc_hi) : "");
       if (iv.connected) os << ", crossbar connected";
       os << "\n";
     }

@@ -22,10 +22,14 @@
 //   the congestion view).
 // - Mechanism units (switch_unit.h: ACOR level controller, Piggyback detector, congestion
 //   publisher) hold the mechanism state; the switch drives them at the end of each cycle.
-// - Recomputation (VAL with recompute, ACOR): a head at an injection (host) input that is
-//   routed but not granted the crossbar in a cycle is blocked; it is routed again the next
-//   cycle from its header as it arrived, with its attempt count raised. Blocked non-minimal
-//   heads are the events that drive the switch's ACOR level controller (ACOR-Switch).
+// - Candidate routing: a routing unit returns an ordered set of (port, VC range) candidates
+//   (route_types.h); the input stage requests the first with a free output VC.
+// - Re-routing (VAL with recompute, ACOR; in-transit adaptive units): a head at an input the
+//   routing unit re-routes (RoutingUnit::reroute(): injection inputs, or every input) that
+//   is routed but not granted the crossbar in a cycle is blocked; it is routed again the
+//   next cycle from its header as it arrived, with its attempt count raised. Blocked
+//   non-minimal heads at injection inputs are the events that drive the switch's ACOR level
+//   controller (ACOR-Switch).
 #pragma once
 
 #include <memory>
@@ -92,12 +96,13 @@ class Switch : public sc_core::sc_module, public Clocked {
  private:
   struct InVc {
     RingBuffer<Flit> buf;
-    RouteDecision route;
+    RouteCandidates cands;  // the routed head's candidates
     bool routed = false;
     bool connected = false;
+    int8_t granted = -1;    // index of the candidate the crossbar connection was granted
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
-    uint16_t attempts = 0;  // injection inputs: blocked routing attempts of the head
-    RouteHeader arrived;    // injection inputs: the head's header before its first routing
+    uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
+    RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
   };
   struct OutVc {
     RingBuffer<Flit> buf;
@@ -119,7 +124,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   void traverse_crossbar(uint64_t now);
   void transmit(uint64_t now);
   void schedule(uint64_t now);
-  void mark_blocked_injections();
+  void mark_blocked();
 
   int m_id;
   const Topology& m_topo;
@@ -144,7 +149,7 @@ class Switch : public sc_core::sc_module, public Clocked {
   // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
-  bool m_recompute = false;
+  int m_reroute_ports = 0;  // inputs [0, m_reroute_ports) re-route blocked heads
   bool m_sleep = true;
   bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
   uint32_t m_blocked_now = 0;
