@@ -125,6 +125,10 @@ bool RoutingUnit::recomputes() const {
   return false;
 }
 
+RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const {
+  return route_min(*m_topo, sw, h, rng);
+}
+
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                                  const RouteContext& ctx) const {
   switch (m_algo) {

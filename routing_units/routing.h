@@ -91,6 +91,11 @@ class RoutingUnit {
                                    const RouteContext& ctx = {}) const {
     return RouteCandidates::one(route(sw, in_port, h, rng, ctx));
   }
+  // Control frames (TrafficClass::Control) are routed minimally whatever the data routing:
+  // the hop-slot VC of MIN (the switch adds the port's data VC count). Needs the control
+  // VCs of control_vcs().
+  RouteDecision route_control(int sw, RouteHeader& h, Rng& rng) const;
+  static VcBudget control_vcs() { return required_vcs(RoutingAlgo::Min); }
   // Which inputs route a blocked head again the next cycle (recomputation, in-transit
   // adaptive routing): none, the injection (host) inputs only, or every input.
   enum class Reroute : uint8_t { None, Injection, AnyInput };

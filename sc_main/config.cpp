@@ -427,6 +427,24 @@ SimConfig parse(YAML::Node root) {
     }
   }
 
+  // Control class: a probe generator (and, later, QCN's notifications) needs the control VCs
+  // above the data VCs of every switch-to-switch class: MIN's hop-slot budget.
+  Section ctl = top.sub("control");
+  c.sw.probe_interval = static_cast<uint32_t>(
+      ctl.integer("probe_interval", 0, 0, 1LL << 30, " cycles between probe frames per switch (0 = off)"));
+  c.sw.probe_phits = static_cast<uint16_t>(ctl.integer("frame_phits", c.packet_phits, 1, 4096, " phits"));
+  ctl.finish();
+  if (c.sw.probe_interval > 0)
+    for (int k = 0; k < classes; ++k) {
+      const std::string key = class_in_key(tp, k);
+      const VcBudget need = RoutingUnit::control_vcs();
+      c.sw.ctrl_vcs[k] = key == "local" ? need.local : key == "global" ? need.global : 0;
+      if (c.sw.vcs[k] + c.sw.ctrl_vcs[k] > 16)
+        throw ConfigError("config key 'switch.vcs." + key + "': value " + std::to_string(c.sw.vcs[k]) +
+                          " leaves no room for the " + std::to_string(c.sw.ctrl_vcs[k]) +
+                          " control VCs above it (at most 16 VCs per port)");
+    }
+
   Section sim = top.sub("sim");
   c.sw.sleep = sim.boolean("sleep", true);
   sim.finish();
@@ -541,6 +559,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   if (c.sw.rtl_pb) j["rtl"].push_back("pb");
   if (c.sw.rtl_min_route) j["rtl"].push_back("min_route");
   j["sim"] = {{"sleep", c.sw.sleep}};
+  j["control"] = {{"probe_interval", c.sw.probe_interval}, {"frame_phits", c.sw.probe_phits}};
   j["links"] = links;
   return j;
 }

@@ -37,6 +37,12 @@ nlohmann::json metrics_to_json(const Metrics& m) {
       {"cycles", m.cycles},
   };
   for (const auto& [name, v] : m.class_hops_avg) j[name + "_hops_avg"] = v;
+  if (m.has_control) {
+    j["control_frames_originated"] = m.control_originated;
+    j["control_frames_intercepted"] = m.control_intercepted;
+    j["control_latency_avg"] = m.control_latency_avg;
+    j["control_latency_max"] = m.control_latency_max;
+  }
   return j;
 }
 
@@ -149,6 +155,16 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     add(c.sw.rtl_pb, "pb_sat_detector.sv (SystemC module per switch)");
     const size_t at = s.find("\n\n");
     s.insert(at + 1, "  rtl: " + blocks + "\n");
+  }
+  if (m.has_control) {
+    char cl[256];
+    std::snprintf(cl, sizeof cl,
+                  "  control frames    %llu originated, %llu intercepted; latency avg %.1f max %.0f cycles "
+                  "(not in the data metrics)\n",
+                  static_cast<unsigned long long>(m.control_originated),
+                  static_cast<unsigned long long>(m.control_intercepted), m.control_latency_avg, m.control_latency_max);
+    const size_t at = s.find("  fairness");
+    s.insert(at, cl);
   }
   if (c.drain) s += std::string("  drain             ") + (r.drained ? "complete" : "INCOMPLETE") + "\n";
   if (!r.error.empty()) s += "\nERROR: " + r.error + "\n";

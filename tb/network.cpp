@@ -244,6 +244,13 @@ RunOutcome Network::run() {
   }
   out.metrics.packets_queued = queued();
   out.metrics.cycles = out.cycles;
+  const SimContext::ControlStats& cs = m_ctx.control;
+  out.metrics.has_control = m_cfg.sw.probe_interval > 0;
+  out.metrics.control_originated = cs.originated;
+  out.metrics.control_intercepted = cs.intercepted;
+  out.metrics.control_latency_avg =
+      cs.intercepted ? static_cast<double>(cs.latency_sum) / static_cast<double>(cs.intercepted) : 0.0;
+  out.metrics.control_latency_max = static_cast<double>(cs.latency_max);
 
   // Conservation: generated = injected + queued; injected = delivered + in network; and
   // the pool holds exactly the packets in the network (none lost, none duplicated).
@@ -253,10 +260,11 @@ RunOutcome Network::run() {
      << " + queued " << m.packets_queued << "; injected " << m.packets_injected
      << " = delivered " << m.packets_delivered << " + in network " << m.packets_in_network
      << "; live packets " << m_ctx.pool.live();
+  if (cs.originated) os << " (= in network + " << cs.in_flight() << " control frames in flight)";
   out.conservation = os.str();
   out.conservation_ok = m.packets_generated == m.packets_injected + m.packets_queued &&
                         m.packets_injected == m.packets_delivered + m.packets_in_network &&
-                        m_ctx.pool.live() == m.packets_in_network;
+                        m_ctx.pool.live() == m.packets_in_network + cs.in_flight();
   return out;
 }
 

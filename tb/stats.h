@@ -37,6 +37,11 @@ struct Metrics {
   uint64_t packets_generated = 0, packets_injected = 0, packets_delivered = 0;
   uint64_t packets_in_network = 0, packets_queued = 0;  // at the end of the run
   uint64_t cycles = 0;
+  // Control frames (only when the network carries a control class): originated and
+  // intercepted over the whole run, and their latency, origination to interception.
+  bool has_control = false;
+  uint64_t control_originated = 0, control_intercepted = 0;
+  double control_latency_avg = 0, control_latency_max = 0;
 };
 
 // Fixed-width time bins over the whole run [0, cycles): bin b covers

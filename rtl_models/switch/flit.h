@@ -14,6 +14,12 @@ namespace scfly {
 
 using PacketId = uint32_t;
 
+// Traffic classes. Data frames come from NICs and count in every metric; control frames
+// (e.g. QCN congestion notifications) are originated by a switch toward a host, travel on
+// their own VCs above the data VCs with strict priority, and are intercepted by the switch
+// of the host they are addressed to, never delivered to a NIC nor counted as data.
+enum class TrafficClass : uint8_t { Data = 0, Control = 1 };
+
 struct Packet {
   RouteHeader route;
   int32_t src_node = -1;
@@ -22,6 +28,9 @@ struct Packet {
   uint64_t inject_cycle = 0;  // head phit left the NIC onto the injection link
   uint64_t head_arrival = 0;  // cycle the head landed in its current input buffer
   uint16_t phits = 1;
+  TrafficClass cls = TrafficClass::Data;
+  int32_t origin_switch = -1;  // control frames: the switch that originated it
+  uint32_t payload = 0;        // control frames: the mechanism's word (e.g. a CNM's Fb)
   uint8_t class_hops[kMaxPortClasses] = {};  // switch-to-switch hops per port class
 };
 

@@ -86,10 +86,36 @@ class PbUnit final : public SwitchUnit {
   uint64_t m_now = 0;
 };
 
+class ControlProbe final : public SwitchUnit {
+ public:
+  ControlProbe(int sw, uint32_t interval, uint16_t phits, int nodes, uint64_t seed)
+      : m_interval(interval), m_phits(phits), m_nodes(nodes),
+        m_rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(sw) + 1) {
+    m_next = m_rng.below(interval);
+  }
+  void attach(ControlPort& port) override { m_port = &port; }
+  void end_cycle(const SwitchCycle& c) override {
+    while (m_port && c.now >= m_next) {
+      m_port->originate(static_cast<int>(m_rng.below(static_cast<uint32_t>(m_nodes))), 0, m_phits);
+      m_next += m_interval;
+    }
+  }
+  bool needs_clock() const override { return true; }  // fires on time, busy or idle
+
+ private:
+  uint32_t m_interval;
+  uint16_t m_phits;
+  int m_nodes;
+  Rng m_rng;
+  ControlPort* m_port = nullptr;
+  uint64_t m_next = 0;
+};
+
 }  // namespace
 
 std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const RoutingUnit& routing,
-                                                              const SwitchParams& prm, SimContext& ctx) {
+                                                              const SwitchParams& prm, SimContext& ctx,
+                                                              uint64_t seed) {
   // Order matters only for the VCD's variable order: load publisher, PB flags, ACOR level.
   std::vector<std::unique_ptr<SwitchUnit>> units;
   const Dragonfly& topo = routing.topology();
@@ -100,6 +126,8 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
     units.push_back(std::make_unique<AcorUnit>(
         prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl, *ctx.rtl_clk)
                      : std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl)));
+  if (prm.probe_interval > 0)
+    units.push_back(std::make_unique<ControlProbe>(sw, prm.probe_interval, prm.probe_phits, topo.num_nodes(), seed));
   return units;
 }
 

@@ -5,6 +5,9 @@
 //                      cycle's blocked non-minimal injection heads; routing reads its level.
 //  - LoadPublisher     UGAL-G: publishes the switch's per-port occupancy to the network view
 //                      (NetworkLoad, read one cycle later by any switch).
+//  - ControlProbe      (control.probe_interval) originates a control frame of
+//                      control.frame_phits toward a random host every interval, from a
+//                      random phase per switch: control-plane latency under data load.
 //  - PbUnit            Piggyback / PB-ACOR: the switch's global-link saturation flags from its
 //                      global-port occupancies (ugal.h pb_saturated, or the Verilated
 //                      pb_sat_detector.sv with --rtl pb); its own flags are read at once, the
@@ -25,6 +28,7 @@ namespace scfly {
 struct SwitchParams;
 
 std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const RoutingUnit& routing,
-                                                              const SwitchParams& prm, SimContext& ctx);
+                                                              const SwitchParams& prm, SimContext& ctx,
+                                                              uint64_t seed);
 
 }  // namespace scfly

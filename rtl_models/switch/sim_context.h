@@ -18,6 +18,12 @@ class SelectionBlocks;
 struct SimContext {
   PacketPool pool;
   uint64_t phit_moves = 0;  // every phit sent on any link
+  // Control frames (TrafficClass::Control), counted apart from data.
+  struct ControlStats {
+    uint64_t originated = 0, intercepted = 0;
+    uint64_t latency_sum = 0, latency_max = 0;  // origination to interception, cycles
+    uint64_t in_flight() const { return originated - intercepted; }
+  } control;
   std::string error;        // first fatal error; the run stops
   // Shared congestion observations of source-adaptive routing (null when unused):
   // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.

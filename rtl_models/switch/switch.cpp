@@ -21,23 +21,31 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_speedup(prm.speedup),
       m_pipeline(prm.pipeline),
       m_sleep(prm.sleep) {
+  m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
   // flags, with ugal.occupancy credits|both) must see every credit when it lands, asleep or
   // not: a returning credit changes what it publishes even with its buffers empty.
   m_credit_wake = (ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output;
-  m_ivc.resize(k);
-  m_ovc.resize(k);
-  m_in_rr.assign(k, 0);
-  m_out_rr.assign(k, 0);
-  m_link_rr.assign(k, 0);
-  m_in_active.assign(k, 0);
-  m_out_active.assign(k, 0);
-  m_link_vc.assign(k, -1);
-  m_is_host.assign(k, 0);
-  m_port_class.assign(k, 0);
-  m_in_phits.assign(k, 0);
-  m_out_phits.assign(k, 0);
+  bool control = false;
+  for (int c = 0; c < topo.num_port_classes(); ++c) control = control || prm.ctrl_vcs[c] > 0;
+  m_cp = control ? k : -1;
+  m_inputs = control ? k + 1 : k;
+  const int K = m_inputs;
+  m_ivc.resize(K);
+  m_ovc.resize(K);
+  m_in_rr.assign(K, 0);
+  m_out_rr.assign(K, 0);
+  m_link_rr.assign(K, 0);
+  m_in_active.assign(K, 0);
+  m_out_active.assign(K, 0);
+  m_link_vc.assign(K, -1);
+  m_is_host.assign(K, 0);
+  m_port_class.assign(K, 0);
+  m_in_phits.assign(K, 0);
+  m_out_phits.assign(K, 0);
+  m_in_data.assign(K, 1);
+  m_out_data.assign(K, 1);
   for (int p = 0; p < k; ++p) {
     const int c = topo.port_class_of(p);
     const bool host = c == kHostClass;
@@ -49,9 +57,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
         std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, m_credit_wake));
     m_in.back()->notify_into(&m_rx_pending, p);
     m_out.back()->notify_into(&m_credit_pending, p);
-    m_ivc[p].resize(prm.vcs[c]);
+    m_in_data[p] = static_cast<uint8_t>(prm.vcs[c]);
+    m_out_data[p] = static_cast<uint8_t>(host ? 1 : prm.vcs[c]);
+    m_ivc[p].resize(static_cast<size_t>(prm.vcs[c] + prm.ctrl_vcs[c]));
     for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c]);
-    m_ovc[p].resize(host ? 1 : prm.vcs[c]);
+    m_ovc[p].resize(static_cast<size_t>((host ? 1 : prm.vcs[c]) + prm.ctrl_vcs[c]));
     for (auto& ov : m_ovc[p]) {
       ov.buf.set_capacity(prm.out_buf[c]);
       // Ejection: the sink never back-pressures, so a host output has no credit counter
@@ -60,12 +70,22 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       ov.credits = ov.credit_cap;
     }
   }
+  if (control) {
+    // The switch's own endpoint: one VC each way, never back-pressured (originated frames
+    // wait in an unbounded queue; intercepted ones are consumed as they cross).
+    m_ivc[k].resize(1);
+    m_ivc[k][0].buf.set_capacity(UINT32_MAX);
+    m_ovc[k].resize(1);
+    m_ovc[k][0].buf.set_capacity(UINT32_MAX);
+    m_in_data[k] = 0;   // its single VC is a control VC
+    m_out_data[k] = 0;
+  }
   switch (routing.reroute()) {
     case RoutingUnit::Reroute::None: m_reroute_ports = 0; break;
     case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.hosts_per_switch(); break;
     case RoutingUnit::Reroute::AnyInput: m_reroute_ports = k; break;
   }
-  m_credits_used.assign(k, 0);
+  m_credits_used.assign(K, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
   m_view.local.credits_used = m_credits_used.data();
@@ -74,11 +94,14 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_view.flags = ctx.sat_flags;
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
   // Created here so that Verilated blocks become children of this module.
-  m_units = make_mechanism_units(id, routing, prm, ctx);
-  for (auto& u : m_units) u->attach(m_view);
+  m_units = make_mechanism_units(id, routing, prm, ctx, seed);
+  for (auto& u : m_units) {
+    u->attach(m_view);
+    if (control) u->attach(static_cast<ControlPort&>(*this));
+  }
   if (routing.uses_table()) m_table = std::make_unique<ForwardingTable>(build_min_table(routing.topology(), id));
-  m_conns.reserve(static_cast<size_t>(k) * m_speedup);
-  m_reqs.reserve(static_cast<size_t>(k) * m_speedup);
+  m_conns.reserve(static_cast<size_t>(K) * m_speedup);
+  m_reqs.reserve(static_cast<size_t>(K) * m_speedup);
   SC_HAS_PROCESS(Switch);
   SC_METHOD(tick);
 }
@@ -191,6 +214,26 @@ void Switch::route_heads(uint64_t now) {
       const Flit& f = iv.buf.front();
       Packet& pkt = m_ctx.pool[f.pkt];
       if (now < pkt.head_arrival + static_cast<uint64_t>(m_pipeline)) continue;
+      if (pkt.cls == TrafficClass::Control) {
+        // Control frames: intercepted at the switch of the host they are addressed to,
+        // elsewhere routed minimally on the control VCs (data VC count + the hop slot).
+        if (pkt.route.dst_switch == m_id) {
+          iv.cands = RouteCandidates::one(RouteDecision{static_cast<int16_t>(m_cp), 0});
+        } else {
+          RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng);
+          d.vc = static_cast<uint8_t>(d.vc + m_out_data[static_cast<size_t>(d.port)]);
+          if (d.vc >= m_ovc[static_cast<size_t>(d.port)].size()) {
+            m_ctx.fail(std::string(name()) + ": control frame needs VC " + std::to_string(d.vc) + " on port " +
+                       std::to_string(d.port) + ", which has only " +
+                       std::to_string(m_ovc[static_cast<size_t>(d.port)].size()) + " VCs");
+            failed = true;
+            return;
+          }
+          iv.cands = RouteCandidates::one(d);
+        }
+        iv.routed = true;
+        continue;
+      }
       RouteContext ctx;
       if (p < m_reroute_ports) {
         if (iv.attempts == 0) iv.arrived = pkt.route;
@@ -226,7 +269,6 @@ void Switch::route_heads(uint64_t now) {
 }
 
 void Switch::allocate() {
-  const int k = radix();
   m_reqs.clear();
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
@@ -234,29 +276,37 @@ void Switch::allocate() {
     int budget = m_speedup - m_in_active[ip];
     if (budget <= 0) return;
     auto& ivcs = m_ivc[ip];
-    const int nv = static_cast<int>(ivcs.size());
-    for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1)) {
+    auto request = [&](int v) {
       InVc& iv = ivcs[v];
-      if (!iv.routed || iv.connected) continue;
+      if (!iv.routed || iv.connected) return false;
       const uint32_t phits = m_ctx.pool[iv.buf.front().pkt].phits;
       RouteDecision d;
       const int ci = first_free_candidate(iv.cands, [&](int op, int ov_index) {
         const OutVc& ov = m_ovc[op][ov_index];
         return !ov.writing && m_out_active[op] < m_speedup && ov.buf.free() >= phits;
       }, d);
-      if (ci < 0) continue;
+      if (ci < 0) return false;
       iv.granted = static_cast<int8_t>(ci);
       m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(d.port),
                                static_cast<uint8_t>(v), d.vc});
-      if (--budget == 0) break;
-    }
+      return --budget == 0;
+    };
+    // Control VCs first, in order (strict priority), then the data VCs round-robin.
+    const int nv = static_cast<int>(ivcs.size()), nd = m_in_data[ip];
+    for (int v = nd; v < nv; ++v)
+      if (request(v)) return;
+    for (int n = 0, v = m_in_rr[ip]; n < nd; ++n, v = (v + 1 == nd ? 0 : v + 1))
+      if (request(v)) break;
   });
   if (m_reqs.empty()) return;
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
+  // Control requests first (strict priority), then round-robin over the inputs.
+  const int K = m_inputs;
   auto key = [&](const Conn& r) {
-    const int prio = (r.in_port - m_out_rr[r.out_port] + k) % k;
-    return (static_cast<uint32_t>(r.out_port) << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
+    const int prio = (r.in_port - m_out_rr[r.out_port] + K) % K;
+    const uint32_t data = r.in_vc < m_in_data[r.in_port];
+    return (static_cast<uint32_t>(r.out_port) << 17) | (data << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
   };
   std::sort(m_reqs.begin(), m_reqs.end(),
             [&](const Conn& x, const Conn& y) { return key(x) < key(y); });
@@ -270,8 +320,8 @@ void Switch::allocate() {
     iv.xbar_out = r.out_port;
     ++m_in_active[r.in_port];
     ++m_out_active[r.out_port];
-    m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % k);
-    m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
+    m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
+    if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
     m_conns.push_back(r);
   }
 }
@@ -307,7 +357,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     ov.buf.push(f);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
-    m_in[c.in_port]->send_credit(c.in_vc, now);
+    if (c.in_port != m_cp) m_in[c.in_port]->send_credit(c.in_vc, now);
     if (f.tail) {
       iv.routed = false;
       iv.attempts = 0;
@@ -328,16 +378,31 @@ void Switch::traverse_crossbar(uint64_t now) {
 void Switch::transmit(uint64_t now) {
   m_out_busy.for_each([&](int op) {
     auto& ovcs = m_ovc[op];
+    if (op == m_cp) {  // the switch's own endpoint: intercepted control frames
+      OutVc& ov = ovcs[0];
+      const Flit f = ov.buf.front();
+      ov.buf.pop();
+      --m_buffered;
+      if (--m_out_phits[op] == 0) m_out_busy.clear(op);
+      ++m_ctx.phit_moves;
+      if (f.tail) deliver_control(m_ctx.pool[f.pkt], now), m_ctx.pool.release(f.pkt);
+      return;
+    }
     int v = m_link_vc[op];
     if (v < 0) {
-      const int nv = static_cast<int>(ovcs.size());
-      for (int n = 0, c = m_link_rr[op]; n < nv; ++n, c = (c + 1 == nv ? 0 : c + 1)) {
+      auto ready = [&](int c) {
         const OutVc& ov = ovcs[c];
-        if (ov.buf.empty()) continue;
-        if (!m_is_host[op] && ov.credits < static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits)) continue;
+        if (ov.buf.empty()) return false;
+        return m_is_host[op] || ov.credits >= static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits);
+      };
+      // Control VCs first (strict priority), then the data VCs round-robin.
+      const int nv = static_cast<int>(ovcs.size()), nd = m_out_data[op];
+      for (int c = nd; c < nv && v < 0; ++c)
+        if (ready(c)) v = c;
+      for (int n = 0, c = m_link_rr[op]; n < nd && v < 0; ++n, c = (c + 1 == nd ? 0 : c + 1)) {
+        if (!ready(c)) continue;
         v = c;
-        m_link_rr[op] = static_cast<uint8_t>((c + 1) % nv);
-        break;
+        m_link_rr[op] = static_cast<uint8_t>((c + 1) % nd);
       }
       if (v < 0) return;
       m_link_vc[op] = static_cast<int16_t>(v);
@@ -379,6 +444,45 @@ void Switch::schedule(uint64_t now) {
   next_trigger(m_wake);
 }
 
+void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
+  const uint64_t now = cycle();
+  const PacketId id = m_ctx.pool.alloc();
+  Packet& p = m_ctx.pool[id];
+  p.cls = TrafficClass::Control;
+  p.origin_switch = m_id;
+  p.payload = payload;
+  p.dst_node = dst_node;
+  p.route.dst_switch = m_topo.switch_of_node(dst_node);
+  p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(dst_node));
+  p.gen_cycle = p.inject_cycle = p.head_arrival = now;
+  p.phits = phits;
+  ++m_ctx.control.originated;
+  if (p.route.dst_switch == m_id) {  // a host of this switch: handled here at once
+    deliver_control(p, now);
+    m_ctx.pool.release(id);
+    return;
+  }
+  InVc& iv = m_ivc[static_cast<size_t>(m_cp)][0];
+  for (uint16_t s = 0; s < phits; ++s) {
+    Flit f;
+    f.pkt = id;
+    f.seq = s;
+    f.tail = s + 1 == phits;
+    iv.buf.push_unbounded(f);
+  }
+  m_in_phits[static_cast<size_t>(m_cp)] += phits;
+  m_buffered += phits;
+  m_in_busy.set(m_cp);
+}
+
+void Switch::deliver_control(const Packet& pkt, uint64_t now) {
+  ++m_ctx.control.intercepted;
+  const uint64_t lat = now - pkt.gen_cycle;
+  m_ctx.control.latency_sum += lat;
+  m_ctx.control.latency_max = std::max(m_ctx.control.latency_max, lat);
+  for (auto& u : m_units) u->on_control(pkt, now);
+}
+
 std::vector<UnitSignal> Switch::unit_signals() const {
   std::vector<UnitSignal> out;
   for (const auto& u : m_units) u->signals(out);
@@ -410,7 +514,7 @@ std::string Switch::dump() const {
       if (ov.buf.empty()) continue;
       os << "  " << name() << " out[" << p << "].vc" << v << ": " << ov.buf.size() << "/"
          << ov.buf.capacity() << " phits; credits ";
-      if (m_is_host[p]) os << "sink";
+      if (m_is_host[p] || p == m_cp) os << "sink";
       else os << ov.credits << "/" << ov.credit_cap;
       os << (m_link_vc[p] == static_cast<int>(v) ? ", on link" : "") << "\n";
     }

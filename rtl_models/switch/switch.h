@@ -62,9 +62,14 @@ struct SwitchParams {
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
+  // Control class (TrafficClass::Control): VCs per port class above the data VCs (0 = the
+  // network carries no control frames), and the probe generator (control.probe_*).
+  int ctrl_vcs[kMaxPortClasses] = {};
+  uint32_t probe_interval = 0;            // cycles between probe frames per switch, 0 = off
+  uint16_t probe_phits = 1;
 };
 
-class Switch : public sc_core::sc_module, public Clocked {
+class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
  public:
   Switch(sc_core::sc_module_name name, int id, const Topology& topo, const SwitchParams& prm,
          const RoutingUnit& routing, SimContext& ctx, uint64_t seed,
@@ -92,6 +97,8 @@ class Switch : public sc_core::sc_module, public Clocked {
   const uint32_t* blocked_now() const { return &m_blocked_now; }
   // Human-readable dump of every non-empty buffer (watchdog report).
   std::string dump() const;
+  // ControlPort: originate a control frame toward host `dst_node` (switch_unit.h).
+  void originate(int dst_node, uint32_t payload, uint16_t phits) override;
 
  private:
   struct InVc {
@@ -150,6 +157,15 @@ class Switch : public sc_core::sc_module, public Clocked {
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
   int m_reroute_ports = 0;  // inputs [0, m_reroute_ports) re-route blocked heads
+  // Control class: the switch's own endpoint is internal port m_cp (= radix; -1 without a
+  // control class): input m_cp holds frames the switch originates, output m_cp is where
+  // frames addressed to its hosts are intercepted. Data VCs are [0, m_in_data[p]) /
+  // [0, m_out_data[p]); control VCs follow them and win by strict priority.
+  int m_cp = -1;
+  int m_inputs = 0;  // ports the allocator arbitrates over: radix, + 1 with a control class
+  std::vector<uint8_t> m_in_data, m_out_data;
+  Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
+  void deliver_control(const Packet& pkt, uint64_t now);
   bool m_sleep = true;
   bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
   uint32_t m_blocked_now = 0;

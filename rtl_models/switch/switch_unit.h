@@ -24,6 +24,16 @@
 namespace scfly {
 
 struct AdaptiveView;
+struct Packet;
+
+// What a unit may do with control frames: originate one toward a host (it is routed on the
+// control VCs with strict priority and intercepted by that host's switch; one addressed to
+// a host of this switch is handed to this switch's units at once).
+class ControlPort {
+ public:
+  virtual ~ControlPort() = default;
+  virtual void originate(int dst_node, uint32_t payload, uint16_t phits) = 0;
+};
 
 // What a unit is told at the end of one active cycle of its switch.
 struct SwitchCycle {
@@ -48,6 +58,10 @@ class SwitchUnit {
   virtual bool needs_clock() const { return false; }
   virtual void observe(RouteContext& ctx) const { (void)ctx; }
   virtual void attach(AdaptiveView& view) { (void)view; }
+  virtual void attach(ControlPort& port) { (void)port; }
+  // A control frame addressed to one of this switch's hosts, intercepted before ejection
+  // (in the cycle its tail crosses the crossbar).
+  virtual void on_control(const Packet& frame, uint64_t now) { (void)frame, (void)now; }
   virtual void signals(std::vector<UnitSignal>& out) const { (void)out; }
 };
 
