@@ -33,10 +33,21 @@ enum class QueueMeasure : uint8_t { Output, Credits, Both };
 const char* to_string(QueueMeasure m);
 bool parse_measure(const std::string& s, QueueMeasure& out);
 
+// What a mechanism may observe of its own switch under PFC (switch.flow_control: pfc):
+// its output queues only. No credit state exists in that mode, and a unit written against
+// this view cannot name any (tests/test_pfc.cpp checks the type).
+struct OutputQueueView {
+  const uint32_t* out_phits = nullptr;  // [port] phits in output buffers
+  uint32_t at(int port) const { return out_phits ? out_phits[port] : 0; }
+};
+
+// Under credit flow control: the output queues and the credits (the UGAL family's view).
+// Under PFC the switch leaves credits_used null and the config allows only `output`.
 struct SwitchLoad {
   const uint32_t* out_phits = nullptr;     // [port] phits in output buffers
   const int32_t* credits_used = nullptr;   // [port] phits downstream not yet credited
   QueueMeasure measure = QueueMeasure::Output;
+  OutputQueueView output_view() const { return OutputQueueView{out_phits}; }
   uint32_t at(int port) const {
     if (!out_phits) return 0;  // nothing observed (unit tests without a switch)
     switch (measure) {

@@ -282,6 +282,10 @@ SimConfig parse(YAML::Node root) {
   Section sw = top.sub("switch");
   c.sw.speedup = static_cast<int>(sw.integer("speedup", 2, 1, 8));
   c.sw.pipeline = static_cast<int>(sw.integer("pipeline_cycles", 5, 0, 100000, " cycles"));
+  const std::string fc = sw.text("flow_control", "credit");
+  if (fc == "credit") c.sw.flow_control = FlowControl::Credit;
+  else if (fc == "pfc") c.sw.flow_control = FlowControl::Pfc;
+  else throw ConfigError(sw.bad("flow_control", YAML::Node(fc), "credit (per-VC credits) or pfc (802.1Qbb pause per VC)"));
   Section vcs = sw.sub("vcs");
   for (int k = 0; k < classes; ++k) {
     const std::string key = class_in_key(tp, k);
@@ -445,6 +449,13 @@ SimConfig parse(YAML::Node root) {
                           " control VCs above it (at most 16 VCs per port)");
     }
 
+  if (c.sw.flow_control == FlowControl::Pfc) {
+    if (c.routing_prm.ugal.measure != QueueMeasure::Output)
+      throw ConfigError(std::string("config key 'ugal.occupancy': value '") + to_string(c.routing_prm.ugal.measure) +
+                        "' is not allowed with switch.flow_control: pfc; under PFC no credits exist and routing "
+                        "may read only its own output queues (use output)");
+  }
+
   Section sim = top.sub("sim");
   c.sw.sleep = sim.boolean("sleep", true);
   sim.finish();
@@ -457,6 +468,21 @@ SimConfig parse(YAML::Node root) {
         links.integer(key + "_latency", class_defaults(key).latency, 1, 1000000, " cycles"));
     max_latency = std::max(max_latency, c.sw.latency[k]);
   }
+  if (c.sw.flow_control == FlowControl::Pfc)
+    for (int k = 0; k < classes; ++k) {
+      // PFC thresholds: after the receiver's PAUSE, up to a link round trip of phits and the
+      // rest of a packet in progress can still arrive; 2 x latency + 2 packets of headroom
+      // (the QCN spec's default, 2 MTU) keep the network lossless. XON one packet below.
+      const uint64_t P = static_cast<uint64_t>(c.packet_phits);
+      const uint64_t headroom = 2ULL * c.sw.latency[k] + 2 * P;
+      if (c.sw.in_buf[k] < headroom + P)
+        throw ConfigError("config key 'switch.input_buffer." + class_in_key(tp, k) + "': value " +
+                          std::to_string(c.sw.in_buf[k]) + " phits is too small for switch.flow_control: pfc, "
+                          "which needs PFC headroom 2 x latency + 2 packets = " + std::to_string(headroom) +
+                          " phits plus one packet below XOFF, at least " + std::to_string(headroom + P) + " phits");
+      c.sw.pfc_xoff[k] = static_cast<uint32_t>(c.sw.in_buf[k] - headroom);
+      c.sw.pfc_xon[k] = static_cast<uint32_t>(c.sw.pfc_xoff[k] - P);
+    }
   links.finish();
   top.finish();
   c.routing_prm.pb.delay = static_cast<uint32_t>(pb_delay < 0 ? c.sw.latency[static_cast<int>(PortClass::Local)] : pb_delay);
@@ -544,6 +570,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["clock_ghz"] = c.clock_ghz;
   j["switch"] = {
       {"speedup", c.sw.speedup},
+      {"flow_control", to_string(c.sw.flow_control)},
       {"pipeline_cycles", c.sw.pipeline},
       {"vcs", vcs},
       {"input_buffer", ib},

@@ -60,6 +60,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
   np.packet_phits = cfg.packet_phits;
   np.sleep = cfg.sw.sleep;
+  np.pfc = cfg.sw.flow_control == FlowControl::Pfc;
   np.vcs = cfg.sw.vcs[kHostClass];
   np.buffer = cfg.sw.in_buf[kHostClass];
   np.latency = cfg.sw.latency[kHostClass];
@@ -104,13 +105,16 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         for (int v = 0; v < sw.in_vcs(p); ++v) {
           const std::string base = "in" + std::to_string(p) + "_" + cls + "_vc" + std::to_string(v);
           m_vcd->add(scope, base + "_occ", sw.in_occupancy(p, v));
+          if (sw.flow_control() == FlowControl::Pfc) m_vcd->add(scope, base + "_xoff", sw.in_xoff(p, v));
           m_vcd->add(scope, base + "_xbar_out", sw.xbar_connection(p, v));
         }
         for (int v = 0; v < sw.out_vcs(p); ++v) {
           const std::string base = "out" + std::to_string(p) + "_" + cls + "_vc" + std::to_string(v);
           m_vcd->add(scope, base + "_occ", sw.out_occupancy(p, v));
-          if (!topo.is_host_port(p))
-            m_vcd->add(scope, base + "_credits", sw.out_credits(p, v));
+          if (!topo.is_host_port(p)) {
+            if (sw.flow_control() == FlowControl::Pfc) m_vcd->add(scope, base + "_paused", sw.out_paused(p, v));
+            else m_vcd->add(scope, base + "_credits", sw.out_credits(p, v));
+          }
         }
       }
       if (m_routing.recomputes()) m_vcd->add(scope, "blocked_injections", sw.blocked_now());

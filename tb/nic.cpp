@@ -17,7 +17,8 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
       m_dst_rng(seed, StreamKind::Nic, 2 * static_cast<uint64_t>(node) + 1),
       m_out("inj", *this, clk.period() * static_cast<double>(prm.latency), true),
       m_in("ej", *this, clk.period() * static_cast<double>(prm.latency)),
-      m_credits(static_cast<size_t>(prm.vcs), static_cast<int32_t>(prm.buffer)) {
+      m_credits(static_cast<size_t>(prm.vcs), static_cast<int32_t>(prm.buffer)),
+      m_paused(static_cast<size_t>(prm.vcs), 0) {
   for (const NicPhase& ph : prm.phases) {
     const double q = ph.load / prm.packet_phits;
     m_log1mq.push_back(q <= 0.0 ? std::nan("") : q < 1.0 ? std::log1p(-q) : 0.0);
@@ -75,6 +76,11 @@ void Nic::tick() {
     m_ctx.pool.release(a.flit.pkt);
   }
   while (!m_out.credits.empty() && m_out.credits.front().cycle <= now) {
+    if (m_out.credits.front().kind != FlowMsg::Credit) {  // PFC
+      m_paused[m_out.credits.front().vc] = m_out.credits.front().kind == FlowMsg::Pause;
+      m_out.credits.pop();
+      continue;
+    }
     if (++m_credits[m_out.credits.front().vc] > static_cast<int32_t>(m_prm.buffer)) {
       m_ctx.fail(std::string(name()) + ": injection credits exceed the buffer size");
       return;
@@ -95,7 +101,7 @@ void Nic::tick() {
   if (m_cur_pkt < 0 && !m_queue.empty()) {
     const int nv = static_cast<int>(m_credits.size());
     for (int n = 0, v = m_rr; n < nv; ++n, v = (v + 1) % nv) {
-      if (m_credits[v] < phits) continue;
+      if (!can_start(v, phits)) continue;
       const PacketId id = m_ctx.pool.alloc();
       Packet& p = m_ctx.pool[id];
       p.src_node = m_node;
@@ -123,7 +129,7 @@ void Nic::tick() {
     f.seq = m_cur_seq;
     f.vc = m_cur_vc;
     f.tail = (m_cur_seq + 1 == phits);
-    --m_credits[m_cur_vc];
+    if (!m_prm.pfc) --m_credits[m_cur_vc];
     m_out.send(f, now);
     ++m_ctx.phit_moves;
     if (f.tail) m_cur_pkt = -1;
@@ -132,10 +138,10 @@ void Nic::tick() {
 
   // Next activation: every cycle while serializing or while a queued packet could start;
   // otherwise sleep until the next generation or a credit/phit lands.
-  bool can_start = false;
+  bool startable = false;
   if (m_cur_pkt < 0 && !m_queue.empty())
-    for (int32_t c : m_credits) can_start |= c >= phits;
-  if (m_cur_pkt >= 0 || can_start || !m_prm.sleep) {
+    for (int v = 0; v < static_cast<int>(m_credits.size()); ++v) startable |= can_start(v, phits);
+  if (m_cur_pkt >= 0 || startable || !m_prm.sleep) {
     next_trigger(*m_edge);
     return;
   }

@@ -41,6 +41,7 @@ struct NicParams {
   uint32_t buffer = 64;       // switch injection buffer per VC, phits (initial credits)
   uint32_t latency = 1;       // injection/ejection link latency, cycles
   bool sleep = true;          // sleep while idle (sim.sleep); false = run every cycle
+  bool pfc = false;           // injection link under PFC: pause/resume instead of credits
 };
 
 class Nic : public sc_core::sc_module, public Clocked {
@@ -74,6 +75,8 @@ class Nic : public sc_core::sc_module, public Clocked {
   uint64_t m_next_gen = 0;
   uint64_t m_gen_stop = UINT64_MAX;
   std::vector<int32_t> m_credits;
+  std::vector<uint8_t> m_paused;  // PFC: per injection VC
+  bool can_start(int vc, int phits) const { return m_prm.pfc ? !m_paused[vc] : m_credits[vc] >= phits; }
   int m_rr = 0;
   int64_t m_cur_pkt = -1;  // packet being serialized onto the injection link
   uint16_t m_cur_seq = 0;

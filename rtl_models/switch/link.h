@@ -1,8 +1,9 @@
 // Links as TLM-2.0 sockets with a custom protocol type.
 //
 // One unidirectional channel = one initiator socket (sender, LinkTx) bound to one target
-// socket (receiver, LinkRx). Flits go forward through nb_transport_fw; credits come back
-// through nb_transport_bw on the same socket pair. Every call is annotated with the link
+// socket (receiver, LinkRx). Flits go forward through nb_transport_fw; flow control comes
+// back through nb_transport_bw on the same socket pair: credits (credit-based flow control)
+// or PFC pause/resume per VC (802.1Qbb, switch.flow_control: pfc). Every call is annotated with the link
 // latency; the receiver files the message into a delay line keyed by its arrival cycle
 // (now + latency; the sender stamps it, sparing a division per phit, and the TLM delay
 // carries the same latency) and only consumes entries whose arrival cycle has come. Because every
@@ -19,10 +20,14 @@
 
 namespace scfly {
 
+// Backward messages.
+enum class FlowMsg : uint8_t { Credit = 0, Pause = 1, Resume = 2 };
+
 struct LinkMsg {
   uint64_t arrival = 0;  // cycle the message lands = send cycle + link latency
   Flit flit;             // the phit (forward)
-  uint8_t vc = 0;        // credited VC (backward)
+  uint8_t vc = 0;        // credited / paused / resumed VC (backward)
+  FlowMsg kind = FlowMsg::Credit;
 };
 
 struct LinkProtocol {
@@ -68,6 +73,7 @@ struct FlitArrival {
 struct CreditArrival {
   uint64_t cycle;
   uint8_t vc;
+  FlowMsg kind;
 };
 
 // Receiving end of a channel: a target socket and the delay line of flits in flight.
@@ -89,10 +95,11 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   }
 
   // Return one credit for `vc` to the sender in cycle `now`; it lands after the latency.
-  void send_credit(uint8_t vc, uint64_t now) {
+  void send_credit(uint8_t vc, uint64_t now, FlowMsg kind = FlowMsg::Credit) {
     LinkMsg m;
     m.arrival = now + m_latency_cycles;
     m.vc = vc;
+    m.kind = kind;
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time d = m_latency;
     socket->nb_transport_bw(m, ph, d);
@@ -148,7 +155,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   }
 
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
-    credits.push_unbounded(CreditArrival{m.arrival, m.vc});
+    credits.push_unbounded(CreditArrival{m.arrival, m.vc, m.kind});
     if (m_mask) m_mask->set(m_port);
     if (m_wake_on_credit) m_owner.wake_after(d);
     return tlm::TLM_ACCEPTED;

@@ -8,6 +8,8 @@
 
 namespace scfly {
 
+const char* to_string(FlowControl f) { return f == FlowControl::Pfc ? "pfc" : "credit"; }
+
 Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
                const SwitchParams& prm, const RoutingUnit& routing, SimContext& ctx,
                uint64_t seed, const sc_core::sc_clock& clk)
@@ -20,13 +22,17 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
       m_speedup(prm.speedup),
       m_pipeline(prm.pipeline),
-      m_sleep(prm.sleep) {
+      m_sleep(prm.sleep),
+      m_pfc(prm.flow_control == FlowControl::Pfc) {
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
   // flags, with ugal.occupancy credits|both) must see every credit when it lands, asleep or
   // not: a returning credit changes what it publishes even with its buffers empty.
-  m_credit_wake = (ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output;
+  m_credit_wake = !m_pfc && (ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output;
+  // Under PFC a landing PAUSE/RESUME wakes the switch, so its paused state (traced) changes
+  // at the cycle it lands; they are rare, unlike credits.
+  if (m_pfc) m_credit_wake = true;
   bool control = false;
   for (int c = 0; c < topo.num_port_classes(); ++c) control = control || prm.ctrl_vcs[c] > 0;
   m_cp = control ? k : -1;
@@ -46,6 +52,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_out_phits.assign(K, 0);
   m_in_data.assign(K, 1);
   m_out_data.assign(K, 1);
+  m_xoff.assign(K, UINT32_MAX);
+  m_xon.assign(K, 0);
   for (int p = 0; p < k; ++p) {
     const int c = topo.port_class_of(p);
     const bool host = c == kHostClass;
@@ -58,6 +66,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_in.back()->notify_into(&m_rx_pending, p);
     m_out.back()->notify_into(&m_credit_pending, p);
     m_in_data[p] = static_cast<uint8_t>(prm.vcs[c]);
+    if (m_pfc) {
+      m_xoff[p] = prm.pfc_xoff[c];
+      m_xon[p] = prm.pfc_xon[c];
+    }
     m_out_data[p] = static_cast<uint8_t>(host ? 1 : prm.vcs[c]);
     m_ivc[p].resize(static_cast<size_t>(prm.vcs[c] + prm.ctrl_vcs[c]));
     for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c]);
@@ -88,7 +100,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_credits_used.assign(K, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
-  m_view.local.credits_used = m_credits_used.data();
+  // Under PFC no credit state exists to observe: only the output queues.
+  m_view.local.credits_used = m_pfc ? nullptr : m_credits_used.data();
   m_view.local.measure = routing.params().ugal.measure;
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
@@ -172,13 +185,18 @@ void Switch::receive(uint64_t now) {
       }
       InVc& iv = m_ivc[p][a.flit.vc];
       if (iv.buf.full()) {
-        m_ctx.fail(std::string(name()) + ": credit violation, input buffer port " +
+        m_ctx.fail(std::string(name()) + (m_pfc ? ": PFC headroom exceeded (frame loss), input buffer port "
+                                                : ": credit violation, input buffer port ") +
                    std::to_string(p) + " VC " + std::to_string(a.flit.vc) + " overflows (" +
                    std::to_string(iv.buf.capacity()) + " phits)");
         failed = true;
         return;
       }
       iv.buf.push(a.flit);
+      if (iv.buf.size() >= m_xoff[p] && !iv.xoff) {  // PFC: pause the sender of this VC
+        iv.xoff = 1;
+        m_in[p]->send_credit(a.flit.vc, now, FlowMsg::Pause);
+      }
       ++m_buffered;
       ++m_in_phits[p];
       m_in_busy.set(p);
@@ -191,7 +209,12 @@ void Switch::receive(uint64_t now) {
     auto& cl = m_out[p]->credits;
     while (!cl.empty() && cl.front().cycle <= now) {
       OutVc& ov = m_ovc[p][cl.front().vc];
+      const FlowMsg kind = cl.front().kind;
       cl.pop();
+      if (kind != FlowMsg::Credit) {  // PFC
+        ov.paused = kind == FlowMsg::Pause;
+        continue;
+      }
       --m_credits_used[p];
       if (++ov.credits > ov.credit_cap) {
         m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
@@ -357,7 +380,14 @@ void Switch::traverse_crossbar(uint64_t now) {
     ov.buf.push(f);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
-    if (c.in_port != m_cp) m_in[c.in_port]->send_credit(c.in_vc, now);
+    if (c.in_port != m_cp) {
+      if (!m_pfc) {
+        m_in[c.in_port]->send_credit(c.in_vc, now);
+      } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // PFC: resume the sender
+        iv.xoff = 0;
+        m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
+      }
+    }
     if (f.tail) {
       iv.routed = false;
       iv.attempts = 0;
@@ -393,7 +423,9 @@ void Switch::transmit(uint64_t now) {
       auto ready = [&](int c) {
         const OutVc& ov = ovcs[c];
         if (ov.buf.empty()) return false;
-        return m_is_host[op] || ov.credits >= static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits);
+        if (m_is_host[op]) return true;
+        if (m_pfc) return ov.paused == 0;
+        return ov.credits >= static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits);
       };
       // Control VCs first (strict priority), then the data VCs round-robin.
       const int nv = static_cast<int>(ovcs.size()), nd = m_out_data[op];
@@ -413,7 +445,7 @@ void Switch::transmit(uint64_t now) {
     ov.buf.pop();
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
-    if (!m_is_host[op]) {
+    if (!m_is_host[op] && !m_pfc) {
       --ov.credits;
       ++m_credits_used[op];
     }

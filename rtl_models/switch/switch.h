@@ -48,6 +48,19 @@
 
 namespace scfly {
 
+// Link-level flow control of every switch-to-switch and injection link.
+//  credit  per-VC credits (HPC): a packet starts on a link only with credits for all of it.
+//  pfc     Ethernet Priority Flow Control (802.1Qbb) per VC: the receiver sends PAUSE when an
+//          input VC's occupancy reaches its XOFF threshold and RESUME when it falls to XON;
+//          both travel back with the link latency; a paused VC starts no new packet (one in
+//          progress finishes). XOFF leaves headroom for everything that can still arrive
+//          (config: 2 x link latency + 2 packets, as the QCN spec's default), so the network
+//          is lossless; an overflow is a simulation error. No credits exist in this mode:
+//          routing may read only its own switch's output queues (config rejects the
+//          credit-based congestion measures).
+enum class FlowControl : uint8_t { Credit, Pfc };
+const char* to_string(FlowControl f);
+
 struct SwitchParams {
   int speedup = 2;
   int pipeline = 5;                       // cycles from head arrival to routable
@@ -62,6 +75,9 @@ struct SwitchParams {
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
+  FlowControl flow_control = FlowControl::Credit;
+  uint32_t pfc_xoff[kMaxPortClasses] = {};  // PFC: input VC occupancy that sends PAUSE, phits
+  uint32_t pfc_xon[kMaxPortClasses] = {};   // ... and RESUME (<= XOFF), phits
   // Control class (TrafficClass::Control): VCs per port class above the data VCs (0 = the
   // network carries no control frames), and the probe generator (control.probe_*).
   int ctrl_vcs[kMaxPortClasses] = {};
@@ -86,6 +102,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
   const uint32_t* in_occupancy(int port, int vc) const { return m_ivc[port][vc].buf.size_ptr(); }
   const uint32_t* out_occupancy(int port, int vc) const { return m_ovc[port][vc].buf.size_ptr(); }
   const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
+  FlowControl flow_control() const { return m_pfc ? FlowControl::Pfc : FlowControl::Credit; }
+  const uint32_t* out_paused(int port, int vc) const { return &m_ovc[port][vc].paused; }
+  const uint32_t* in_xoff(int port, int vc) const { return &m_ivc[port][vc].xoff; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const { return m_buffered; }
   // The switch's conditional forwarding table, null unless its routing forwards by table.
@@ -109,6 +128,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
     int8_t granted = -1;    // index of the candidate the crossbar connection was granted
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
     uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
+    uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
     RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
   };
   struct OutVc {
@@ -116,6 +136,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
     bool writing = false;  // a crossbar connection is filling this VC
     int32_t credits = 0;   // free phits in the downstream input VC
     int32_t credit_cap = 0;
+    uint32_t paused = 0;   // PFC: 1 while the downstream input VC has paused us (traced)
   };
   // An input VC joined to an output VC: a request during allocation, a crossbar
   // connection once granted.
@@ -167,6 +188,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
   Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
   void deliver_control(const Packet& pkt, uint64_t now);
   bool m_sleep = true;
+  bool m_pfc = false;
+  std::vector<uint32_t> m_xoff, m_xon;  // PFC thresholds per input port
   bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
   uint32_t m_blocked_now = 0;
   uint64_t m_blocked_total = 0;
