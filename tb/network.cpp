@@ -33,6 +33,9 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // through the Topology interface (topologies/topology.h).
   const Topology& topo = m_topo;
   const int S = topo.num_switches(), P = topo.hosts_per_switch();
+  if (topo.num_port_classes() > kMaxPortClasses)
+    throw std::logic_error("topology " + topo.describe() + " names " + std::to_string(topo.num_port_classes()) +
+                           " port classes; at most " + std::to_string(kMaxPortClasses) + " are supported");
   if (m_routing.needs_global_load()) {
     m_net_load = std::make_unique<NetworkLoad>(S, m_topo.radix());
     m_ctx.net_load = m_net_load.get();

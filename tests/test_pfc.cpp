@@ -4,12 +4,11 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include <map>
-#include <sstream>
 #include <type_traits>
 
 #include "routing_units/congestion.h"
 #include "scfly_run.h"
+#include "vcd_parse.h"
 
 namespace {
 
@@ -38,43 +37,12 @@ TEST(Pfc, SameAcceptedLoadAsCreditsAtModerateLoad) {
   }
 }
 
-// Change times (cycle -> value) of every VCD variable whose full name ends with `suffix`.
-std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> changes(const std::string& vcd,
-                                                                          const std::string& scope,
-                                                                          const std::string& prefix) {
-  std::map<std::string, std::string> code_to_name;
-  std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> out;
-  std::istringstream in(vcd);
-  std::string line, cur_scope;
-  uint64_t t = 0;
-  bool defs = true;
-  while (std::getline(in, line)) {
-    std::istringstream ls(line);
-    std::string tok;
-    ls >> tok;
-    if (defs) {
-      if (tok == "$scope") {
-        std::string kind;
-        ls >> kind >> cur_scope;
-      } else if (tok == "$var") {
-        std::string kind, width, code, name;
-        ls >> kind >> width >> code >> name;
-        if (cur_scope == scope && name.rfind(prefix, 0) == 0) code_to_name[code] = name;
-      } else if (tok == "$enddefinitions") {
-        defs = false;
-      }
-      continue;
-    }
-    if (tok.empty()) continue;
-    if (tok[0] == '#') {
-      t = std::stoull(tok.substr(1)) / 1000;  // ps -> cycles at 1 GHz
-    } else if (tok[0] == 'b') {
-      std::string code;
-      ls >> code;
-      auto it = code_to_name.find(code);
-      if (it != code_to_name.end()) out[it->second].push_back({t, std::stoull(tok.substr(1), nullptr, 2)});
-    }
-  }
+// The (cycle, value) changes of one traced variable, from its first sample on.
+std::vector<std::pair<uint64_t, uint64_t>> changes(const Waves& w, const std::string& name) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  const std::vector<uint64_t>& v = w.values.at(name);
+  for (size_t i = 0; i < v.size(); ++i)
+    if (i == 0 || v[i] != v[i - 1]) out.push_back({w.times[i] / 1000, v[i]});  // ps -> cycles at 1 GHz
   return out;
 }
 
@@ -87,13 +55,12 @@ TEST(Pfc, PauseReachesTheSenderAfterTheLinkLatency) {
   expect_ok(r);
   const std::string text = slurp(vcd);
   std::remove(vcd.c_str());
-  const auto xoff = changes(text, "sw3", "in2_local_vc");
-  const auto paused = changes(text, "sw0", "out4_local_vc");
+  const Waves w = parse_vcd(text);
   int pauses = 0;
   for (int v = 0; v < 2; ++v) {
     const std::string vc = "vc" + std::to_string(v);
-    const auto& rx = xoff.at("in2_local_" + vc + "_xoff");
-    const auto& tx = paused.at("out4_local_" + vc + "_paused");
+    const auto rx = changes(w, "net.sw3.in2_local_" + vc + "_xoff");
+    const auto tx = changes(w, "net.sw0.out4_local_" + vc + "_paused");
     // The initial sample (0 at the first traced cycle) has no message behind it.
     std::vector<std::pair<uint64_t, uint64_t>> rx_moves(rx.begin() + 1, rx.end()), tx_moves(tx.begin() + 1, tx.end());
     for (auto& m : rx_moves) m.first += 10;  // local link latency

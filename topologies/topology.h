@@ -22,7 +22,9 @@
 
 namespace scfly {
 
-constexpr int kMaxPortClasses = 8;
+// Port classes per topology, host class included (Dragonfly 3; a torus names at most one
+// per dimension of n <= 3). Small on purpose: a packet counts its hops per class.
+constexpr int kMaxPortClasses = 4;
 constexpr int kHostClass = 0;
 
 // One end of a link: a switch and one of its ports.

@@ -20,7 +20,7 @@ using PacketId = uint32_t;
 // of the host they are addressed to, never delivered to a NIC nor counted as data.
 enum class TrafficClass : uint8_t { Data = 0, Control = 1 };
 
-struct Packet {
+struct alignas(64) Packet {
   RouteHeader route;
   int32_t src_node = -1;
   int32_t dst_node = -1;
@@ -29,9 +29,9 @@ struct Packet {
   uint64_t head_arrival = 0;  // cycle the head landed in its current input buffer
   uint16_t phits = 1;
   TrafficClass cls = TrafficClass::Data;
-  int32_t origin_switch = -1;  // control frames: the switch that originated it
-  uint32_t payload = 0;        // control frames: the mechanism's word (e.g. a CNM's Fb)
   uint8_t class_hops[kMaxPortClasses] = {};  // switch-to-switch hops per port class
+  // (A Packet is one 64-byte cache line; keep it so: the pool is walked per phit. A control
+  // frame's payload word lives beside the pool, PacketPool::payload().)
 };
 
 struct Flit {
@@ -53,6 +53,7 @@ class PacketPool {
       return id;
     }
     m_pkts.emplace_back();
+    m_payload.emplace_back();
     return static_cast<PacketId>(m_pkts.size() - 1);
   }
   void release(PacketId id) {
@@ -62,9 +63,13 @@ class PacketPool {
   Packet& operator[](PacketId id) { return m_pkts[id]; }
   const Packet& operator[](PacketId id) const { return m_pkts[id]; }
   uint64_t live() const { return m_live; }
+  // Control frames: the originating mechanism's word (e.g. a CNM's quantized feedback).
+  uint32_t& payload(PacketId id) { return m_payload[id]; }
+  uint32_t payload(PacketId id) const { return m_payload[id]; }
 
  private:
   std::vector<Packet> m_pkts;
+  std::vector<uint32_t> m_payload;
   std::vector<PacketId> m_free;
   uint64_t m_live = 0;
 };

@@ -146,16 +146,12 @@ void Switch::tick() {
     next_trigger(*m_edge);
     return;
   }
-  receive(now);
-  m_blocked_now = 0;
-  if (now > m_units_next)  // cycles spent asleep: no events
-    for (auto& u : m_units) u->idle(now - m_units_next);
-  if (m_buffered != 0) {
-    route_heads(now);
-    allocate();
-    if (m_reroute_ports) mark_blocked();
-    traverse_crossbar(now);
-    transmit(now);
+  if (m_pfc) {
+    if (m_cp >= 0) cycle_stages<true, true>(now);
+    else cycle_stages<true, false>(now);
+  } else {
+    if (m_cp >= 0) cycle_stages<false, true>(now);
+    else cycle_stages<false, false>(now);
   }
   if (!m_units.empty()) {
     SwitchCycle c;
@@ -168,9 +164,25 @@ void Switch::tick() {
   schedule(now);
 }
 
+template <bool kPfc, bool kCtl>
+void Switch::cycle_stages(uint64_t now) {
+  receive<kPfc>(now);
+  m_blocked_now = 0;
+  if (now > m_units_next)  // cycles spent asleep: no events
+    for (auto& u : m_units) u->idle(now - m_units_next);
+  if (m_buffered != 0) {
+    route_heads(now);
+    allocate<kCtl>();
+    if (m_reroute_ports) mark_blocked();
+    traverse_crossbar<kPfc, kCtl>(now);
+    transmit<kPfc, kCtl>(now);
+  }
+}
+
+template <bool kPfc>
 void Switch::receive(uint64_t now) {
   bool failed = false;
-  m_rx_pending.for_each([&](int p) {
+  m_rx_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
     if (failed) return;
     auto& line = m_in[p]->line;
     while (!line.empty() && line.front().cycle <= now) {
@@ -193,9 +205,11 @@ void Switch::receive(uint64_t now) {
         return;
       }
       iv.buf.push(a.flit);
-      if (iv.buf.size() >= m_xoff[p] && !iv.xoff) {  // PFC: pause the sender of this VC
-        iv.xoff = 1;
-        m_in[p]->send_credit(a.flit.vc, now, FlowMsg::Pause);
+      if constexpr (kPfc) {
+        if (iv.buf.size() >= m_xoff[p] && !iv.xoff) {  // pause the sender of this VC
+          iv.xoff = 1;
+          m_in[p]->send_credit(a.flit.vc, now, FlowMsg::Pause);
+        }
       }
       ++m_buffered;
       ++m_in_phits[p];
@@ -204,14 +218,14 @@ void Switch::receive(uint64_t now) {
     }
     if (line.empty()) m_rx_pending.clear(p);
   });
-  m_credit_pending.for_each([&](int p) {
+  m_credit_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
     if (failed) return;
     auto& cl = m_out[p]->credits;
     while (!cl.empty() && cl.front().cycle <= now) {
       OutVc& ov = m_ovc[p][cl.front().vc];
       const FlowMsg kind = cl.front().kind;
       cl.pop();
-      if (kind != FlowMsg::Credit) {  // PFC
+      if constexpr (kPfc) {  // PAUSE / RESUME only
         ov.paused = kind == FlowMsg::Pause;
         continue;
       }
@@ -230,7 +244,7 @@ void Switch::receive(uint64_t now) {
 void Switch::route_heads(uint64_t now) {
   const int k = radix();
   bool failed = false;
-  m_in_busy.for_each([&](int p) {
+  m_in_busy.for_each([&](int p) SCFLY_ALWAYS_INLINE {
     if (failed) return;
     for (auto& iv : m_ivc[p]) {
       if (iv.routed || iv.buf.empty()) continue;
@@ -291,48 +305,65 @@ void Switch::route_heads(uint64_t now) {
   });
 }
 
+template <bool kCtl>
 void Switch::allocate() {
   m_reqs.clear();
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
-  m_in_busy.for_each([&](int ip) {
+  m_in_busy.for_each([&](int ip) SCFLY_ALWAYS_INLINE {
     int budget = m_speedup - m_in_active[ip];
     if (budget <= 0) return;
     auto& ivcs = m_ivc[ip];
-    auto request = [&](int v) {
+    auto request = [&](int v) SCFLY_ALWAYS_INLINE {
       InVc& iv = ivcs[v];
       if (!iv.routed || iv.connected) return false;
       const uint32_t phits = m_ctx.pool[iv.buf.front().pkt].phits;
-      RouteDecision d;
-      const int ci = first_free_candidate(iv.cands, [&](int op, int ov_index) {
+      auto is_free = [&](int op, int ov_index) {
         const OutVc& ov = m_ovc[op][ov_index];
         return !ov.writing && m_out_active[op] < m_speedup && ov.buf.free() >= phits;
-      }, d);
-      if (ci < 0) return false;
+      };
+      RouteDecision d;
+      int ci;
+      const RouteCandidate& c0 = iv.cands.c[0];
+      if (iv.cands.n == 1 && c0.vc_lo == c0.vc_hi) {  // the common case: one (port, VC)
+        if (!is_free(c0.port, c0.vc_lo)) return false;
+        d = RouteDecision{c0.port, c0.vc_lo};
+        ci = 0;
+      } else {
+        ci = first_free_candidate(iv.cands, is_free, d);
+        if (ci < 0) return false;
+      }
       iv.granted = static_cast<int8_t>(ci);
       m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(d.port),
-                               static_cast<uint8_t>(v), d.vc});
+                               static_cast<uint8_t>(v), d.vc, 0});
       return --budget == 0;
     };
-    // Control VCs first, in order (strict priority), then the data VCs round-robin.
-    const int nv = static_cast<int>(ivcs.size()), nd = m_in_data[ip];
-    for (int v = nd; v < nv; ++v)
-      if (request(v)) return;
-    for (int n = 0, v = m_in_rr[ip]; n < nd; ++n, v = (v + 1 == nd ? 0 : v + 1))
-      if (request(v)) break;
+    const int nv = static_cast<int>(ivcs.size());
+    if constexpr (kCtl) {
+      // Control VCs first, in order (strict priority), then the data VCs round-robin.
+      const int nd = m_in_data[ip];
+      for (int v = nd; v < nv; ++v)
+        if (request(v)) return;
+      for (int n = 0, v = m_in_rr[ip]; n < nd; ++n, v = (v + 1 == nd ? 0 : v + 1))
+        if (request(v)) break;
+    } else {
+      for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1))
+        if (request(v)) break;
+    }
   });
   if (m_reqs.empty()) return;
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
-  // Control requests first (strict priority), then round-robin over the inputs.
+  // Control requests first (strict priority), then round-robin over the inputs: the order
+  // key is computed once per request.
   const int K = m_inputs;
-  auto key = [&](const Conn& r) {
+  for (Conn& r : m_reqs) {
     const int prio = (r.in_port - m_out_rr[r.out_port] + K) % K;
-    const uint32_t data = r.in_vc < m_in_data[r.in_port];
-    return (static_cast<uint32_t>(r.out_port) << 17) | (data << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
-  };
-  std::sort(m_reqs.begin(), m_reqs.end(),
-            [&](const Conn& x, const Conn& y) { return key(x) < key(y); });
+    uint32_t data = 1;
+    if constexpr (kCtl) data = r.in_vc < m_in_data[r.in_port];
+    r.key = (static_cast<uint32_t>(r.out_port) << 17) | (data << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
+  }
+  std::sort(m_reqs.begin(), m_reqs.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
   for (const Conn& r : m_reqs) {
     if (m_out_active[r.out_port] >= m_speedup) continue;
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
@@ -344,7 +375,11 @@ void Switch::allocate() {
     ++m_in_active[r.in_port];
     ++m_out_active[r.out_port];
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
-    if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
+    if constexpr (kCtl) {
+      if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
+    } else {
+      m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
+    }
     m_conns.push_back(r);
   }
 }
@@ -364,6 +399,7 @@ void Switch::mark_blocked() {
   }
 }
 
+template <bool kPfc, bool kCtl>
 void Switch::traverse_crossbar(uint64_t now) {
   for (size_t i = 0; i < m_conns.size();) {
     const Conn c = m_conns[i];
@@ -380,10 +416,10 @@ void Switch::traverse_crossbar(uint64_t now) {
     ov.buf.push(f);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
-    if (c.in_port != m_cp) {
-      if (!m_pfc) {
+    if (!kCtl || c.in_port != m_cp) {
+      if constexpr (!kPfc) {
         m_in[c.in_port]->send_credit(c.in_vc, now);
-      } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // PFC: resume the sender
+      } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // resume the sender
         iv.xoff = 0;
         m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
       }
@@ -405,32 +441,48 @@ void Switch::traverse_crossbar(uint64_t now) {
   }
 }
 
+// The switch's own endpoint output: an intercepted control frame is consumed as it crosses.
+void Switch::drain_endpoint(uint64_t now) {
+  OutVc& ov = m_ovc[static_cast<size_t>(m_cp)][0];
+  const Flit f = ov.buf.front();
+  ov.buf.pop();
+  --m_buffered;
+  if (--m_out_phits[static_cast<size_t>(m_cp)] == 0) m_out_busy.clear(m_cp);
+  ++m_ctx.phit_moves;
+  if (f.tail) {
+    deliver_control(f.pkt, now);
+    m_ctx.pool.release(f.pkt);
+  }
+}
+
+template <bool kPfc, bool kCtl>
 void Switch::transmit(uint64_t now) {
-  m_out_busy.for_each([&](int op) {
-    auto& ovcs = m_ovc[op];
-    if (op == m_cp) {  // the switch's own endpoint: intercepted control frames
-      OutVc& ov = ovcs[0];
-      const Flit f = ov.buf.front();
-      ov.buf.pop();
-      --m_buffered;
-      if (--m_out_phits[op] == 0) m_out_busy.clear(op);
-      ++m_ctx.phit_moves;
-      if (f.tail) deliver_control(m_ctx.pool[f.pkt], now), m_ctx.pool.release(f.pkt);
-      return;
+  m_out_busy.for_each([&](int op) SCFLY_ALWAYS_INLINE {
+    if constexpr (kCtl) {
+      if (op == m_cp) {
+        drain_endpoint(now);
+        return;
+      }
     }
+    auto& ovcs = m_ovc[op];
+    const bool host = m_is_host[op];
     int v = m_link_vc[op];
     if (v < 0) {
       auto ready = [&](int c) {
         const OutVc& ov = ovcs[c];
         if (ov.buf.empty()) return false;
-        if (m_is_host[op]) return true;
-        if (m_pfc) return ov.paused == 0;
+        if (host) return true;
+        if constexpr (kPfc) return ov.paused == 0;
         return ov.credits >= static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits);
       };
-      // Control VCs first (strict priority), then the data VCs round-robin.
-      const int nv = static_cast<int>(ovcs.size()), nd = m_out_data[op];
-      for (int c = nd; c < nv && v < 0; ++c)
-        if (ready(c)) v = c;
+      const int nv = static_cast<int>(ovcs.size());
+      int nd = nv;
+      if constexpr (kCtl) {
+        // Control VCs first (strict priority), then the data VCs round-robin.
+        nd = m_out_data[op];
+        for (int c = nd; c < nv && v < 0; ++c)
+          if (ready(c)) v = c;
+      }
       for (int n = 0, c = m_link_rr[op]; n < nd && v < 0; ++n, c = (c + 1 == nd ? 0 : c + 1)) {
         if (!ready(c)) continue;
         v = c;
@@ -445,11 +497,13 @@ void Switch::transmit(uint64_t now) {
     ov.buf.pop();
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
-    if (!m_is_host[op] && !m_pfc) {
-      --ov.credits;
-      ++m_credits_used[op];
+    if (!host) {
+      if constexpr (!kPfc) {
+        --ov.credits;
+        ++m_credits_used[op];
+      }
+      if (f.head()) ++m_ctx.pool[f.pkt].class_hops[m_port_class[op]];
     }
-    if (f.head() && !m_is_host[op]) ++m_ctx.pool[f.pkt].class_hops[m_port_class[op]];
     m_out[op]->send(f, now);
     ++m_ctx.phit_moves;
     if (f.tail) m_link_vc[op] = -1;
@@ -458,7 +512,8 @@ void Switch::transmit(uint64_t now) {
 
 void Switch::schedule(uint64_t now) {
   bool clocked = !m_sleep || m_buffered != 0;
-  for (const auto& u : m_units) clocked = clocked || u->needs_clock();
+  if (!clocked)
+    for (const auto& u : m_units) clocked = clocked || u->needs_clock();
   if (clocked) {
     next_trigger(*m_edge);
     return;
@@ -481,8 +536,7 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
   const PacketId id = m_ctx.pool.alloc();
   Packet& p = m_ctx.pool[id];
   p.cls = TrafficClass::Control;
-  p.origin_switch = m_id;
-  p.payload = payload;
+  m_ctx.pool.payload(id) = payload;
   p.dst_node = dst_node;
   p.route.dst_switch = m_topo.switch_of_node(dst_node);
   p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(dst_node));
@@ -490,7 +544,7 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
   p.phits = phits;
   ++m_ctx.control.originated;
   if (p.route.dst_switch == m_id) {  // a host of this switch: handled here at once
-    deliver_control(p, now);
+    deliver_control(id, now);
     m_ctx.pool.release(id);
     return;
   }
@@ -507,12 +561,13 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
   m_in_busy.set(m_cp);
 }
 
-void Switch::deliver_control(const Packet& pkt, uint64_t now) {
+void Switch::deliver_control(PacketId id, uint64_t now) {
+  const Packet& pkt = m_ctx.pool[id];
   ++m_ctx.control.intercepted;
   const uint64_t lat = now - pkt.gen_cycle;
   m_ctx.control.latency_sum += lat;
   m_ctx.control.latency_max = std::max(m_ctx.control.latency_max, lat);
-  for (auto& u : m_units) u->on_control(pkt, now);
+  for (auto& u : m_units) u->on_control(pkt, m_ctx.pool.payload(id), now);
 }
 
 std::vector<UnitSignal> Switch::unit_signals() const {

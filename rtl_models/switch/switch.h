@@ -143,14 +143,25 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
   struct Conn {
     uint16_t in_port, out_port;
     uint8_t in_vc, out_vc;
+    uint32_t key;  // allocation order (output port, class, round-robin distance, VC)
   };
 
   void tick();
+  // The stages, specialized at compile time on the flow control (kPfc) and on whether the
+  // switch carries a control class (kCtl), chosen once per cycle: the default credit /
+  // data-only path pays nothing for the modes it does not use.
+  template <bool kPfc, bool kCtl>
+  void cycle_stages(uint64_t now);
+  template <bool kPfc>
   void receive(uint64_t now);
   void route_heads(uint64_t now);
+  template <bool kCtl>
   void allocate();
+  template <bool kPfc, bool kCtl>
   void traverse_crossbar(uint64_t now);
+  template <bool kPfc, bool kCtl>
   void transmit(uint64_t now);
+  void drain_endpoint(uint64_t now);  // the switch's own endpoint output (control frames)
   void schedule(uint64_t now);
   void mark_blocked();
 
@@ -186,7 +197,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
   int m_inputs = 0;  // ports the allocator arbitrates over: radix, + 1 with a control class
   std::vector<uint8_t> m_in_data, m_out_data;
   Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
-  void deliver_control(const Packet& pkt, uint64_t now);
+  void deliver_control(PacketId id, uint64_t now);
   bool m_sleep = true;
   bool m_pfc = false;
   std::vector<uint32_t> m_xoff, m_xon;  // PFC thresholds per input port

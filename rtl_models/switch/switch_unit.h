@@ -60,8 +60,11 @@ class SwitchUnit {
   virtual void attach(AdaptiveView& view) { (void)view; }
   virtual void attach(ControlPort& port) { (void)port; }
   // A control frame addressed to one of this switch's hosts, intercepted before ejection
-  // (in the cycle its tail crosses the crossbar).
-  virtual void on_control(const Packet& frame, uint64_t now) { (void)frame, (void)now; }
+  // (in the cycle its tail crosses the crossbar), with the payload word it was originated
+  // with.
+  virtual void on_control(const Packet& frame, uint32_t payload, uint64_t now) {
+    (void)frame, (void)payload, (void)now;
+  }
   virtual void signals(std::vector<UnitSignal>& out) const { (void)out; }
 };
 
