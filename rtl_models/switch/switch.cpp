@@ -119,26 +119,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   SC_METHOD(tick);
 }
 
-// The per-cycle stage order. Each stage sees what the earlier stages did this cycle:
-//  1. receive  - phits and credits whose arrival cycle has come enter the input buffers /
-//                credit counters (a phit sent upstream in cycle t lands in t + latency);
-//  2. route    - heads that have waited the pipeline latency get (output port, VC);
-//  3. allocate - separable input-first round-robin: each input port picks up to S free
-//                routed VCs whose output VC is free and has room for the whole packet
-//                (VCT), then each output port grants up to S of its requests;
-//  4. crossbar - every connection (new or ongoing) moves one phit input -> output buffer,
-//                and the freed input slot is credited upstream at once (it lands there
-//                after the link latency);
-//  5. transmit - each output link sends one phit: the packet it is carrying, or a new
-//                head whose downstream VC has credits for the whole packet.
-//  6. units     - (recomputing mechanisms) routed injection heads not granted in stage 3
-//                are blocked: re-routed next cycle; the blocked non-minimal ones are this
-//                cycle's events of the mechanism units (the ACOR level controller), which
-//                then end their cycle (levels, Piggyback flags, published occupancy); what
-//                they change applies to heads routed from the next cycle on.
-// Consequences: a phit can cross the crossbar and leave on the link in the cycle it was
-// granted; the minimum per-hop latency is link latency + pipeline latency; a credit
-// returned in cycle t can be used upstream in t + latency.
+// One clock edge: the first run of this cycle executes the stages (cycle_stages, in the
+// mode's specialization), then sleeps or stays on the clock (schedule).
 void Switch::tick() {
   m_asleep = false;
   const uint64_t now = cycle();
@@ -153,17 +135,33 @@ void Switch::tick() {
     if (m_cp >= 0) cycle_stages<false, true>(now);
     else cycle_stages<false, false>(now);
   }
-  if (!m_units.empty()) {
-    SwitchCycle c;
-    c.now = now;
-    c.blocked_nonmin = m_blocked_now;
-    c.load = &m_view.local;
-    for (auto& u : m_units) u->end_cycle(c);
-    m_units_next = now + 1;
-  }
   schedule(now);
 }
 
+// The per-cycle stage order, written once here. Each stage sees what the earlier stages
+// did this cycle:
+//  1. receive  - phits and flow control whose arrival cycle has come enter the input
+//                buffers / credit counters / pause flags (a phit or credit sent in cycle t
+//                lands in t + latency); under PFC an input VC reaching XOFF sends PAUSE;
+//  2. route    - heads that have waited the pipeline latency get their candidates
+//                (control frames: minimal on the control VCs, or the switch's endpoint);
+//  3. allocate - separable input-first round-robin, control VCs first: each input port
+//                requests, for up to S routed VCs, the first candidate with a free output
+//                VC with room for the whole packet (VCT); each output port grants up to S;
+//  4. blocked  - heads routed at re-routing inputs but not granted are routed again next
+//                cycle; the blocked non-minimal injection heads are this cycle's events;
+//  5. crossbar - every connection (new or ongoing) moves one phit input -> output buffer,
+//                and the freed input slot is credited upstream at once (under PFC: RESUME
+//                when the VC falls to XON), landing there after the link latency;
+//  6. transmit - each output link sends one phit: the packet it is carrying, or a new
+//                head (control first) whose downstream VC has credits for the whole packet
+//                (PFC: is not paused); the switch's endpoint consumes intercepted frames;
+//  7. units    - the mechanism units end their cycle with its events (ACOR levels,
+//                Piggyback flags, published occupancy, probes); what they change applies
+//                to heads routed from the next cycle on.
+// Consequences: a phit can cross the crossbar and leave on the link in the cycle it was
+// granted; the minimum per-hop latency is link latency + pipeline latency; a credit
+// returned in cycle t can be used upstream in t + latency.
 template <bool kPfc, bool kCtl>
 void Switch::cycle_stages(uint64_t now) {
   receive<kPfc>(now);
@@ -176,6 +174,14 @@ void Switch::cycle_stages(uint64_t now) {
     if (m_reroute_ports) mark_blocked();
     traverse_crossbar<kPfc, kCtl>(now);
     transmit<kPfc, kCtl>(now);
+  }
+  if (!m_units.empty()) {
+    SwitchCycle c;
+    c.now = now;
+    c.blocked_nonmin = m_blocked_now;
+    c.load = &m_view.local;
+    for (auto& u : m_units) u->end_cycle(c);
+    m_units_next = now + 1;
   }
 }
 

@@ -1,6 +1,6 @@
 // One switch of any topology (topologies/topology.h): combined input-output queued (CIOQ),
 // virtual cut-through, credit-based flow control per VC, crossbar with speedup S, separable
-// input-first round-robin allocator, fixed pipeline latency. See tick() in switch.cpp for the
+// input-first round-robin allocator, fixed pipeline latency. See cycle_stages() in switch.cpp for the
 // per-cycle stage order.
 //
 // Microarchitecture contract:
