@@ -3,7 +3,7 @@
 // series, traced runs) must reproduce tests/regression/golden.json exactly: the metrics, the
 // time series and the VCD body. A refactor keeps them identical; a change that must move a
 // result re-records the file and names the moved cases in its commit:
-//   SCFLY_REGRESSION_RECORD=1 build/tests/scfly_regression_tests
+//   SCFLY_REGRESSION_RECORD=1 build/tests/scfly_network_tests --gtest_filter='RegressionRecord*' 
 // (records every case in one process and rewrites golden.json).
 #include <gtest/gtest.h>
 
