@@ -24,6 +24,20 @@ TEST(Pfc, LosslessAtAndBeyondSaturation) {
   }
 }
 
+// PFC and control frames together (the Ethernet switch QCN-Switch runs on): lossless beyond
+// saturation, every control frame intercepted or still travelling, data counted alone.
+TEST(Pfc, WithControlFramesBeyondSaturation) {
+  const ScflyRun r = run_scfly(tiny_config(), "-q switch.flow_control=pfc control.probe_interval=100 routing=val "
+                                              "traffic=adv+1 load=0.9 drain=true");
+  expect_drained(r);
+  if (r.json.is_null()) return;
+  const auto& m = metrics(r);
+  EXPECT_GT(m["control_frames_intercepted"].get<uint64_t>(), 4000u);
+  EXPECT_LT(m["control_frames_originated"].get<uint64_t>() - m["control_frames_intercepted"].get<uint64_t>(), 36u * 2);
+  // Strict priority on their own VCs: control latency stays near the zero-load path.
+  EXPECT_LT(m["control_latency_avg"].get<double>(), 0.2 * m["network_latency_avg"].get<double>());
+}
+
 TEST(Pfc, SameAcceptedLoadAsCreditsAtModerateLoad) {
   for (const char* load : {"0.3", "0.5"}) {
     const std::string a = std::string("-q traffic=un load=") + load;
