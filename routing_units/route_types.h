@@ -43,9 +43,8 @@ struct RouteDecision {
 // (lowest VC of the range first), so a unit lists its preferred (adaptive) candidates
 // before its escape candidate (Duato). A unit with one decision returns one candidate with
 // a one-VC range, which allocates exactly as a single RouteDecision. Header updates the unit
-// makes apply whichever candidate is granted; the granted candidate's index is kept in the
-// input VC (and traced), so a unit that needs it derives it at the next hop from the input
-// port and VC the packet arrives on.
+// makes apply whichever candidate is granted; a unit that needs to know which one was taken
+// derives it at the next hop from the input port and VC the packet arrives on.
 constexpr int kMaxCandidates = 4;
 struct RouteCandidate {
   int16_t port = -1;

@@ -16,7 +16,10 @@
 namespace scfly {
 
 // MinTable: MIN by lookup in the switch's conditional forwarding table alone
-// (forwarding_table.h, build_min_table); identical results to Min on every shape.
+// (forwarding_table.h, build_min_table; table semantics of ../shared/papers/
+// 004_551e5276b6a75fd9.txt sec. 3.1.1); identical results to Min on every shape. Rule: the
+// highest-priority matching entry (all unconditional here); congestion signal: none; VCs:
+// MIN's hop-slot rule (minimal.h), 2 local / 1 global.
 enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable };
 
 const char* to_string(RoutingAlgo r);

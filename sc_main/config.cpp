@@ -440,6 +440,16 @@ SimConfig parse(YAML::Node root) {
   ctl.finish();
   if (c.sw.probe_interval > 0)
     for (int k = 0; k < classes; ++k) {
+      // Virtual cut-through: a frame moves only into a buffer that holds all of it.
+      const uint32_t room = std::min(c.sw.in_buf[k], c.sw.out_buf[k]);
+      if (k != kHostClass && c.sw.probe_phits > room)
+        throw ConfigError("config key 'control.frame_phits': value " + std::to_string(c.sw.probe_phits) +
+                          " phits does not fit the " + class_in_key(tp, k) + " buffers (input " +
+                          std::to_string(c.sw.in_buf[k]) + ", output " + std::to_string(c.sw.out_buf[k]) +
+                          " phits); virtual cut-through needs every buffer on the path to hold a whole frame");
+    }
+  if (c.sw.probe_interval > 0)
+    for (int k = 0; k < classes; ++k) {
       const std::string key = class_in_key(tp, k);
       const VcBudget need = RoutingUnit::control_vcs();
       c.sw.ctrl_vcs[k] = key == "local" ? need.local : key == "global" ? need.global : 0;

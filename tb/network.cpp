@@ -181,10 +181,12 @@ void Network::sample_switch_series() {
 // any link since the last check, the network is stuck (deadlock or a model bug).
 void Network::watchdog() {
   const uint64_t moves = m_ctx.phit_moves;
-  if (m_watch_last != UINT64_MAX && moves == m_watch_last && m_stats.in_network() > 0) {
+  if (m_watch_last != UINT64_MAX && moves == m_watch_last &&
+      (m_stats.in_network() > 0 || m_ctx.control.in_flight() > 0)) {
     std::ostringstream os;
     os << "watchdog: no phit moved for " << m_cfg.watchdog_cycles << " cycles (cycle " << cycle()
-       << ") while " << m_stats.in_network() << " packets are in the network. Buffers:\n"
+       << ") while " << m_stats.in_network() << " packets and " << m_ctx.control.in_flight()
+       << " control frames are in the network. Buffers:\n"
        << dump_buffers(60);
     m_ctx.fail(os.str());
     return;

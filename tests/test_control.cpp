@@ -53,6 +53,13 @@ TEST(ControlFrames, OvertakeQueuedDataByStrictPriority) {
   EXPECT_LE(mb["control_latency_max"].get<double>(), mi["control_latency_max"].get<double>() + 3 * 32);
 }
 
+TEST(ControlFrames, MustFitEveryBuffer) {
+  const ScflyRun r = run_scfly(tiny_config(), "-q control.probe_interval=100 control.frame_phits=48");
+  EXPECT_EQ(r.code, 2);  // 48 phits > the 32-phit output buffers: frames would never move
+  EXPECT_NE(r.err.find("control.frame_phits"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("48"), std::string::npos) << r.err;
+}
+
 TEST(ControlFrames, NeedRoomForTheirVcs) {
   const ScflyRun r = run_scfly(tiny_config(), "-q control.probe_interval=100 switch.vcs.local=16");
   EXPECT_EQ(r.code, 2);

@@ -29,10 +29,9 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
   // flags, with ugal.occupancy credits|both) must see every credit when it lands, asleep or
   // not: a returning credit changes what it publishes even with its buffers empty.
-  m_credit_wake = !m_pfc && (ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output;
   // Under PFC a landing PAUSE/RESUME wakes the switch, so its paused state (traced) changes
   // at the cycle it lands; they are rare, unlike credits.
-  if (m_pfc) m_credit_wake = true;
+  m_credit_wake = m_pfc || ((ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output);
   bool control = false;
   for (int c = 0; c < topo.num_port_classes(); ++c) control = control || prm.ctrl_vcs[c] > 0;
   m_cp = control ? k : -1;
@@ -329,17 +328,13 @@ void Switch::allocate() {
         return !ov.writing && m_out_active[op] < m_speedup && ov.buf.free() >= phits;
       };
       RouteDecision d;
-      int ci;
       const RouteCandidate& c0 = iv.cands.c[0];
       if (iv.cands.n == 1 && c0.vc_lo == c0.vc_hi) {  // the common case: one (port, VC)
         if (!is_free(c0.port, c0.vc_lo)) return false;
         d = RouteDecision{c0.port, c0.vc_lo};
-        ci = 0;
-      } else {
-        ci = first_free_candidate(iv.cands, is_free, d);
-        if (ci < 0) return false;
+      } else if (first_free_candidate(iv.cands, is_free, d) < 0) {
+        return false;
       }
-      iv.granted = static_cast<int8_t>(ci);
       m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(d.port),
                                static_cast<uint8_t>(v), d.vc, 0});
       return --budget == 0;
@@ -433,7 +428,6 @@ void Switch::traverse_crossbar(uint64_t now) {
     if (f.tail) {
       iv.routed = false;
       iv.attempts = 0;
-      iv.granted = -1;
       iv.connected = false;
       iv.xbar_out = -1;
       ov.writing = false;

@@ -125,7 +125,6 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
     RouteCandidates cands;  // the routed head's candidates
     bool routed = false;
     bool connected = false;
-    int8_t granted = -1;    // index of the candidate the crossbar connection was granted
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
     uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
     uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
