@@ -1,5 +1,7 @@
 #include "routing_units/forwarding_table.h"
 
+#include "routing_units/misrouting.h"
+
 #include <algorithm>
 #include <map>
 #include <sstream>
@@ -240,6 +242,8 @@ RouteDecision ForwardingTable::lookup(int in_port, RouteHeader& h, Rng& rng,
     d.vc = a.vc;
   } else if (port < m_p) {
     d.vc = 0;
+  } else if (a.vc_rule == VcRule::GlobalCount) {
+    d.vc = static_cast<uint8_t>(h.segment + h.global_done);
   } else if (port < m_p + m_a - 1) {
     d.vc = static_cast<uint8_t>(2 * h.segment + h.global_done + h.vc_shift);
   } else {
@@ -252,6 +256,13 @@ RouteDecision ForwardingTable::lookup(int in_port, RouteHeader& h, Rng& rng,
   } else if (a.op == HeaderOp::PinExit) {
     h.exit_switch = a.pin_switch;
     h.exit_port = a.pin_port;
+  } else if (a.op == HeaderOp::Misroute) {
+    h.segment = 1;
+    h.global_done = 0;
+    h.exit_switch = -1;
+    h.exit_port = -1;
+    h.nonminimal = true;
+    h.policy = static_cast<uint8_t>(Misroute::CrgGr);
   }
   return d;
 }
@@ -325,8 +336,12 @@ std::string ForwardingTable::format(const Dragonfly& t) const {
       if (a.op == HeaderOp::TakeGlobal) hdr = "take global";
       if (a.op == HeaderOp::PinExit)
         hdr = "pin exit sw" + std::to_string(a.pin_switch) + ":" + std::to_string(a.pin_port);
+      if (a.op == HeaderOp::Misroute) hdr = "misroute (segment 1)";
       std::string cond = "-";
-      if (en.condition == FlowCondition::PortProbability) cond = "N <= P[out]";
+      if (en.condition == FlowCondition::PortProbability) {
+        cond = "N <= P[out]";
+        if (a.out == OutPort::Fixed) cond += " = " + std::to_string(m_prob[static_cast<size_t>(a.port)]);
+      }
       std::string set = "-";
       if (en.equal_cost_set >= 0) {
         set = "ecmp#" + std::to_string(en.equal_cost_set) + " " + std::to_string(k + 1) + "/" +
@@ -336,7 +351,9 @@ std::string ForwardingTable::format(const Dragonfly& t) const {
       rows.push_back({std::to_string(e), std::to_string(en.priority), field(m.dst_group),
                       field(m.dst_switch), field(m.dst_host), field(m.in_port),
                       m.in_class ? to_string(*m.in_class) : "*", exit_name(m.exit), "->", out,
-                      a.vc_rule == VcRule::Fixed ? "fixed " + std::to_string(a.vc) : "hop-slot",
+                      a.vc_rule == VcRule::Fixed        ? "fixed " + std::to_string(a.vc)
+                      : a.vc_rule == VcRule::GlobalCount ? "global-count"
+                                                         : "hop-slot",
                       hdr, cond, set});
     }
   }
@@ -367,8 +384,10 @@ std::string ForwardingTable::format(const Dragonfly& t) const {
   return os.str();
 }
 
-ForwardingTable build_min_table(const Dragonfly& t, int sw) {
+ForwardingTable build_min_table(const Dragonfly& t, int sw, const MinTableOptions& o) {
   ForwardingTable ft(t, sw);
+  const VcRule rule = o.vc_rule;
+  const FlowCondition cond = o.conditional ? FlowCondition::PortProbability : FlowCondition::None;
   const int G = t.group_of(sw), r = t.index_of(sw);
 
   FlowMatch m;
@@ -377,23 +396,27 @@ ForwardingTable build_min_table(const Dragonfly& t, int sw) {
   for (int i = 0; i < t.a(); ++i) {
     if (i == r) continue;
     m.dst_switch = t.switch_id(G, i);
-    ft.add(m, kPrioMinDeliver, FlowAction::to_port(t.local_port(r, i)));
+    ft.add(m, kPrioMinDeliver, FlowAction::to_port(t.local_port(r, i), rule));
   }
 
   m = FlowMatch{};
   m.exit = ExitPin::Here;
-  ft.add(m, kPrioMinPinned, FlowAction::take_pinned_exit());
+  FlowAction take = FlowAction::take_pinned_exit();
+  take.vc_rule = rule;
+  ft.add(m, kPrioMinPinned, take);
   m.exit = ExitPin::Elsewhere;
-  ft.add(m, kPrioMinPinned, FlowAction::toward_pinned_exit());
+  FlowAction toward = FlowAction::toward_pinned_exit();
+  toward.vc_rule = rule;
+  ft.add(m, kPrioMinPinned, toward);
 
   // The exit link k toward a group, as the action route_min takes at this switch.
   auto exit_action = [&](const GlobalLinkEnd& link) {
     if (link.sw == sw) {
-      FlowAction a = FlowAction::to_port(link.port);
+      FlowAction a = FlowAction::to_port(link.port, rule);
       a.op = HeaderOp::TakeGlobal;
       return a;
     }
-    FlowAction a = FlowAction::to_port(t.local_port(r, t.index_of(link.sw)));
+    FlowAction a = FlowAction::to_port(t.local_port(r, t.index_of(link.sw)), rule);
     a.op = HeaderOp::PinExit;
     a.pin_switch = link.sw;
     a.pin_port = link.port;
@@ -429,13 +452,22 @@ ForwardingTable build_min_table(const Dragonfly& t, int sw) {
 
     auto add_set = [&](const FlowMatch& fm, int prio, const std::vector<int>& set) {
       if (n == 1) {  // a single link joins the pair: route_min draws nothing
-        ft.add(fm, prio, exit_action(links[set[0]]));
+        ft.add(fm, prio, exit_action(links[set[0]]), cond);
         return;
       }
       std::vector<FlowAction> members;
       for (int k : set) members.push_back(exit_action(links[k]));
-      ft.add_equal_cost(fm, prio, members, TieDraw::Always);
+      ft.add_equal_cost(fm, prio, members, TieDraw::Always, cond);
     };
+    if (o.conditional && n > 1) {  // one conditional entry per destination switch
+      for (int i = 0; i < t.a(); ++i) {
+        FlowMatch sm;
+        sm.dst_switch = t.switch_id(G2, i);
+        sm.exit = ExitPin::Unpinned;
+        add_set(sm, kPrioMinSwitch, best[static_cast<size_t>(i)]);
+      }
+      continue;
+    }
     FlowMatch gm;
     gm.dst_group = G2;
     gm.exit = ExitPin::Unpinned;

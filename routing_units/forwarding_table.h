@@ -111,8 +111,15 @@ enum class OutPort : uint8_t {
   PinnedExit,       // the header's exit_port (the pinned global link, owned by this switch)
   TowardPinnedExit  // the local port toward the header's exit_switch
 };
-enum class VcRule : uint8_t { HopSlot, Fixed };
-enum class HeaderOp : uint8_t { None, TakeGlobal, PinExit };
+// HopSlot: minimal.h's rule (local VC 2*segment + global_done, global VC segment);
+// GlobalCount: the VC is the number of global hops taken so far (segment + global_done),
+// local and global alike: the L G L G L order of MIN-COND (min_cond.h); Fixed: FlowAction::vc.
+enum class VcRule : uint8_t { HopSlot, Fixed, GlobalCount };
+// TakeGlobal: global_done = 1, pinned exit cleared. PinExit: the exit link written into the
+// header. Misroute (MIN-COND's non-minimal entry, a global hop to an intermediate group):
+// the packet starts its minimal segment 1 at the switch it lands on (segment = 1,
+// global_done = 0, exit cleared) and is marked non-minimal with policy crg-gr.
+enum class HeaderOp : uint8_t { None, TakeGlobal, PinExit, Misroute };
 
 struct FlowAction {
   OutPort out = OutPort::Fixed;
@@ -220,8 +227,18 @@ constexpr int kPrioMinPinned = 200;
 constexpr int kPrioMinSwitch = 150;
 constexpr int kPrioMinGroup = 100;
 
+// How build_min_table writes the MIN population. The defaults give MIN itself.
+struct MinTableOptions {
+  VcRule vc_rule = VcRule::HopSlot;  // the VC rule of every transit entry
+  // Inter-group entries conditional on their output port's probability (MIN-COND). With
+  // several links per group pair every destination switch of another group then gets its
+  // own (conditional) entry and no dst_group entry exists, so a failing entry never falls
+  // to another minimal entry (see the note above).
+  bool conditional = false;
+};
+
 // Switch `sw`'s table holding the minimal routes of `t` (population in the header comment):
-// lookup alone reproduces route_min exactly.
-ForwardingTable build_min_table(const Dragonfly& t, int sw);
+// lookup alone reproduces route_min exactly (with the default options).
+ForwardingTable build_min_table(const Dragonfly& t, int sw, const MinTableOptions& o = {});
 
 }  // namespace scfly

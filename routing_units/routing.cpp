@@ -21,6 +21,7 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::Pb: return "pb";
     case RoutingAlgo::PbAcor: return "pb-acor";
     case RoutingAlgo::MinTable: return "min-table";
+    case RoutingAlgo::MinCond: return "min-cond";
   }
   return "?";
 }
@@ -28,7 +29,7 @@ const char* to_string(RoutingAlgo r) {
 bool parse_routing(const std::string& s, RoutingAlgo& out) {
   for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                         RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
-                        RoutingAlgo::PbAcor, RoutingAlgo::MinTable})
+                        RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -37,7 +38,7 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 }
 
 const char* routing_choices() {
-  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table";
+  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond";
 }
 
 const char* to_string(AcorSequence s) {
@@ -97,6 +98,7 @@ VcBudget required_vcs(RoutingAlgo r) {
     case RoutingAlgo::Pb:
     case RoutingAlgo::PbAcor: return {4, 2};
     case RoutingAlgo::Par: return {5, 2};
+    case RoutingAlgo::MinCond: return {3, 2};
   }
   return {};
 }
@@ -112,7 +114,8 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingP
 bool RoutingUnit::recomputes() const {
   switch (m_algo) {
     case RoutingAlgo::Min:
-    case RoutingAlgo::MinTable: return false;
+    case RoutingAlgo::MinTable:
+    case RoutingAlgo::MinCond: return false;
     case RoutingAlgo::Val: return m_prm.val.recompute;
     case RoutingAlgo::AcorPacket:
     case RoutingAlgo::AcorSwitch: return true;
@@ -125,6 +128,11 @@ bool RoutingUnit::recomputes() const {
   return false;
 }
 
+ForwardingTable RoutingUnit::make_table(int sw) const {
+  if (m_algo == RoutingAlgo::MinCond) return build_min_cond_table(*m_topo, sw);
+  return build_min_table(*m_topo, sw);
+}
+
 RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const {
   return route_min(*m_topo, sw, h, rng);
 }
@@ -133,7 +141,8 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                                  const RouteContext& ctx) const {
   switch (m_algo) {
     case RoutingAlgo::Min: return route_min(*m_topo, sw, h, rng);
-    case RoutingAlgo::MinTable: {
+    case RoutingAlgo::MinTable:
+    case RoutingAlgo::MinCond: {
       (void)sw;
       if (!ctx.table) return {};  // no table given: the switch reports a routing failure
       return ctx.table->lookup(in_port, h, rng);

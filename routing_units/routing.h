@@ -7,7 +7,9 @@
 
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/congestion.h"
+#include "routing_units/min_cond.h"
 #include "routing_units/misrouting.h"
+#include "routing_units/qcn.h"
 #include "routing_units/ugal.h"
 #include "routing_units/route_types.h"
 #include "topologies/common/rng.h"
@@ -20,7 +22,10 @@ namespace scfly {
 // 004_551e5276b6a75fd9.txt sec. 3.1.1); identical results to Min on every shape. Rule: the
 // highest-priority matching entry (all unconditional here); congestion signal: none; VCs:
 // MIN's hop-slot rule (minimal.h), 2 local / 1 global.
-enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable };
+// MinCond: MIN-COND (min_cond.h), minimal through the conditional forwarding table with a
+// misroute at injection when N > P[minimal port]; P set by QCN-Switch (qcn.h) or by the
+// minimal output's pause state (min_cond.trigger).
+enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond };
 
 const char* to_string(RoutingAlgo r);
 // Parses a config value; returns false if unknown.
@@ -64,6 +69,8 @@ struct RoutingParams {
   AcorParams acor;
   UgalParams ugal;
   PbParams pb;
+  MinCondTrigger trigger = MinCondTrigger::Qcn;  // min_cond.trigger
+  QcnParams qcn;
 };
 
 // What a mechanism needs from the switch and the network (used by RoutingUnit and by the
@@ -115,7 +122,11 @@ class RoutingUnit {
   bool needs_sat_flags() const { return uses_sat_flags(m_algo); }
   bool is_adaptive() const { return scfly::is_adaptive(m_algo); }
   // True if the switch forwards through its conditional forwarding table (RouteContext::table).
-  bool uses_table() const { return m_algo == RoutingAlgo::MinTable; }
+  bool uses_table() const { return m_algo == RoutingAlgo::MinTable || m_algo == RoutingAlgo::MinCond; }
+  // Switch `sw`'s forwarding table as this mechanism populates it (uses_table() only).
+  ForwardingTable make_table(int sw) const;
+  // MIN-COND driven by QCN-Switch: the switches exchange CNMs (control frames).
+  bool uses_qcn() const { return m_algo == RoutingAlgo::MinCond && m_prm.trigger == MinCondTrigger::Qcn; }
 
  private:
   RoutingAlgo m_algo;

@@ -245,6 +245,59 @@ SimConfig parse(YAML::Node root) {
     c.routing_prm.pb.tg = static_cast<uint32_t>(pb.integer("tg", 5, 0, kTgMax, " phits (16 bits, as the RTL)"));
     pb_delay = pb.integer("delay", -1, 1, 1000000, " cycles (the group sees a flag from the next cycle on at the earliest)");
     pb.finish();
+    Section mc = top.sub("min_cond");
+    const std::string trig = mc.text("trigger", "qcn");
+    if (trig == "qcn") c.routing_prm.trigger = MinCondTrigger::Qcn;
+    else if (trig == "pause") c.routing_prm.trigger = MinCondTrigger::Pause;
+    else throw ConfigError(mc.bad("trigger", YAML::Node(trig),
+                                  "qcn (QCN-Switch port probabilities) or pause (the minimal output's pause state)"));
+    mc.finish();
+    Section qs = top.sub("qcn");
+    QcnParams& q = c.routing_prm.qcn;
+    const std::string samp = qs.text("sampling", "output");
+    if (samp == "output") q.sampling = QcnSampling::Output;
+    else if (samp == "input") q.sampling = QcnSampling::Input;
+    else throw ConfigError(qs.bad("sampling", YAML::Node(samp), "output (output buffers of transit ports) or input"));
+    q.feedback_comparison = qs.boolean("feedback_comparison", true);
+    q.source_processing = qs.boolean("source_processing", false);
+    q.qeq = qs.real("qeq", 0.2, 0.0, 1.0, "a fraction of the sampled buffer in (0, 1] (Table I: 0.2)");
+    q.w = static_cast<uint32_t>(qs.integer("w", 0, 0, 64));
+    q.cpc = static_cast<uint32_t>(qs.integer("cpc", 100, 1, 1000000, " packets between samples"));
+    q.cnm_percent = static_cast<uint32_t>(qs.integer("cnm_percent", 30, 0, 100, " percent"));
+    {
+      const std::string lf = qs.text("lf", "1/64");
+      const std::string allowed = "a reduction factor written 1/D with D an integer in [1, 65536] (Table I: 1/64)";
+      int64_t den = 0;
+      size_t used = 0;
+      if (lf.size() < 3 || lf.compare(0, 2, "1/") != 0) throw ConfigError(qs.bad("lf", YAML::Node(lf), allowed));
+      try {
+        den = std::stoll(lf.substr(2), &used);
+      } catch (const std::exception&) {
+        throw ConfigError(qs.bad("lf", YAML::Node(lf), allowed));
+      }
+      if (used != lf.size() - 2 || den < 1 || den > 65536) throw ConfigError(qs.bad("lf", YAML::Node(lf), allowed));
+      q.lf_den = static_cast<uint32_t>(den);
+    }
+    q.pc_limit = static_cast<uint32_t>(qs.integer("pc_limit", 100, 1, 1000000, " packets per increase"));
+    q.pi = static_cast<uint32_t>(std::lround(
+        qs.real("pi", 1.0, 0.0, 100.0, "a probability increase in (0, 100] percentage points (Table I: 1)") * kQcnOne));
+    if (q.pi == 0) q.pi = 1;
+    q.th1 = static_cast<uint32_t>(qs.integer("th1", 0, 0, 63, " (6-bit feedback units)"));
+    q.th2 = static_cast<uint32_t>(qs.integer("th2", 30, 0, 63, " (6-bit feedback units)"));
+    {
+      YAML::Node pm = qs.raw("p_min");
+      double v = 0;
+      if (pm && !pm.IsNull() &&
+          (!pm.IsScalar() || !YAML::convert<double>::decode(pm, v) || !std::isfinite(v) || v < 0 || v >= 100))
+        throw ConfigError(qs.bad("p_min", pm, "a probability floor in [0, 100) percent (default 0)"));
+      q.p_min = static_cast<uint32_t>(std::lround(v * kQcnOne));
+    }
+    q.cnm_phits = static_cast<uint16_t>(qs.integer("cnm_phits", 0, 1, 4096, " phits (default: one data packet)"));
+    qs.finish();
+    if (q.source_processing && q.sampling != QcnSampling::Input)
+      throw ConfigError("config key 'qcn.source_processing': value true is not allowed with qcn.sampling: output; "
+                        "source processing is the input-sampling variant (paper sec. 3.3.1), output sampling "
+                        "already notifies S_out's own port");
     Misroute pols[3];
     lp.levels = static_cast<uint32_t>(sequence_policies(c.routing_prm.acor.sequence, pols));
     for (int k = 0; k < 2; ++k)
@@ -273,6 +326,7 @@ SimConfig parse(YAML::Node root) {
   c.watchdog_cycles =
       static_cast<uint64_t>(top.integer("watchdog_cycles", 20000, 100, 1LL << 40, " cycles"));
   c.packet_phits = static_cast<int>(top.integer("packet_phits", 8, 1, 4096, " phits"));
+  if (c.routing_prm.qcn.cnm_phits == 0) c.routing_prm.qcn.cnm_phits = static_cast<uint16_t>(c.packet_phits);
   c.phit_bytes = static_cast<int>(top.integer("phit_bytes", 25, 1, 1 << 20, " bytes"));
   c.clock_ghz = top.real("clock_ghz", 1.0, 0.0, 1000.0, "a clock frequency in (0, 1000] GHz");
 
@@ -438,17 +492,22 @@ SimConfig parse(YAML::Node root) {
       ctl.integer("probe_interval", 0, 0, 1LL << 30, " cycles between probe frames per switch (0 = off)"));
   c.sw.probe_phits = static_cast<uint16_t>(ctl.integer("frame_phits", c.packet_phits, 1, 4096, " phits"));
   ctl.finish();
-  if (c.sw.probe_interval > 0)
+  // Control frames on the network: probes and/or QCN's CNMs (routing min-cond, trigger qcn).
+  const bool qcn = c.routing == RoutingAlgo::MinCond && c.routing_prm.trigger == MinCondTrigger::Qcn;
+  std::vector<std::pair<std::string, uint32_t>> frames;  // (key, phits)
+  if (c.sw.probe_interval > 0) frames.push_back({"control.frame_phits", c.sw.probe_phits});
+  if (qcn) frames.push_back({"qcn.cnm_phits", c.routing_prm.qcn.cnm_phits});
+  for (const auto& [fkey, fphits] : frames)
     for (int k = 0; k < classes; ++k) {
       // Virtual cut-through: a frame moves only into a buffer that holds all of it.
       const uint32_t room = std::min(c.sw.in_buf[k], c.sw.out_buf[k]);
-      if (k != kHostClass && c.sw.probe_phits > room)
-        throw ConfigError("config key 'control.frame_phits': value " + std::to_string(c.sw.probe_phits) +
+      if (k != kHostClass && fphits > room)
+        throw ConfigError("config key '" + fkey + "': value " + std::to_string(fphits) +
                           " phits does not fit the " + class_in_key(tp, k) + " buffers (input " +
                           std::to_string(c.sw.in_buf[k]) + ", output " + std::to_string(c.sw.out_buf[k]) +
                           " phits); virtual cut-through needs every buffer on the path to hold a whole frame");
     }
-  if (c.sw.probe_interval > 0)
+  if (!frames.empty())
     for (int k = 0; k < classes; ++k) {
       const std::string key = class_in_key(tp, k);
       const VcBudget need = RoutingUnit::control_vcs();
@@ -567,6 +626,22 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["ugal"] = {{"threshold", c.routing_prm.ugal.threshold},
                {"occupancy", to_string(c.routing_prm.ugal.measure)}};
   j["pb"] = {{"cg", c.routing_prm.pb.cg}, {"tg", c.routing_prm.pb.tg}, {"delay", c.routing_prm.pb.delay}};
+  j["min_cond"] = {{"trigger", to_string(c.routing_prm.trigger)}};
+  const QcnParams& q = c.routing_prm.qcn;
+  j["qcn"] = {{"sampling", to_string(q.sampling)},
+              {"feedback_comparison", q.feedback_comparison},
+              {"source_processing", q.source_processing},
+              {"qeq", q.qeq},
+              {"w", q.w},
+              {"cpc", q.cpc},
+              {"cnm_percent", q.cnm_percent},
+              {"lf", "1/" + std::to_string(q.lf_den)},
+              {"pc_limit", q.pc_limit},
+              {"pi", static_cast<double>(q.pi) / kQcnOne},
+              {"th1", q.th1},
+              {"th2", q.th2},
+              {"p_min", static_cast<double>(q.p_min) / kQcnOne},
+              {"cnm_phits", q.cnm_phits}};
   j["traffic"] = to_string(c.traffic);
   j["load"] = c.load;
   j["seed"] = c.seed;
@@ -614,6 +689,16 @@ std::string routing_summary(const SimConfig& c) {
                                                 c.routing == RoutingAlgo::UgalG ||
                                                 c.routing == RoutingAlgo::Par || c.routing == RoutingAlgo::Pb)) {
     s += std::string(" (VLB ") + to_string(r.val.policy) + ")";
+  } else if (c.routing == RoutingAlgo::MinCond) {
+    if (r.trigger == MinCondTrigger::Pause) {
+      s += " (pause-triggered)";
+    } else {
+      const QcnParams& q = r.qcn;
+      s += std::string(" QCN-Switch ") + to_string(q.sampling) + (q.source_processing ? "+SP" : "") +
+           (q.feedback_comparison ? "+FbC" : "") + " (CPC " + std::to_string(q.cpc) + ", " +
+           std::to_string(q.cnm_percent) + "% CNMs, Lf 1/" + std::to_string(q.lf_den) + ", PC_l " +
+           std::to_string(q.pc_limit) + ")";
+    }
   } else if (c.routing == RoutingAlgo::AcorSwitch || c.routing == RoutingAlgo::PbAcor) {
     const AcorLevelParams& l = r.acor.ctrl;
     s += std::string(" ") + to_string(r.acor.sequence) + " (HI " + std::to_string(l.hi) + ", IT " +

@@ -4,7 +4,8 @@
 //   scfly sweep SWEEP.yaml [--db FILE] [--jobs N] [--retry-failed] [--dry-run]
 //   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
 //   scfly export DB -o FILE.csv [--table points]
-//   scfly table CONFIG.yaml [key=value ...] --switch N   (a switch's forwarding table)
+//   scfly table CONFIG.yaml [key=value ...] --switch N [--at CYCLE]   (a switch's forwarding
+//             table; --at: run to CYCLE first and show the live port probabilities)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
 // invariant violation, conservation failure, or drain incomplete; for a sweep: some point
 // failed, all others recorded); 130 sweep interrupted (resume by running it again).
@@ -117,7 +118,7 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
 }
 
 // Prints switch N's conditional forwarding table as the builder fills it for the config.
-int cmd_table(const std::string& config_path, const std::vector<std::string>& overrides, int sw) {
+int cmd_table(const std::string& config_path, const std::vector<std::string>& overrides, int sw, int64_t at) {
   using namespace scfly;
   SimConfig cfg;
   try {
@@ -132,10 +133,32 @@ int cmd_table(const std::string& config_path, const std::vector<std::string>& ov
               << t.num_switches() - 1 << "\n";
     return 2;
   }
-  const ForwardingTable table = build_min_table(t, sw);
-  if (cfg.routing != RoutingAlgo::MinTable)
-    std::cout << "(routing " << to_string(cfg.routing) << " does not forward by table; routing=min-table does)\n";
-  std::cout << table.format(t);
+  const RoutingUnit routing(cfg.routing, t, cfg.routing_prm);
+  if (!routing.uses_table()) {
+    if (at >= 0) {
+      std::cerr << "scfly: error: --at needs a routing that forwards by table (min-table, min-cond), not "
+                << to_string(cfg.routing) << "\n";
+      return 2;
+    }
+    std::cout << "(routing " << to_string(cfg.routing)
+              << " does not forward by table; routing=min-table does, with this table)\n";
+    std::cout << build_min_table(t, sw).format(t);
+    return 0;
+  }
+  if (at < 0) {
+    std::cout << routing.make_table(sw).format(t);
+    return 0;
+  }
+  // The live table: run the configured network to cycle `at`, then print the switch's table
+  // with its probability register as the mechanism left it.
+  Network net("net", cfg);
+  if (!net.advance(static_cast<uint64_t>(at))) {
+    std::cerr << "scfly: error: the run failed before cycle " << at << ": " << net.context().error << "\n";
+    return 3;
+  }
+  std::cout << "at cycle " << net.cycle() << " (" << routing_summary(cfg) << ", " << traffic_summary(cfg)
+            << " at load " << cfg.load << "):\n";
+  std::cout << net.switch_at(sw).table()->format(t);
   return 0;
 }
 
@@ -231,10 +254,13 @@ int sc_main(int argc, char* argv[]) {
   std::string table_config;
   std::vector<std::string> table_overrides;
   int table_switch = 0;
+  int64_t table_at = -1;
   CLI::App* tbl = app.add_subcommand("table", "print a switch's conditional forwarding table");
   tbl->add_option("config", table_config, "YAML configuration")->required();
   tbl->add_option("overrides", table_overrides, "key=value overrides, dotted paths (topology.g=5)");
   tbl->add_option("--switch,-s", table_switch, "switch id (default 0)");
+  tbl->add_option("--at", table_at,
+                  "run the configured network to this cycle first and show the live probabilities");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -252,7 +278,7 @@ int sc_main(int argc, char* argv[]) {
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry);
   if (plot->parsed()) return cmd_plot(plot->remaining());
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
-  if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch);
+  if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
   return 1;
 }
 

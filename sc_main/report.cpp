@@ -1,5 +1,6 @@
 #include "sc_main/report.h"
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -43,6 +44,7 @@ nlohmann::json metrics_to_json(const Metrics& m) {
     j["control_latency_avg"] = m.control_latency_avg;
     j["control_latency_max"] = m.control_latency_max;
   }
+  if (!m.counters.empty()) j["counters"] = m.counters;
   return j;
 }
 
@@ -57,6 +59,14 @@ nlohmann::json timeseries_to_json(const TimeSeries& t) {
                       {"generated_load", t.generated_load},
                       {"nonminimal_fraction", t.nonminimal_fraction},
                       {"packets", t.packets}};
+  if (!t.reactions.empty()) {
+    j["reactions"] = nlohmann::json::array();
+    for (const Reaction& r : t.reactions)
+      j["reactions"].push_back({{"phase", r.phase},
+                                {"start", r.start},
+                                {"steady_latency", std::isnan(r.steady_latency) ? nlohmann::json() : nlohmann::json(r.steady_latency)},
+                                {"reaction_cycles", r.reaction_cycles < 0 ? nlohmann::json() : nlohmann::json(r.reaction_cycles)}});
+  }
   j["per_switch"] = nlohmann::json::object();
   for (const auto& [name, rows] : t.per_switch) j["per_switch"][name] = rows;
   return j;
@@ -165,6 +175,34 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
                   static_cast<unsigned long long>(m.control_intercepted), m.control_latency_avg, m.control_latency_max);
     const size_t at = s.find("  fairness");
     s.insert(at, cl);
+  }
+  if (m.counters.count("qcn_samples")) {
+    auto n = [&](const char* k) {
+      const auto it = m.counters.find(k);
+      return static_cast<unsigned long long>(it == m.counters.end() ? 0 : it->second);
+    };
+    char ql[256];
+    std::snprintf(ql, sizeof ql,
+                  "  qcn               %llu samples, %llu congested; %llu CNMs sent, %llu received, "
+                  "%llu local updates (whole run)\n",
+                  n("qcn_samples"), n("qcn_congested_samples"), n("qcn_cnms_sent"), n("qcn_cnms_received"),
+                  n("qcn_local_updates"));
+    const size_t at = s.find("  fairness");
+    s.insert(at, ql);
+  }
+  for (const Reaction& re : r.timeseries.reactions) {
+    char rl[256];
+    const TrafficPhase& ph = c.phases[re.phase];
+    if (re.reaction_cycles >= 0)
+      std::snprintf(rl, sizeof rl,
+                    "  reaction          phase %zu (%s at %llu): latency within 10 %% of its steady %.1f after %lld "
+                    "cycles (%.1f us)\n",
+                    re.phase, to_string(ph.traffic).c_str(), static_cast<unsigned long long>(re.start), re.steady_latency,
+                    static_cast<long long>(re.reaction_cycles), static_cast<double>(re.reaction_cycles) * ns / 1000.0);
+    else
+      std::snprintf(rl, sizeof rl, "  reaction          phase %zu (%s at %llu): did not settle within the run\n", re.phase,
+                    to_string(ph.traffic).c_str(), static_cast<unsigned long long>(re.start));
+    s += rl;
   }
   if (c.drain) s += std::string("  drain             ") + (r.drained ? "complete" : "INCOMPLETE") + "\n";
   if (!r.error.empty()) s += "\nERROR: " + r.error + "\n";

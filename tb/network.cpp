@@ -69,9 +69,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   np.latency = cfg.sw.latency[kHostClass];
   m_switches.reserve(static_cast<size_t>(S));
   m_nics.reserve(static_cast<size_t>(topo.num_nodes()));
+  SwitchParams sp = cfg.sw;
+  sp.packet_phits = static_cast<uint16_t>(cfg.packet_phits);
   for (int s = 0; s < S; ++s)
     m_switches.push_back(std::make_unique<Switch>(("sw" + std::to_string(s)).c_str(), s, topo,
-                                                  cfg.sw, m_routing, m_ctx, cfg.seed, m_clk));
+                                                  sp, m_routing, m_ctx, cfg.seed, m_clk));
   for (int n = 0; n < topo.num_nodes(); ++n)
     m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, topo, np,
                                            m_ctx, m_stats, cfg.seed, m_clk));
@@ -242,6 +244,11 @@ RunOutcome Network::run() {
   out.metrics = m_stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
   out.timeseries = m_stats.timeseries(out.cycles);
   out.timeseries.per_switch = m_series_data;
+  if (m_cfg.phases_given && out.timeseries.bin_cycles) {
+    std::vector<uint64_t> starts;
+    for (const auto& p : m_cfg.phases) starts.push_back(p.start);
+    out.timeseries.reactions = reaction_times(out.timeseries, starts, end);
+  }
   // A last partial bin is sampled at the end of the run.
   for (const auto& s : m_series) {
     auto& rows = out.timeseries.per_switch[s.name];
@@ -254,7 +261,9 @@ RunOutcome Network::run() {
   out.metrics.packets_queued = queued();
   out.metrics.cycles = out.cycles;
   const SimContext::ControlStats& cs = m_ctx.control;
-  out.metrics.has_control = m_cfg.sw.probe_interval > 0;
+  out.metrics.has_control = false;
+  for (int k = 0; k < kMaxPortClasses; ++k) out.metrics.has_control |= m_cfg.sw.ctrl_vcs[k] > 0;
+  out.metrics.counters = m_ctx.counters;
   out.metrics.control_originated = cs.originated;
   out.metrics.control_intercepted = cs.intercepted;
   out.metrics.control_latency_avg =

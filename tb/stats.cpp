@@ -133,4 +133,43 @@ TimeSeries NetStats::timeseries(uint64_t cycles) const {
   return ts;
 }
 
+std::vector<Reaction> reaction_times(const TimeSeries& ts, const std::vector<uint64_t>& starts, uint64_t run_end,
+                                     double tolerance) {
+  std::vector<Reaction> out;
+  if (!ts.bin_cycles) return out;
+  const size_t nb = ts.t_start.size();
+  for (size_t i = 1; i < starts.size(); ++i) {
+    Reaction r;
+    r.phase = i;
+    r.start = starts[i];
+    r.steady_latency = std::nan("");
+    const uint64_t end = i + 1 < starts.size() ? starts[i + 1] : run_end;
+    // Bins wholly inside the phase; the run's last bin left out.
+    std::vector<size_t> bins;
+    for (size_t b = 0; b < nb; ++b)
+      if (ts.t_start[b] >= r.start && ts.t_end[b] <= end && !(b + 1 == nb && end == run_end)) bins.push_back(b);
+    if (bins.size() >= 4) {
+      double sum = 0;
+      int n = 0;
+      for (size_t k = bins.size() / 2; k < bins.size(); ++k)
+        if (!std::isnan(ts.latency_inj_avg[bins[k]])) {
+          sum += ts.latency_inj_avg[bins[k]];
+          ++n;
+        }
+      if (n > 0) {
+        r.steady_latency = sum / n;
+        // The last bin outside the band; the reaction ends where the next one starts.
+        size_t settled = 0;
+        for (size_t k = 0; k < bins.size(); ++k) {
+          const double v = ts.latency_inj_avg[bins[k]];
+          if (!std::isnan(v) && std::fabs(v - r.steady_latency) > tolerance * r.steady_latency) settled = k + 1;
+        }
+        if (settled < bins.size()) r.reaction_cycles = static_cast<int64_t>(ts.t_start[bins[settled]] - r.start);
+      }
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
 }  // namespace scfly

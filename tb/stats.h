@@ -42,6 +42,8 @@ struct Metrics {
   bool has_control = false;
   uint64_t control_originated = 0, control_intercepted = 0;
   double control_latency_avg = 0, control_latency_max = 0;
+  // Mechanism event totals over the whole run (SimContext::counters), e.g. qcn_cnms_sent.
+  std::map<std::string, uint64_t> counters;
 };
 
 // Fixed-width time bins over the whole run [0, cycles): bin b covers
@@ -59,7 +61,27 @@ struct TimeSeries {
   std::vector<uint64_t> packets;            // delivered in the bin
   // Per-switch series sampled at each bin's end: name -> [bin][switch].
   std::map<std::string, std::vector<std::vector<double>>> per_switch;
+  // Reaction time to each phase change (reaction_times below; with phases only).
+  std::vector<struct Reaction> reactions;
 };
+
+// Reaction time to a traffic phase change (QCN paper sec. 5.3.1: "from the traffic change
+// to the moment in which average latency approximately converges to the new value").
+// Series: latency by generation bin (latency_inj_avg). The new phase's steady latency is
+// the mean over the second half of its bins (the run's last bin left out: packets generated
+// there that are still in flight would bias it low); the reaction ends at the start of the
+// first bin after which every bin of the phase stays within +-tolerance of that mean (bins
+// with no packet skipped). reaction_cycles < 0: the phase never settled, or has fewer than
+// 4 bins to judge by.
+struct Reaction {
+  size_t phase = 0;            // index of the phase that starts
+  uint64_t start = 0;          // its start cycle
+  double steady_latency = 0;   // NaN when not measurable
+  int64_t reaction_cycles = -1;
+};
+// `starts`: every phase's start cycle (the first is 0); `run_end`: cycles simulated.
+std::vector<Reaction> reaction_times(const TimeSeries& ts, const std::vector<uint64_t>& starts, uint64_t run_end,
+                                     double tolerance = 0.10);
 
 class NetStats {
  public:

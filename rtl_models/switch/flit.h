@@ -54,6 +54,7 @@ class PacketPool {
     }
     m_pkts.emplace_back();
     m_payload.emplace_back();
+    m_arrival.emplace_back();
     return static_cast<PacketId>(m_pkts.size() - 1);
   }
   void release(PacketId id) {
@@ -66,10 +67,13 @@ class PacketPool {
   // Control frames: the originating mechanism's word (e.g. a CNM's quantized feedback).
   uint32_t& payload(PacketId id) { return m_payload[id]; }
   uint32_t payload(PacketId id) const { return m_payload[id]; }
+  // ... and the input port it arrived on at the switch that intercepts it.
+  int16_t& arrival_port(PacketId id) { return m_arrival[id]; }
 
  private:
   std::vector<Packet> m_pkts;
   std::vector<uint32_t> m_payload;
+  std::vector<int16_t> m_arrival;
   std::vector<PacketId> m_free;
   uint64_t m_live = 0;
 };

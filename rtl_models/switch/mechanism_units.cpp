@@ -2,6 +2,7 @@
 
 #include "rtl_models/switch/switch.h"
 #include "rtl_models/verilog/rtl_blocks.h"
+#include "routing_units/minimal.h"
 
 namespace scfly {
 
@@ -111,6 +112,179 @@ class ControlProbe final : public SwitchUnit {
   uint64_t m_next = 0;
 };
 
+// QCN-Switch (routing_units/qcn.h): a congestion point on every transit port and the port
+// probability table, written into the switch's forwarding table for MIN-COND.
+class QcnUnit final : public SwitchUnit {
+ public:
+  QcnUnit(int sw, const Dragonfly& topo, const QcnParams& q, uint16_t cnm_phits, uint64_t seed, SimContext& ctx)
+      : m_sw(sw), m_topo(topo), m_q(q), m_cnm_phits(cnm_phits), m_first(topo.p()),
+        m_n(topo.radix() - topo.p()), m_ports(m_first, m_n, q), m_cp(static_cast<size_t>(m_n)),
+        m_last_out(static_cast<size_t>(m_n), 0), m_last_in(static_cast<size_t>(m_n), 0),
+        m_qeq(static_cast<size_t>(m_n), 1), m_pct(static_cast<size_t>(m_n), 100),
+        m_rng(seed, StreamKind::Qcn, static_cast<uint64_t>(sw)),
+        m_sent(ctx.counters["qcn_cnms_sent"]), m_local(ctx.counters["qcn_local_updates"]),
+        m_received(ctx.counters["qcn_cnms_received"]), m_samples(ctx.counters["qcn_samples"]),
+        m_congested(ctx.counters["qcn_congested_samples"]) {}
+  void attach(const SwitchState& st) override {
+    m_state = &st;
+    // Q_eq: a fraction of one VC buffer of the sampled side of the port (at least 1 phit).
+    for (int i = 0; i < m_n; ++i) {
+      const int port = m_first + i;
+      const uint32_t depth = m_q.sampling == QcnSampling::Output ? st.out_depth(port) : st.in_depth(port);
+      m_qeq[static_cast<size_t>(i)] = std::max<uint32_t>(1, static_cast<uint32_t>(m_q.qeq * depth + 0.5));
+    }
+  }
+  void attach(ControlPort& port) override { m_port = &port; }
+  void attach(ForwardingTable& table) override { m_table = &table; }
+  void end_cycle(const SwitchCycle& c) override {
+    (void)c;
+    for (int i = 0; i < m_n; ++i) {
+      const int port = m_first + i;
+      const size_t k = static_cast<size_t>(i);
+      const uint64_t out = m_state->data_packets_out(port);
+      const uint32_t d_out = static_cast<uint32_t>(out - m_last_out[k]);
+      m_last_out[k] = out;
+      if (d_out) m_ports.on_packets(port, d_out);
+      uint32_t d_cp = d_out;
+      if (m_q.sampling == QcnSampling::Input) {
+        const uint64_t in = m_state->data_packets_in(port);
+        d_cp = static_cast<uint32_t>(in - m_last_in[k]);
+        m_last_in[k] = in;
+      }
+      if (d_cp && m_cp[k].count(d_cp, m_q.cpc)) sample(port);
+    }
+    sync();
+  }
+  void on_control(const Packet& frame, uint32_t payload, int in_port, uint64_t now) override {
+    (void)frame, (void)now;
+    if (!m_ports.is_transit(in_port)) return;
+    ++m_received;
+    ++m_cnms_in;
+    m_ports.on_cnm(in_port, payload & 0xff);
+    sync();
+  }
+  void signals(std::vector<UnitSignal>& out) const override {
+    for (int i = 0; i < m_n; ++i) {
+      const int port = m_first + i;
+      const std::string tag = std::to_string(port) + "_" + m_topo.port_class_name(m_topo.port_class_of(port));
+      const QcnPortTable* t = &m_ports;
+      out.push_back({"qcn_p" + tag, &m_pct[static_cast<size_t>(i)],
+                     [t, port] { return static_cast<double>(t->p(port)) / kQcnOne; }});
+      out.push_back({"qcn_lastfb" + tag, &m_ports.last_fb_data()[i], nullptr});
+      out.push_back({"qcn_cp" + tag + "_count", m_cp[static_cast<size_t>(i)].count_ptr(), nullptr});
+      out.push_back({"qcn_cp" + tag + "_q", m_cp[static_cast<size_t>(i)].last_q_ptr(), nullptr});
+      out.push_back({"qcn_cp" + tag + "_fb", m_cp[static_cast<size_t>(i)].last_fb_ptr(), nullptr});
+    }
+    const QcnPortTable* t = &m_ports;
+    out.push_back({"qcn_fb_avg", m_ports.fb_avg_ptr(), [t] { return static_cast<double>(t->fb_avg()); }});
+    const uint32_t* sent = &m_cnms_out;
+    const uint32_t* recv = &m_cnms_in;
+    out.push_back({"qcn_cnms_sent", sent, [sent] { return static_cast<double>(*sent); }});
+    out.push_back({"qcn_cnms_received", recv, [recv] { return static_cast<double>(*recv); }});
+  }
+  const QcnPortTable& ports() const { return m_ports; }
+
+ private:
+  void sample(int port) {
+    const size_t k = static_cast<size_t>(port - m_first);
+    const uint32_t q = m_q.sampling == QcnSampling::Output ? m_state->data_phits_out(port) : m_state->data_phits_in(port);
+    const uint32_t fb = m_cp[k].sample(q, m_qeq[k], m_q.w);
+    ++m_samples;
+    if (fb == 0) return;
+    ++m_congested;
+    if (1 + m_rng.below(100) > m_q.cnm_percent) return;
+    const Packet* victim = nullptr;
+    if (m_q.sampling == QcnSampling::Output) {
+      victim = m_state->out_head_packet(port);
+    } else {
+      m_scratch.clear();
+      m_state->in_packets(port, m_scratch);
+      if (!m_scratch.empty())
+        victim = m_scratch[m_rng.below(static_cast<uint32_t>(m_scratch.size()))];
+    }
+    if (!victim) return;
+    if (m_topo.switch_of_node(victim->src_node) == m_sw) {
+      // The victim came from one of this switch's hosts: the CNM would come back here, so
+      // the switch updates the port that generated it at once (sec. 3.3.1, S_out).
+      ++m_local;
+      m_ports.on_cnm(port, fb);
+    } else {
+      ++m_sent;
+      ++m_cnms_out;
+      m_port->originate(victim->src_node, fb | (static_cast<uint32_t>(port) << 8), m_cnm_phits);
+    }
+    if (m_q.source_processing) {
+      // Sec. 3.3.1: the CP also processes its CNM as if received from a neighbour, on the
+      // port it forwards the victim through (transit traffic goes minimally).
+      RouteHeader h = victim->route;
+      if (m_topo.group_of(h.dst_switch) != m_topo.group_of(m_sw) && h.dst_switch != m_sw) {
+        const int out_port = route_min(m_topo, m_sw, h, m_rng).port;
+        if (m_ports.is_transit(out_port)) m_ports.on_cnm(out_port, fb);
+      }
+    }
+  }
+  // Writes the integer percents into the forwarding table's register.
+  void sync() {
+    for (int i = 0; i < m_n; ++i) {
+      const uint32_t pct = static_cast<uint32_t>(m_ports.percent(m_first + i));
+      if (pct == m_pct[static_cast<size_t>(i)]) continue;
+      m_pct[static_cast<size_t>(i)] = pct;
+      if (m_table) m_table->set_probability(m_first + i, static_cast<int>(pct));
+    }
+  }
+
+  int m_sw;
+  const Dragonfly& m_topo;
+  QcnParams m_q;
+  uint16_t m_cnm_phits;
+  int m_first, m_n;
+  QcnPortTable m_ports;
+  std::vector<QcnCongestionPoint> m_cp;
+  std::vector<uint64_t> m_last_out, m_last_in;
+  std::vector<uint32_t> m_qeq;
+  std::vector<uint32_t> m_pct;  // integer percent per transit port, as in the table (traced)
+  Rng m_rng;
+  const SwitchState* m_state = nullptr;
+  ControlPort* m_port = nullptr;
+  ForwardingTable* m_table = nullptr;
+  std::vector<const Packet*> m_scratch;
+  uint32_t m_cnms_out = 0, m_cnms_in = 0;  // this switch's CNMs sent / received (traced)
+  uint64_t &m_sent, &m_local, &m_received, &m_samples, &m_congested;  // network totals
+};
+
+// MIN-COND's pause trigger (the conditional routing of [7], min_cond.h): the probability of
+// a transit port is 0 while its first output VC (the minimal hop's VC at injection) may start
+// no packet (PFC pause, or too few credits), else 100. Refreshed each time a head is routed,
+// so the decision reads the state of that very cycle (as FOGSim reads credits).
+class PauseTrigger final : public SwitchUnit {
+ public:
+  PauseTrigger(int first, int radix, uint32_t packet_phits)
+      : m_first(first), m_radix(radix), m_phits(packet_phits), m_pct(static_cast<size_t>(radix - first), 100) {}
+  void attach(const SwitchState& st) override { m_state = &st; }
+  void attach(ForwardingTable& table) override { m_table = &table; }
+  void end_cycle(const SwitchCycle& c) override { (void)c; }
+  void observe(RouteContext& ctx) const override {
+    (void)ctx;
+    for (int port = m_first; port < m_radix; ++port) {
+      const uint32_t pct = m_state->out_stopped(port, 0, m_phits) ? 0 : 100;
+      uint32_t& cur = m_pct[static_cast<size_t>(port - m_first)];
+      if (pct == cur) continue;
+      cur = pct;
+      m_table->set_probability(port, static_cast<int>(pct));
+    }
+  }
+  void signals(std::vector<UnitSignal>& out) const override {
+    for (int port = m_first; port < m_radix; ++port) out.push_back({"cond_p" + std::to_string(port), &m_pct[static_cast<size_t>(port - m_first)], nullptr});
+  }
+
+ private:
+  int m_first, m_radix;
+  uint32_t m_phits;
+  mutable std::vector<uint32_t> m_pct;  // the register as last written (traced)
+  const SwitchState* m_state = nullptr;
+  ForwardingTable* m_table = nullptr;
+};
+
 }  // namespace
 
 std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const RoutingUnit& routing,
@@ -128,6 +302,13 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
                      : std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl)));
   if (prm.probe_interval > 0)
     units.push_back(std::make_unique<ControlProbe>(sw, prm.probe_interval, prm.probe_phits, topo.num_nodes(), seed));
+  if (routing.uses_qcn()) {
+    const QcnParams& q = routing.params().qcn;
+    const uint16_t cnm = q.cnm_phits ? q.cnm_phits : prm.packet_phits;
+    units.push_back(std::make_unique<QcnUnit>(sw, topo, q, cnm, seed, ctx));
+  }
+  if (routing.algo() == RoutingAlgo::MinCond && routing.params().trigger == MinCondTrigger::Pause)
+    units.push_back(std::make_unique<PauseTrigger>(topo.p(), topo.radix(), prm.packet_phits));
   return units;
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include <systemc>
@@ -24,6 +25,9 @@ struct SimContext {
     uint64_t latency_sum = 0, latency_max = 0;  // origination to interception, cycles
     uint64_t in_flight() const { return originated - intercepted; }
   } control;
+  // Event totals a mechanism keeps over the whole run (e.g. qcn_cnms_sent), by name; units
+  // hold references (std::map never moves its elements). Reported as `counters`.
+  std::map<std::string, uint64_t> counters;
   std::string error;        // first fatal error; the run stops
   // Shared congestion observations of source-adaptive routing (null when unused):
   // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.

@@ -49,6 +49,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_port_class.assign(K, 0);
   m_in_phits.assign(K, 0);
   m_out_phits.assign(K, 0);
+  m_pkts_in.assign(K, 0);
+  m_pkts_out.assign(K, 0);
   m_in_data.assign(K, 1);
   m_out_data.assign(K, 1);
   m_xoff.assign(K, UINT32_MAX);
@@ -105,13 +107,15 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
+  if (routing.uses_table()) m_table = std::make_unique<ForwardingTable>(routing.make_table(id));
   // Created here so that Verilated blocks become children of this module.
   m_units = make_mechanism_units(id, routing, prm, ctx, seed);
   for (auto& u : m_units) {
     u->attach(m_view);
+    u->attach(static_cast<const SwitchState&>(*this));
     if (control) u->attach(static_cast<ControlPort&>(*this));
+    if (m_table) u->attach(*m_table);
   }
-  if (routing.uses_table()) m_table = std::make_unique<ForwardingTable>(build_min_table(routing.topology(), id));
   m_conns.reserve(static_cast<size_t>(K) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(K) * m_speedup);
   SC_HAS_PROCESS(Switch);
@@ -219,7 +223,11 @@ void Switch::receive(uint64_t now) {
       ++m_buffered;
       ++m_in_phits[p];
       m_in_busy.set(p);
-      if (a.flit.head()) m_ctx.pool[a.flit.pkt].head_arrival = a.cycle;
+      if (a.flit.head()) {
+        Packet& pk = m_ctx.pool[a.flit.pkt];
+        pk.head_arrival = a.cycle;
+        m_pkts_in[static_cast<size_t>(p)] += pk.cls == TrafficClass::Data;
+      }
     }
     if (line.empty()) m_rx_pending.clear(p);
   });
@@ -261,6 +269,7 @@ void Switch::route_heads(uint64_t now) {
         // elsewhere routed minimally on the control VCs (data VC count + the hop slot).
         if (pkt.route.dst_switch == m_id) {
           iv.cands = RouteCandidates::one(RouteDecision{static_cast<int16_t>(m_cp), 0});
+          m_ctx.pool.arrival_port(f.pkt) = static_cast<int16_t>(p);
         } else {
           RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng);
           d.vc = static_cast<uint8_t>(d.vc + m_out_data[static_cast<size_t>(d.port)]);
@@ -375,6 +384,7 @@ void Switch::allocate() {
     iv.xbar_out = r.out_port;
     ++m_in_active[r.in_port];
     ++m_out_active[r.out_port];
+    m_pkts_out[r.out_port] += r.out_vc < m_out_data[r.out_port];
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
     if constexpr (kCtl) {
       if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
@@ -450,7 +460,7 @@ void Switch::drain_endpoint(uint64_t now) {
   if (--m_out_phits[static_cast<size_t>(m_cp)] == 0) m_out_busy.clear(m_cp);
   ++m_ctx.phit_moves;
   if (f.tail) {
-    deliver_control(f.pkt, now);
+    deliver_control(f.pkt, m_ctx.pool.arrival_port(f.pkt), now);
     m_ctx.pool.release(f.pkt);
   }
 }
@@ -544,7 +554,7 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
   p.phits = phits;
   ++m_ctx.control.originated;
   if (p.route.dst_switch == m_id) {  // a host of this switch: handled here at once
-    deliver_control(id, now);
+    deliver_control(id, -1, now);
     m_ctx.pool.release(id);
     return;
   }
@@ -561,13 +571,50 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
   m_in_busy.set(m_cp);
 }
 
-void Switch::deliver_control(PacketId id, uint64_t now) {
+void Switch::deliver_control(PacketId id, int in_port, uint64_t now) {
   const Packet& pkt = m_ctx.pool[id];
   ++m_ctx.control.intercepted;
   const uint64_t lat = now - pkt.gen_cycle;
   m_ctx.control.latency_sum += lat;
   m_ctx.control.latency_max = std::max(m_ctx.control.latency_max, lat);
-  for (auto& u : m_units) u->on_control(pkt, m_ctx.pool.payload(id), now);
+  for (auto& u : m_units) u->on_control(pkt, m_ctx.pool.payload(id), in_port, now);
+}
+
+uint32_t Switch::data_phits_in(int port) const {
+  uint32_t n = 0;
+  const auto& vcs = m_ivc[static_cast<size_t>(port)];
+  for (size_t v = 0; v < m_in_data[static_cast<size_t>(port)]; ++v) n += vcs[v].buf.size();
+  return n;
+}
+
+uint32_t Switch::data_phits_out(int port) const {
+  uint32_t n = 0;
+  const auto& vcs = m_ovc[static_cast<size_t>(port)];
+  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v) n += vcs[v].buf.size();
+  return n;
+}
+
+bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
+  const OutVc& ov = m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
+  if (m_is_host[static_cast<size_t>(port)]) return false;
+  return m_pfc ? ov.paused != 0 : ov.credits < static_cast<int32_t>(phits);
+}
+
+const Packet* Switch::out_head_packet(int port) const {
+  const auto& vcs = m_ovc[static_cast<size_t>(port)];
+  const OutVc* best = nullptr;
+  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v)
+    if (!vcs[v].buf.empty() && (!best || vcs[v].buf.size() > best->buf.size())) best = &vcs[v];
+  return best ? &m_ctx.pool[best->buf.front().pkt] : nullptr;
+}
+
+void Switch::in_packets(int port, std::vector<const Packet*>& out) const {
+  const auto& vcs = m_ivc[static_cast<size_t>(port)];
+  for (size_t v = 0; v < m_in_data[static_cast<size_t>(port)]; ++v) {
+    const RingBuffer<Flit>& b = vcs[v].buf;
+    for (uint32_t i = 0; i < b.size(); ++i)
+      if (i == 0 || b.at(i).head()) out.push_back(&m_ctx.pool[b.at(i).pkt]);
+  }
 }
 
 std::vector<UnitSignal> Switch::unit_signals() const {

@@ -83,9 +83,10 @@ struct SwitchParams {
   int ctrl_vcs[kMaxPortClasses] = {};
   uint32_t probe_interval = 0;            // cycles between probe frames per switch, 0 = off
   uint16_t probe_phits = 1;
+  uint16_t packet_phits = 8;              // data packet size (the network builder sets it)
 };
 
-class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
+class Switch : public sc_core::sc_module, public Clocked, public ControlPort, public SwitchState {
  public:
   Switch(sc_core::sc_module_name name, int id, const Topology& topo, const SwitchParams& prm,
          const RoutingUnit& routing, SimContext& ctx, uint64_t seed,
@@ -118,6 +119,19 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
   std::string dump() const;
   // ControlPort: originate a control frame toward host `dst_node` (switch_unit.h).
   void originate(int dst_node, uint32_t payload, uint16_t phits) override;
+  // SwitchState (switch_unit.h): what mechanism units may sample.
+  int switch_id() const override { return m_id; }
+  uint64_t data_packets_in(int port) const override { return m_pkts_in[static_cast<size_t>(port)]; }
+  uint64_t data_packets_out(int port) const override { return m_pkts_out[static_cast<size_t>(port)]; }
+  uint32_t data_phits_in(int port) const override;
+  uint32_t data_phits_out(int port) const override;
+  uint32_t in_depth(int port) const override { return m_ivc[static_cast<size_t>(port)][0].buf.capacity(); }
+  uint32_t out_depth(int port) const override { return m_ovc[static_cast<size_t>(port)][0].buf.capacity(); }
+  bool out_stopped(int port, int vc, uint32_t phits) const override;
+  const Packet* out_head_packet(int port) const override;
+  void in_packets(int port, std::vector<const Packet*>& out) const override;
+  // The mechanism units' own state, for `scfly table` (e.g. QCN's exact probabilities).
+  std::vector<std::unique_ptr<SwitchUnit>>& units() { return m_units; }
 
  private:
   struct InVc {
@@ -196,7 +210,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort {
   int m_inputs = 0;  // ports the allocator arbitrates over: radix, + 1 with a control class
   std::vector<uint8_t> m_in_data, m_out_data;
   Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
-  void deliver_control(PacketId id, uint64_t now);
+  void deliver_control(PacketId id, int in_port, uint64_t now);
+  std::vector<uint64_t> m_pkts_in, m_pkts_out;  // data packets per port (SwitchState)
   bool m_sleep = true;
   bool m_pfc = false;
   std::vector<uint32_t> m_xoff, m_xon;  // PFC thresholds per input port

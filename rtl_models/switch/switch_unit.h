@@ -6,6 +6,10 @@
 //        end_cycle(c)  this cycle's events (SwitchCycle), after the switch's stages;
 //   out  observe(ctx)  the unit's state a routing unit may read, into its RouteContext;
 //        attach(view)  state the adaptive view points at (e.g. the switch's own PB flags);
+//        attach(table) the switch's forwarding table, whose probability register the unit
+//                      writes (QCN-Switch, MIN-COND's pause trigger);
+//   in   attach(state) read-only state of the switch the unit samples (SwitchState);
+//        on_control()  a control frame addressed to one of the switch's hosts;
 //        signals()     named values for the VCD and per-switch time series;
 //   clock needs_clock() while true the switch stays on the clock even when idle (a pending
 //        hysteresis decrease, or an RTL block that must see every edge).
@@ -25,6 +29,29 @@ namespace scfly {
 
 struct AdaptiveView;
 struct Packet;
+class ForwardingTable;
+
+// Read-only state of its switch a unit may sample (QCN's congestion point, the pause
+// trigger). "Data" means the data VCs of a port (never the control VCs above them).
+// Counters are cumulative since the start of the run.
+class SwitchState {
+ public:
+  virtual ~SwitchState() = default;
+  virtual int switch_id() const = 0;
+  virtual uint64_t data_packets_in(int port) const = 0;   // heads landed in the port's input VCs
+  virtual uint64_t data_packets_out(int port) const = 0;  // heads switched into its output VCs
+  virtual uint32_t data_phits_in(int port) const = 0;     // phits now in the port's input VCs
+  virtual uint32_t data_phits_out(int port) const = 0;    // ... output VCs
+  virtual uint32_t in_depth(int port) const = 0;          // one input VC's depth, phits
+  virtual uint32_t out_depth(int port) const = 0;         // one output VC's depth, phits
+  // True while output VC `vc` of `port` may start no packet of `phits`: paused by PFC, or
+  // (credit flow control) fewer credits than `phits`.
+  virtual bool out_stopped(int port, int vc, uint32_t phits) const = 0;
+  // The packet at the head of the port's fullest output data VC (ties: lowest VC), or null.
+  virtual const Packet* out_head_packet(int port) const = 0;
+  // Every packet with a phit in the port's input data VCs, once each, in buffer order.
+  virtual void in_packets(int port, std::vector<const Packet*>& out) const = 0;
+};
 
 // What a unit may do with control frames: originate one toward a host (it is routed on the
 // control VCs with strict priority and intercepted by that host's switch; one addressed to
@@ -59,11 +86,13 @@ class SwitchUnit {
   virtual void observe(RouteContext& ctx) const { (void)ctx; }
   virtual void attach(AdaptiveView& view) { (void)view; }
   virtual void attach(ControlPort& port) { (void)port; }
+  virtual void attach(const SwitchState& state) { (void)state; }
+  virtual void attach(ForwardingTable& table) { (void)table; }
   // A control frame addressed to one of this switch's hosts, intercepted before ejection
   // (in the cycle its tail crosses the crossbar), with the payload word it was originated
-  // with.
-  virtual void on_control(const Packet& frame, uint32_t payload, uint64_t now) {
-    (void)frame, (void)payload, (void)now;
+  // with and the input port it arrived on (-1: originated by this switch for its own host).
+  virtual void on_control(const Packet& frame, uint32_t payload, int in_port, uint64_t now) {
+    (void)frame, (void)payload, (void)in_port, (void)now;
   }
   virtual void signals(std::vector<UnitSignal>& out) const { (void)out; }
 };

@@ -18,7 +18,7 @@ inline uint64_t splitmix64(uint64_t& x) {
 }
 
 // Component id namespaces, so streams of different kinds never collide.
-enum class StreamKind : uint64_t { Nic = 1, Switch = 2, Traffic = 3, Control = 4 };
+enum class StreamKind : uint64_t { Nic = 1, Switch = 2, Traffic = 3, Control = 4, Qcn = 5 };
 
 class Rng {
  public:

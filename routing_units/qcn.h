@@ -1,0 +1,139 @@
+// QCN-Switch: the 802.1Qau congestion point (CP) and the per-port "minimal port
+// probability" table its notifications drive.
+//
+// Paper: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing Based on Explicit
+// Congestion Notifications" (CCPE 2018, ../shared/papers/004_551e5276b6a75fd9.txt):
+// sec. 2.3 (QCN congestion point, Fig. 2), 3.1.2 (AIMD port probabilities), 3.2 (feedback
+// comparison, Fig. 5), 3.3 / 3.3.1 (input vs output sampling, source processing), Table I
+// (every default below). Spec: ../shared/specs/qcn-switch.md secs. 3 and 4.
+// The routing that reads these probabilities is MIN-COND (min_cond.h); this file is the
+// pure arithmetic and the two small state blocks, with no simulator in them.
+//
+// Fixed point. A probability is held in units of 2^-16 percent (kQcnOne = 1 %, kQcnMax =
+// 100 % = 6,553,600 < 2^23), so every update is exact integer arithmetic that the RTL
+// refinement can reproduce bit for bit: a decrease by the factor (1 - Lf*x), Lf = 1/D, is
+// P' = floor(P * (D - min(x, D)) / D); an increase is P' = min(100 %, P + PI). The routing
+// compares the draw N (1..100) with the integer percent floor(P) (FOGSim's rule).
+//
+// Feedback (sec. 2.3; FOGSim's quantization, spec sec. 3.2): with Q the sampled queue,
+// Qeq the equilibrium point, Q_old the queue at the previous sample and weight w,
+//   raw = clamp((Q - Qeq) + w (Q - Q_old), 0, Qeq (1 + 2w));  Fb = floor(63 raw / (Qeq (1 + 2w)))
+// so Fb in 0..63 (6 bits), larger = more congested, saturating at Q = 2 Qeq when w = 0.
+// (The standard's Fb is the negative of this; only its magnitude is ever used.)
+//
+// Port probabilities (sec. 3.1.2, 3.2), one per transit port, initially 100 %:
+//   CNM with Fb through port r, base AIMD:  P[r] = max(Pmin, P[r] (1 - Lf Fb));
+//   with feedback comparison (FbC): LastFb[r] = Fb, avg = floor(sum LastFb / #transit ports),
+//     Fb <= avg - Th1  -> P[r] += PI (the increase);
+//     Fb >= avg + Th2  -> P[r] = max(Pmin, P[r] (1 - Lf (Fb - avg)));
+//     otherwise        -> unchanged (the window (avg - Th1, avg + Th2) of Fig. 5);
+//   either way the port's packet counter restarts;
+//   every PC_l packets through a port without a CNM: P += PI (capped at 100 %).
+// Boundaries follow the paper's open window: increase at Fb = avg - Th1 and decrease at
+// Fb = avg + Th2 (FOGSim increases at Fb <= avg + Th1 and decreases only at Fb > avg + Th2;
+// with Table I's Th1 = 0 the two differ only when Fb = avg + Th2 exactly).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace scfly {
+
+constexpr uint32_t kQcnOne = 1u << 16;      // 1 percent
+constexpr uint32_t kQcnMax = 100 * kQcnOne;  // 100 percent
+constexpr uint32_t kQcnFbMax = 63;           // 6-bit feedback
+
+// Where the congestion point samples: the output buffers of transit ports (802.1Qau, the
+// paper's final design) or their input buffers ([Neeser12], sec. 3.3).
+enum class QcnSampling : uint8_t { Output, Input };
+const char* to_string(QcnSampling s);
+
+// Table I defaults. Queue sizes are in phits; qeq is a fraction of the sampled buffer.
+struct QcnParams {
+  QcnSampling sampling = QcnSampling::Output;
+  bool feedback_comparison = true;  // sec. 3.2 (FbC)
+  bool source_processing = false;   // sec. 3.3.1 (input sampling only)
+  double qeq = 0.2;                 // Q_eq, fraction of one VC buffer of the sampled port
+  uint32_t w = 0;                   // weight of Q_delta (QCN's own default is 2)
+  uint32_t cpc = 100;               // congestion point cycle: packets between samples
+  uint32_t cnm_percent = 30;        // % of congested samples that emit a CNM
+  uint32_t lf_den = 64;             // L_f = 1 / lf_den
+  uint32_t pc_limit = 100;          // PC_l, packets through a port per increase
+  uint32_t pi = kQcnOne;            // PI, fixed point (1 %)
+  uint32_t th1 = 0, th2 = 30;       // feedback-comparison thresholds
+  uint32_t p_min = 0;               // probability floor, fixed point (not in the paper)
+  uint16_t cnm_phits = 0;           // CNM frame size; 0 = one data packet (as FOGSim)
+};
+
+// Quantized feedback 0..63 (formula above). qeq >= 1.
+uint32_t qcn_feedback(uint32_t q, uint32_t q_old, uint32_t qeq, uint32_t w);
+// P * (1 - x / den), floored, never below p_min (x >= den gives p_min).
+uint32_t qcn_decrease(uint32_t p, uint32_t x, uint32_t den, uint32_t p_min);
+// P + pi, capped at 100 %.
+uint32_t qcn_increase(uint32_t p, uint32_t pi);
+// Integer percent the routing compares N with: floor(P).
+inline int qcn_percent(uint32_t p) { return static_cast<int>(p / kQcnOne); }
+
+// The QCN-Switch port-probability table of one switch: P, LastFb and the packet counter
+// of each transit port [first, first + ports).
+class QcnPortTable {
+ public:
+  QcnPortTable(int first_port, int ports, const QcnParams& prm);
+  // A CNM carrying `fb` arrived through (or, for a local update, concerns) transit port
+  // `port`: base AIMD or feedback comparison as configured; the port's counter restarts.
+  void on_cnm(int port, uint32_t fb);
+  // `n` packets went through transit port `port`: an increase every PC_l of them.
+  void on_packets(int port, uint32_t n);
+  uint32_t p(int port) const { return m_p[idx(port)]; }
+  int percent(int port) const { return qcn_percent(m_p[idx(port)]); }
+  uint32_t last_fb(int port) const { return m_last_fb[idx(port)]; }
+  uint32_t counter(int port) const { return m_cnt[idx(port)]; }
+  // floor(sum of LastFb / #transit ports), what FbC compares with.
+  uint32_t fb_avg() const { return m_ports ? m_fb_sum / static_cast<uint32_t>(m_ports) : 0; }
+  int first_port() const { return m_first; }
+  int ports() const { return m_ports; }
+  bool is_transit(int port) const { return port >= m_first && port < m_first + m_ports; }
+  // Pointers for tracing ([ports], in port order).
+  const uint32_t* p_data() const { return m_p.data(); }
+  const uint32_t* last_fb_data() const { return m_last_fb.data(); }
+  const uint32_t* fb_avg_ptr() const { return &m_fb_avg; }
+
+ private:
+  size_t idx(int port) const { return static_cast<size_t>(port - m_first); }
+  int m_first, m_ports;
+  QcnParams m_prm;
+  std::vector<uint32_t> m_p, m_last_fb, m_cnt;
+  uint32_t m_fb_sum = 0;
+  uint32_t m_fb_avg = 0;  // traced copy of fb_avg()
+};
+
+// One congestion point (a sampled port): counts packets entering the sampled buffer and
+// samples one in every CPC of them.
+class QcnCongestionPoint {
+ public:
+  // `n` packets entered the sampled buffer: true if a sample is due (one per CPC packets;
+  // several due at once count as one sample).
+  bool count(uint32_t n, uint32_t cpc) {
+    m_count += n;
+    if (m_count < cpc) return false;
+    m_count %= cpc;
+    return true;
+  }
+  // Takes the sample of queue `q` (phits): its feedback, and Q_old := q.
+  uint32_t sample(uint32_t q, uint32_t qeq, uint32_t w) {
+    const uint32_t fb = qcn_feedback(q, m_q_old, qeq, w);
+    m_q_old = q;
+    m_last_q = q;
+    m_last_fb = fb;
+    return fb;
+  }
+  const uint32_t* count_ptr() const { return &m_count; }
+  const uint32_t* last_q_ptr() const { return &m_last_q; }
+  const uint32_t* last_fb_ptr() const { return &m_last_fb; }
+
+ private:
+  uint32_t m_count = 0, m_q_old = 0, m_last_q = 0, m_last_fb = 0;
+};
+
+}  // namespace scfly
