@@ -48,10 +48,16 @@ constexpr uint32_t kQcnFbMax = 63;           // 6-bit feedback
 // paper's final design) or their input buffers ([Neeser12], sec. 3.3).
 enum class QcnSampling : uint8_t { Output, Input };
 const char* to_string(QcnSampling s);
+// What paces the samples: `packets`, one per CPC packets entering the sampled queue (the
+// paper's sec. 2.3); `time`, one per CPC packet times (CPC x packet_phits cycles) whatever
+// flows, so a paused, congested port is sampled too (FOGSim samples on a cycle counter).
+enum class QcnClock : uint8_t { Packets, Time };
+const char* to_string(QcnClock c);
 
 // Table I defaults. Queue sizes are in phits; qeq is a fraction of the sampled buffer.
 struct QcnParams {
   QcnSampling sampling = QcnSampling::Output;
+  QcnClock clock = QcnClock::Packets;
   bool feedback_comparison = true;  // sec. 3.2 (FbC)
   bool source_processing = false;   // sec. 3.3.1 (input sampling only)
   double qeq = 0.2;                 // Q_eq, fraction of one VC buffer of the sampled port

@@ -258,6 +258,11 @@ SimConfig parse(YAML::Node root) {
     if (samp == "output") q.sampling = QcnSampling::Output;
     else if (samp == "input") q.sampling = QcnSampling::Input;
     else throw ConfigError(qs.bad("sampling", YAML::Node(samp), "output (output buffers of transit ports) or input"));
+    const std::string clk = qs.text("sampling_clock", "packets");
+    if (clk == "packets") q.clock = QcnClock::Packets;
+    else if (clk == "time") q.clock = QcnClock::Time;
+    else throw ConfigError(qs.bad("sampling_clock", YAML::Node(clk),
+                                  "packets (one sample per CPC packets entering the queue) or time (one per CPC packet times)"));
     q.feedback_comparison = qs.boolean("feedback_comparison", true);
     q.source_processing = qs.boolean("source_processing", false);
     q.qeq = qs.real("qeq", 0.2, 0.0, 1.0, "a fraction of the sampled buffer in (0, 1] (Table I: 0.2)");
@@ -629,6 +634,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["min_cond"] = {{"trigger", to_string(c.routing_prm.trigger)}};
   const QcnParams& q = c.routing_prm.qcn;
   j["qcn"] = {{"sampling", to_string(q.sampling)},
+              {"sampling_clock", to_string(q.clock)},
               {"feedback_comparison", q.feedback_comparison},
               {"source_processing", q.source_processing},
               {"qeq", q.qeq},

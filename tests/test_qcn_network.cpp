@@ -19,6 +19,8 @@ const char* const kVariants[] = {
     "qcn.sampling=input qcn.feedback_comparison=true qcn.source_processing=true",
     "qcn.sampling=output qcn.feedback_comparison=false",
     "qcn.sampling=output qcn.feedback_comparison=true",
+    "qcn.sampling=output qcn.feedback_comparison=true qcn.sampling_clock=time",
+    "qcn.sampling=input qcn.feedback_comparison=true qcn.sampling_clock=time",
     "min_cond.trigger=pause",
 };
 
@@ -55,7 +57,7 @@ TEST(QcnNetwork, AdversarialCarriesFarMoreThanMin) {
   expect_ok(qc);
   if (mn.json.is_null() || qc.json.is_null()) return;
   EXPECT_LE(num(mn, "accepted_load"), 1.0 / 8 + 0.005);
-  EXPECT_GT(num(qc, "accepted_load"), 0.38);  // measured 0.433 (draining the warm-up backlog)
+  EXPECT_GT(num(qc, "accepted_load"), 0.38);  // measured 0.397, latency 303 cycles, Jain 0.9995
   EXPECT_GT(num(qc, "nonminimal_fraction"), 0.6);
   EXPECT_GT(metrics(qc)["policy_fractions"]["crg-gr"].get<double>(), 0.6);  // misroutes are G-first
   // CNMs were sent and every one was intercepted (a NIC receiving one fails the run).
@@ -63,8 +65,11 @@ TEST(QcnNetwork, AdversarialCarriesFarMoreThanMin) {
   EXPECT_GT(c["qcn_cnms_sent"].get<uint64_t>(), 10u);
   EXPECT_LE(metrics(qc)["control_frames_originated"].get<uint64_t>() - metrics(qc)["control_frames_intercepted"].get<uint64_t>(), 2u);
   EXPECT_EQ(c["qcn_cnms_sent"], metrics(qc)["control_frames_originated"]);
-  // CNMs overtake the queued data: they cross the same congested switches far faster.
-  EXPECT_LT(num(qc, "control_latency_avg"), 0.25 * num(qc, "network_latency_avg"));
+  // CNMs overtake the queued data: at most 3 hops, each at most link (40) + pipeline (20) +
+  // one data packet already on the link (20), plus their own 20 phits; queued data waits
+  // far longer (measured: CNM max 168, data max 3,985 cycles).
+  EXPECT_LE(num(qc, "control_latency_max"), 3 * (40 + 20 + 20) + 20);
+  EXPECT_GT(num(qc, "network_latency_max"), 4 * num(qc, "control_latency_max"));
 }
 
 TEST(QcnNetwork, UniformStaysMinimal) {
@@ -161,6 +166,7 @@ TEST(QcnNetwork, BadQcnKeysAreClearErrors) {
       {"qcn.cnm_phits=3000", "qcn.cnm_phits"},  // larger than the 2,000-phit buffers
       {"min_cond.trigger=credits", "min_cond.trigger"},
       {"qcn.th2=64", "qcn.th2"},
+      {"qcn.sampling_clock=sometimes", "qcn.sampling_clock"},
   };
   for (const Case& c : cases) {
     const ScflyRun r = run_scfly(qcn_tiny(), std::string("-q ") + c.args, false);

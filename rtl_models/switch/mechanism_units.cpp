@@ -116,11 +116,13 @@ class ControlProbe final : public SwitchUnit {
 // probability table, written into the switch's forwarding table for MIN-COND.
 class QcnUnit final : public SwitchUnit {
  public:
-  QcnUnit(int sw, const Dragonfly& topo, const QcnParams& q, uint16_t cnm_phits, uint64_t seed, SimContext& ctx)
+  QcnUnit(int sw, const Dragonfly& topo, const QcnParams& q, uint16_t cnm_phits, uint32_t packet_phits, uint64_t seed,
+          SimContext& ctx)
       : m_sw(sw), m_topo(topo), m_q(q), m_cnm_phits(cnm_phits), m_first(topo.p()),
         m_n(topo.radix() - topo.p()), m_ports(m_first, m_n, q), m_cp(static_cast<size_t>(m_n)),
         m_last_out(static_cast<size_t>(m_n), 0), m_last_in(static_cast<size_t>(m_n), 0),
         m_qeq(static_cast<size_t>(m_n), 1), m_pct(static_cast<size_t>(m_n), 100),
+        m_period(std::max<uint32_t>(1, q.cpc * packet_phits)),
         m_rng(seed, StreamKind::Qcn, static_cast<uint64_t>(sw)),
         m_sent(ctx.counters["qcn_cnms_sent"]), m_local(ctx.counters["qcn_local_updates"]),
         m_received(ctx.counters["qcn_cnms_received"]), m_samples(ctx.counters["qcn_samples"]),
@@ -136,8 +138,11 @@ class QcnUnit final : public SwitchUnit {
   }
   void attach(ControlPort& port) override { m_port = &port; }
   void attach(ForwardingTable& table) override { m_table = &table; }
+  void idle(uint64_t cycles) override { m_idle += cycles; }
   void end_cycle(const SwitchCycle& c) override {
     (void)c;
+    const uint64_t elapsed = m_idle + 1;  // this cycle and the ones slept through
+    m_idle = 0;
     for (int i = 0; i < m_n; ++i) {
       const int port = m_first + i;
       const size_t k = static_cast<size_t>(i);
@@ -151,7 +156,12 @@ class QcnUnit final : public SwitchUnit {
         d_cp = static_cast<uint32_t>(in - m_last_in[k]);
         m_last_in[k] = in;
       }
-      if (d_cp && m_cp[k].count(d_cp, m_q.cpc)) sample(port);
+      if (m_q.clock == QcnClock::Time) {
+        // Time-paced: one sample per CPC packet times, counted in cycles.
+        if (m_cp[k].count(static_cast<uint32_t>(std::min<uint64_t>(elapsed, m_period)), m_period)) sample(port, false);
+      } else if (d_cp && m_cp[k].count(d_cp, m_q.cpc)) {
+        sample(port, true);
+      }
     }
     sync();
   }
@@ -185,20 +195,23 @@ class QcnUnit final : public SwitchUnit {
   const QcnPortTable& ports() const { return m_ports; }
 
  private:
-  void sample(int port) {
+  // `arrival`: the sample was triggered by a packet entering the queue (the culprit, for
+  // output sampling); otherwise (time-paced) a packet of the queue is drawn.
+  void sample(int port, bool arrival) {
     const size_t k = static_cast<size_t>(port - m_first);
-    const uint32_t q = m_q.sampling == QcnSampling::Output ? m_state->data_phits_out(port) : m_state->data_phits_in(port);
+    const uint32_t q = m_q.sampling == QcnSampling::Output ? m_state->queued_for_output(port) : m_state->data_phits_in(port);
     const uint32_t fb = m_cp[k].sample(q, m_qeq[k], m_q.w);
     ++m_samples;
     if (fb == 0) return;
     ++m_congested;
     if (1 + m_rng.below(100) > m_q.cnm_percent) return;
     const Packet* victim = nullptr;
-    if (m_q.sampling == QcnSampling::Output) {
-      victim = m_state->out_head_packet(port);
+    if (m_q.sampling == QcnSampling::Output && arrival) {
+      victim = m_state->last_packet_out(port);  // the frame whose arrival was sampled
     } else {
       m_scratch.clear();
-      m_state->in_packets(port, m_scratch);
+      if (m_q.sampling == QcnSampling::Output) m_state->output_queue_packets(port, m_scratch);
+      else m_state->in_packets(port, m_scratch);
       if (!m_scratch.empty())
         victim = m_scratch[m_rng.below(static_cast<uint32_t>(m_scratch.size()))];
     }
@@ -243,6 +256,8 @@ class QcnUnit final : public SwitchUnit {
   std::vector<uint64_t> m_last_out, m_last_in;
   std::vector<uint32_t> m_qeq;
   std::vector<uint32_t> m_pct;  // integer percent per transit port, as in the table (traced)
+  uint32_t m_period;            // time-paced sampling: cycles between samples
+  uint64_t m_idle = 0;          // cycles slept since the last end_cycle
   Rng m_rng;
   const SwitchState* m_state = nullptr;
   ControlPort* m_port = nullptr;
@@ -305,7 +320,7 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   if (routing.uses_qcn()) {
     const QcnParams& q = routing.params().qcn;
     const uint16_t cnm = q.cnm_phits ? q.cnm_phits : prm.packet_phits;
-    units.push_back(std::make_unique<QcnUnit>(sw, topo, q, cnm, seed, ctx));
+    units.push_back(std::make_unique<QcnUnit>(sw, topo, q, cnm, prm.packet_phits, seed, ctx));
   }
   if (routing.algo() == RoutingAlgo::MinCond && routing.params().trigger == MinCondTrigger::Pause)
     units.push_back(std::make_unique<PauseTrigger>(topo.p(), topo.radix(), prm.packet_phits));

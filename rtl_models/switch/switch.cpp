@@ -51,6 +51,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_out_phits.assign(K, 0);
   m_pkts_in.assign(K, 0);
   m_pkts_out.assign(K, 0);
+  m_last_out.assign(K, UINT32_MAX);
   m_in_data.assign(K, 1);
   m_out_data.assign(K, 1);
   m_xoff.assign(K, UINT32_MAX);
@@ -384,7 +385,10 @@ void Switch::allocate() {
     iv.xbar_out = r.out_port;
     ++m_in_active[r.in_port];
     ++m_out_active[r.out_port];
-    m_pkts_out[r.out_port] += r.out_vc < m_out_data[r.out_port];
+    if (r.out_vc < m_out_data[r.out_port]) {
+      ++m_pkts_out[r.out_port];
+      m_last_out[r.out_port] = iv.buf.front().pkt;
+    }
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
     if constexpr (kCtl) {
       if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
@@ -600,12 +604,38 @@ bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
   return m_pfc ? ov.paused != 0 : ov.credits < static_cast<int32_t>(phits);
 }
 
-const Packet* Switch::out_head_packet(int port) const {
-  const auto& vcs = m_ovc[static_cast<size_t>(port)];
-  const OutVc* best = nullptr;
-  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v)
-    if (!vcs[v].buf.empty() && (!best || vcs[v].buf.size() > best->buf.size())) best = &vcs[v];
-  return best ? &m_ctx.pool[best->buf.front().pkt] : nullptr;
+uint32_t Switch::queued_for_output(int port) const {
+  uint32_t n = data_phits_out(port);
+  for (int ip = 0; ip < m_inputs; ++ip) {
+    const auto& vcs = m_ivc[static_cast<size_t>(ip)];
+    for (size_t v = 0; v < m_in_data[static_cast<size_t>(ip)]; ++v) {
+      const InVc& iv = vcs[v];
+      if (iv.routed && !iv.connected && iv.cands.n > 0 && iv.cands.c[0].port == port) n += iv.buf.size();
+    }
+  }
+  return n;
+}
+
+const Packet* Switch::last_packet_out(int port) const {
+  const PacketId id = m_last_out[static_cast<size_t>(port)];
+  return id == UINT32_MAX ? nullptr : &m_ctx.pool[id];
+}
+
+void Switch::output_queue_packets(int port, std::vector<const Packet*>& out) const {
+  const auto& ovcs = m_ovc[static_cast<size_t>(port)];
+  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v) {
+    const RingBuffer<Flit>& b = ovcs[v].buf;
+    for (uint32_t i = 0; i < b.size(); ++i)
+      if (i == 0 || b.at(i).head()) out.push_back(&m_ctx.pool[b.at(i).pkt]);
+  }
+  for (int ip = 0; ip < m_inputs; ++ip) {
+    const auto& vcs = m_ivc[static_cast<size_t>(ip)];
+    for (size_t v = 0; v < m_in_data[static_cast<size_t>(ip)]; ++v) {
+      const InVc& iv = vcs[v];
+      if (iv.routed && !iv.connected && iv.cands.n > 0 && iv.cands.c[0].port == port)
+        out.push_back(&m_ctx.pool[iv.buf.front().pkt]);
+    }
+  }
 }
 
 void Switch::in_packets(int port, std::vector<const Packet*>& out) const {

@@ -128,7 +128,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint32_t in_depth(int port) const override { return m_ivc[static_cast<size_t>(port)][0].buf.capacity(); }
   uint32_t out_depth(int port) const override { return m_ovc[static_cast<size_t>(port)][0].buf.capacity(); }
   bool out_stopped(int port, int vc, uint32_t phits) const override;
-  const Packet* out_head_packet(int port) const override;
+  uint32_t queued_for_output(int port) const override;
+  const Packet* last_packet_out(int port) const override;
+  void output_queue_packets(int port, std::vector<const Packet*>& out) const override;
   void in_packets(int port, std::vector<const Packet*>& out) const override;
   // The mechanism units' own state, for `scfly table` (e.g. QCN's exact probabilities).
   std::vector<std::unique_ptr<SwitchUnit>>& units() { return m_units; }
@@ -212,6 +214,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
   void deliver_control(PacketId id, int in_port, uint64_t now);
   std::vector<uint64_t> m_pkts_in, m_pkts_out;  // data packets per port (SwitchState)
+  std::vector<PacketId> m_last_out;             // last data packet switched into each output
   bool m_sleep = true;
   bool m_pfc = false;
   std::vector<uint32_t> m_xoff, m_xon;  // PFC thresholds per input port

@@ -47,8 +47,17 @@ class SwitchState {
   // True while output VC `vc` of `port` may start no packet of `phits`: paused by PFC, or
   // (credit flow control) fewer credits than `phits`.
   virtual bool out_stopped(int port, int vc, uint32_t phits) const = 0;
-  // The packet at the head of the port's fullest output data VC (ties: lowest VC), or null.
-  virtual const Packet* out_head_packet(int port) const = 0;
+  // The port's output queue as a congestion point sees it, in phits: its output data VCs
+  // plus every input data VC whose routed head waits for this port (the virtual output
+  // queue: in this CIOQ switch a single-VC flow leaves the output buffer at line rate and
+  // its backlog builds at the inputs, as head-of-line blocked packets).
+  virtual uint32_t queued_for_output(int port) const = 0;
+  // The data packet most recently switched into the port's output VCs (null: none yet);
+  // valid at the end of the cycle it was switched (it may be delivered later).
+  virtual const Packet* last_packet_out(int port) const = 0;
+  // The packets of that queue: every packet with a phit in the port's output data VCs, and
+  // the head packet of every input data VC routed to the port.
+  virtual void output_queue_packets(int port, std::vector<const Packet*>& out) const = 0;
   // Every packet with a phit in the port's input data VCs, once each, in buffer order.
   virtual void in_packets(int port, std::vector<const Packet*>& out) const = 0;
 };
