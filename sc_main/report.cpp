@@ -77,6 +77,13 @@ nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
   nlohmann::json j;
   j["config"] = config_to_json(cfg);
   j["metrics"] = metrics_to_json(r.metrics);
+  if (!r.timeseries.reactions.empty()) {
+    // The first phase change's reaction as metric columns, so sweeps can compare it.
+    const Reaction& re = r.timeseries.reactions.front();
+    j["metrics"]["reaction_cycles"] = re.reaction_cycles < 0 ? nlohmann::json() : nlohmann::json(re.reaction_cycles);
+    j["metrics"]["reaction_steady_latency"] =
+        std::isnan(re.steady_latency) ? nlohmann::json() : nlohmann::json(re.steady_latency);
+  }
   if (r.timeseries.bin_cycles) j["timeseries"] = timeseries_to_json(r.timeseries);
   j["run"] = {{"status", r.error.empty() ? (r.conservation_ok ? "ok" : "conservation-failed")
                                          : "error"},

@@ -7,6 +7,7 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
              [--title T] [--logy] [--ymax V] [--ideal]
   scfly plot DB --recipe latency|throughput [any option above overrides the recipe's]
   scfly plot DB --recipe transient (--point ID | --where SQL) [--cycles] [--switches 0,3]
+                 [--switch-series NAME,...]
   scfly plot DB --recipe fairness (--point ID | --where SQL)
   scfly plot DB [--where SQL] [--status ok|error|all] --csv FILE.csv   (export, no plot)
 
@@ -304,6 +305,13 @@ def plot_transient(plt, a, db, tables):
     names = [r["name"] for r in query(db, "SELECT DISTINCT name FROM switch_series WHERE point_id = ?"
                                           " ORDER BY name", (p["id"],))] \
         if "switch_series" in tables else []
+    if a.switch_series:
+        pick = [n.strip() for n in a.switch_series.split(",") if n.strip()]
+        unknown = [n for n in pick if n not in names]
+        if unknown:
+            raise PlotError(f"--switch-series: point {p['id']} has no series '{unknown[0]}' "
+                            f"(it has: {', '.join(names) or 'none'})")
+        names = pick
     want = None
     if a.switches:
         try:
@@ -477,6 +485,8 @@ def parse_args(argv):
     ap.add_argument("--point", metavar="ID", type=int, help="point id (transient, fairness)")
     ap.add_argument("--switches", metavar="LIST",
                     help="transient: plot these switches individually, e.g. 0,3")
+    ap.add_argument("--switch-series", metavar="NAMES",
+                    help="transient: only these per-switch series, comma-separated (e.g. qcn_p10_local)")
     ap.add_argument("--cycles", action="store_true", help="transient: time in cycles, not µs")
     ap.add_argument("-o", "--output", metavar="FILE", default="scfly-plot.png",
                     help="figure file: .png, .svg or .pdf (default scfly-plot.png)")
