@@ -124,6 +124,7 @@ TimeSeries NetStats::timeseries(uint64_t cycles) const {
     ts.t_end.push_back(t1);
     ts.latency_avg.push_back(ratio(x.lat, x.pkts));
     ts.latency_inj_avg.push_back(ratio(x.gen_lat, x.gen_pkts_done));
+    ts.inj_complete.push_back(x.gen_pkts_done == x.gen_pkts);
     ts.network_latency_avg.push_back(ratio(x.net_lat, x.pkts));
     ts.accepted_load.push_back(static_cast<double>(x.phits) / node_cycles);
     ts.generated_load.push_back(static_cast<double>(x.gen_phits) / node_cycles);
@@ -147,7 +148,9 @@ std::vector<Reaction> reaction_times(const TimeSeries& ts, const std::vector<uin
     // Bins wholly inside the phase; the run's last bin left out.
     std::vector<size_t> bins;
     for (size_t b = 0; b < nb; ++b)
-      if (ts.t_start[b] >= r.start && ts.t_end[b] <= end && !(b + 1 == nb && end == run_end)) bins.push_back(b);
+      if (ts.t_start[b] >= r.start && ts.t_end[b] <= end && !(b + 1 == nb && end == run_end) &&
+          (ts.inj_complete.empty() || ts.inj_complete[b]))
+        bins.push_back(b);
     if (bins.size() >= 4) {
       double sum = 0;
       int n = 0;

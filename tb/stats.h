@@ -54,6 +54,8 @@ struct TimeSeries {
   std::vector<double> latency_avg;          // total latency of packets delivered in the bin
   std::vector<double> latency_inj_avg;      // total latency of packets generated in the bin
                                             // (only those delivered by the end of the run)
+  std::vector<uint8_t> inj_complete;        // 1 if every packet generated in the bin was
+                                            // delivered by the end (not exported)
   std::vector<double> network_latency_avg;  // of packets delivered in the bin
   std::vector<double> accepted_load;        // phits/node/cycle delivered in the bin
   std::vector<double> generated_load;       // phits/node/cycle generated in the bin
@@ -68,8 +70,9 @@ struct TimeSeries {
 // Reaction time to a traffic phase change (QCN paper sec. 5.3.1: "from the traffic change
 // to the moment in which average latency approximately converges to the new value").
 // Series: latency by generation bin (latency_inj_avg). The new phase's steady latency is
-// the mean over the second half of its bins (the run's last bin left out: packets generated
-// there that are still in flight would bias it low); the reaction ends at the start of the
+// the mean over the second half of its bins, using only bins whose packets were all
+// delivered by the end of the run (inj_complete; otherwise the slow ones still in flight
+// would bias it low) and never the run's last bin; the reaction ends at the start of the
 // first bin after which every bin of the phase stays within +-tolerance of that mean (bins
 // with no packet skipped). reaction_cycles < 0: the phase never settled, or has fewer than
 // 4 bins to judge by.
@@ -94,7 +97,11 @@ class NetStats {
   void generated(uint64_t at, int phits) {
     ++m_generated;
     if (in_window(at)) m_gen_phits += static_cast<uint64_t>(phits);
-    if (m_bin_cycles) bin(at).gen_phits += static_cast<uint64_t>(phits);
+    if (m_bin_cycles) {
+      Bin& b = bin(at);
+      b.gen_phits += static_cast<uint64_t>(phits);
+      ++b.gen_pkts;
+    }
   }
   // Collect per-bin counters from now on (call before the run).
   void enable_timeseries(uint64_t bin_cycles) { m_bin_cycles = bin_cycles; }
@@ -124,7 +131,7 @@ class NetStats {
 
   struct Bin {
     uint64_t pkts = 0, phits = 0, lat = 0, net_lat = 0, nonmin = 0;  // delivered in the bin
-    uint64_t gen_phits = 0;                                           // generated in the bin
+    uint64_t gen_phits = 0, gen_pkts = 0;                             // generated in the bin
     uint64_t gen_pkts_done = 0, gen_lat = 0;  // generated in the bin, delivered so far
   };
   Bin& bin(uint64_t cycle) {
