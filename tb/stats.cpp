@@ -148,24 +148,31 @@ std::vector<Reaction> reaction_times(const TimeSeries& ts, const std::vector<uin
     // Bins wholly inside the phase; the run's last bin left out.
     std::vector<size_t> bins;
     for (size_t b = 0; b < nb; ++b)
-      if (ts.t_start[b] >= r.start && ts.t_end[b] <= end && !(b + 1 == nb && end == run_end) &&
-          (ts.inj_complete.empty() || ts.inj_complete[b]))
-        bins.push_back(b);
+      if (ts.t_start[b] >= r.start && ts.t_end[b] <= end && !(b + 1 == nb && end == run_end)) bins.push_back(b);
+    auto complete = [&](size_t b) { return ts.inj_complete.empty() || ts.inj_complete[b] != 0; };
     if (bins.size() >= 4) {
+      // The steady latency: the second half's bins, all of whose packets were delivered; at
+      // least half of them must be, else it is not measurable (run with drain: true).
       double sum = 0;
       int n = 0;
-      for (size_t k = bins.size() / 2; k < bins.size(); ++k)
+      const size_t half = bins.size() - bins.size() / 2;
+      size_t full = 0;
+      for (size_t k = bins.size() / 2; k < bins.size(); ++k) {
+        if (!complete(bins[k])) continue;
+        ++full;
         if (!std::isnan(ts.latency_inj_avg[bins[k]])) {
           sum += ts.latency_inj_avg[bins[k]];
           ++n;
         }
-      if (n > 0) {
+      }
+      if (n > 0 && 2 * full >= half) {
         r.steady_latency = sum / n;
-        // The last bin outside the band; the reaction ends where the next one starts.
+        // The last judged bin outside the band; the reaction ends where the next one starts.
         size_t settled = 0;
         for (size_t k = 0; k < bins.size(); ++k) {
           const double v = ts.latency_inj_avg[bins[k]];
-          if (!std::isnan(v) && std::fabs(v - r.steady_latency) > tolerance * r.steady_latency) settled = k + 1;
+          if (complete(bins[k]) && !std::isnan(v) && std::fabs(v - r.steady_latency) > tolerance * r.steady_latency)
+            settled = k + 1;
         }
         if (settled < bins.size()) r.reaction_cycles = static_cast<int64_t>(ts.t_start[bins[settled]] - r.start);
       }

@@ -70,9 +70,10 @@ struct TimeSeries {
 // Reaction time to a traffic phase change (QCN paper sec. 5.3.1: "from the traffic change
 // to the moment in which average latency approximately converges to the new value").
 // Series: latency by generation bin (latency_inj_avg). The new phase's steady latency is
-// the mean over the second half of its bins, using only bins whose packets were all
+// the mean over the second half of its bins, judging only bins whose packets were all
 // delivered by the end of the run (inj_complete; otherwise the slow ones still in flight
-// would bias it low) and never the run's last bin; the reaction ends at the start of the
+// would bias them low), never the run's last bin, and only if at least half of that
+// second half is complete (run transients with drain: true); the reaction ends at the start of the
 // first bin after which every bin of the phase stays within +-tolerance of that mean (bins
 // with no packet skipped). reaction_cycles < 0: the phase never settled, or has fewer than
 // 4 bins to judge by.

@@ -405,10 +405,15 @@ TEST(ReactionTime, FromThePhaseChangeToTheFirstBinThatStaysInBand) {
   partial.inj_complete.assign(15, 1);
   partial.inj_complete[12] = partial.inj_complete[13] = 0;
   const auto rp = reaction_times(partial, {0, 400}, 1500);
-  EXPECT_DOUBLE_EQ(rp[0].steady_latency, (195 + 200 + 202 + 198) / 4.0);  // bins 8..11
+  EXPECT_DOUBLE_EQ(rp[0].steady_latency, (200 + 202 + 198) / 3.0);  // second half 9..13, complete 9..11
   EXPECT_EQ(rp[0].reaction_cycles, 300);
   partial.inj_complete.assign(15, 1);  // judged as if complete, 120 and 90 fall out of band
   EXPECT_LT(reaction_times(partial, {0, 400}, 1500)[0].reaction_cycles, 0);
+  // Most of the second half incomplete: not measurable.
+  for (int b = 9; b < 14; ++b) partial.inj_complete[static_cast<size_t>(b)] = 0;
+  const auto rn = reaction_times(partial, {0, 400}, 1500);
+  EXPECT_TRUE(std::isnan(rn[0].steady_latency));
+  EXPECT_LT(rn[0].reaction_cycles, 0);
   // A phase that is still moving at its end never settled.
   const TimeSeries moving = series({100, 100, 100, 100, 900, 800, 700, 600, 500, 400, 300, 200, 100, 100}, 100);
   EXPECT_LT(reaction_times(moving, {0, 400}, 1400)[0].reaction_cycles, 0);
