@@ -57,6 +57,16 @@ const SleepCase kCases[] = {
     {"pb_acor_output", "routing=pb-acor ugal.occupancy=output"},
     {"pb_acor_both", "routing=pb-acor ugal.occupancy=both"},
     {"ugal_g_both_absolute", "routing=ugal-g ugal.occupancy=both topology.g=5 topology.arrangement=absolute"},
+    // QCN-Switch: CNMs, local updates and the probability register (cpc 5 so that the
+    // tiny network samples often), paced by packets and by time, on both sides, and the
+    // pause trigger.
+    {"min_cond_qcn_out", "routing=min-cond qcn.cpc=5"},
+    {"min_cond_qcn_out_time", "routing=min-cond qcn.cpc=5 qcn.sampling_clock=time"},
+    {"min_cond_qcn_in_sp", "routing=min-cond qcn.cpc=5 qcn.sampling=input qcn.source_processing=true"},
+    {"min_cond_qcn_in_time_pfc",
+     "routing=min-cond qcn.cpc=5 qcn.sampling=input qcn.sampling_clock=time switch.flow_control=pfc"},
+    {"min_cond_pause", "routing=min-cond min_cond.trigger=pause"},
+    {"min_cond_pause_pfc", "routing=min-cond min_cond.trigger=pause switch.flow_control=pfc"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Mechanisms, SleepEquivalence, ::testing::ValuesIn(kCases),

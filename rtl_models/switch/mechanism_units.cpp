@@ -138,11 +138,14 @@ class QcnUnit final : public SwitchUnit {
   }
   void attach(ControlPort& port) override { m_port = &port; }
   void attach(ForwardingTable& table) override { m_table = &table; }
-  void idle(uint64_t cycles) override { m_idle += cycles; }
+  // Asleep the switch holds no packet: nothing enters or leaves a port and every queue is
+  // empty, so only the time-paced sample counters move (samples of an empty queue).
+  void idle(uint64_t cycles) override {
+    if (m_q.clock != QcnClock::Time) return;
+    for (auto& cp : m_cp) cp.idle(cycles, m_period);
+  }
   void end_cycle(const SwitchCycle& c) override {
     (void)c;
-    const uint64_t elapsed = m_idle + 1;  // this cycle and the ones slept through
-    m_idle = 0;
     for (int i = 0; i < m_n; ++i) {
       const int port = m_first + i;
       const size_t k = static_cast<size_t>(i);
@@ -158,7 +161,7 @@ class QcnUnit final : public SwitchUnit {
       }
       if (m_q.clock == QcnClock::Time) {
         // Time-paced: one sample per CPC packet times, counted in cycles.
-        if (m_cp[k].count(static_cast<uint32_t>(std::min<uint64_t>(elapsed, m_period)), m_period)) sample(port, false);
+        if (m_cp[k].count(1, m_period)) sample(port, false);
       } else if (d_cp && m_cp[k].count(d_cp, m_q.cpc)) {
         sample(port, true);
       }
@@ -201,7 +204,7 @@ class QcnUnit final : public SwitchUnit {
     const size_t k = static_cast<size_t>(port - m_first);
     const uint32_t q = m_q.sampling == QcnSampling::Output ? m_state->queued_for_output(port) : m_state->data_phits_in(port);
     const uint32_t fb = m_cp[k].sample(q, m_qeq[k], m_q.w);
-    ++m_samples;
+    m_samples += q != 0;  // samples of an empty queue (also those a sleeping switch skips) are not counted
     if (fb == 0) return;
     ++m_congested;
     if (1 + m_rng.below(100) > m_q.cnm_percent) return;
@@ -257,7 +260,6 @@ class QcnUnit final : public SwitchUnit {
   std::vector<uint32_t> m_qeq;
   std::vector<uint32_t> m_pct;  // integer percent per transit port, as in the table (traced)
   uint32_t m_period;            // time-paced sampling: cycles between samples
-  uint64_t m_idle = 0;          // cycles slept since the last end_cycle
   Rng m_rng;
   const SwitchState* m_state = nullptr;
   ControlPort* m_port = nullptr;
