@@ -115,7 +115,7 @@ class QcnPortTable {
 };
 
 // One congestion point (a sampled port): counts packets entering the sampled buffer and
-// samples one in every CPC of them.
+// samples one in every CPC of them (time-paced sampling keeps one timer for all ports).
 class QcnCongestionPoint {
  public:
   // `n` packets entered the sampled buffer: true if a sample is due (one per CPC packets;
@@ -126,16 +126,9 @@ class QcnCongestionPoint {
     m_count %= cpc;
     return true;
   }
-  // Time-paced: `cycles` pass with the queue empty (the switch slept); returns how many
-  // samples fell in them. Each would read Q = 0, whose feedback is 0 (no CNM, no draw), so
-  // only Q_old := 0 remains of them, exactly as if the switch had been clocked.
-  uint64_t idle(uint64_t cycles, uint32_t period) {
-    const uint64_t total = m_count + cycles;
-    m_count = static_cast<uint32_t>(total % period);
-    const uint64_t n = total / period;
-    if (n) m_q_old = m_last_q = m_last_fb = 0;
-    return n;
-  }
+  // A sample of an empty queue (a time-paced sample while the switch slept): feedback 0,
+  // no CNM, no draw; only Q_old := 0 remains of it.
+  void sample_empty() { m_q_old = m_last_q = m_last_fb = 0; }
   // Takes the sample of queue `q` (phits): its feedback, and Q_old := q.
   uint32_t sample(uint32_t q, uint32_t qeq, uint32_t w) {
     const uint32_t fb = qcn_feedback(q, m_q_old, qeq, w);

@@ -289,14 +289,8 @@ SimConfig parse(YAML::Node root) {
     if (q.pi == 0) q.pi = 1;
     q.th1 = static_cast<uint32_t>(qs.integer("th1", 0, 0, 63, " (6-bit feedback units)"));
     q.th2 = static_cast<uint32_t>(qs.integer("th2", 30, 0, 63, " (6-bit feedback units)"));
-    {
-      YAML::Node pm = qs.raw("p_min");
-      double v = 0;
-      if (pm && !pm.IsNull() &&
-          (!pm.IsScalar() || !YAML::convert<double>::decode(pm, v) || !std::isfinite(v) || v < 0 || v >= 100))
-        throw ConfigError(qs.bad("p_min", pm, "a probability floor in [0, 100) percent (default 0)"));
-      q.p_min = static_cast<uint32_t>(std::lround(v * kQcnOne));
-    }
+    q.p_min = static_cast<uint32_t>(
+        std::lround(qs.real("p_min", 0.0, -1e-300, 100.0, "a probability floor in [0, 100] percent (default 0)") * kQcnOne));
     q.cnm_phits = static_cast<uint16_t>(qs.integer("cnm_phits", 0, 1, 4096, " phits (default: one data packet)"));
     qs.finish();
     if (q.source_processing && q.sampling != QcnSampling::Input)

@@ -139,13 +139,23 @@ class QcnUnit final : public SwitchUnit {
   void attach(ControlPort& port) override { m_port = &port; }
   void attach(ForwardingTable& table) override { m_table = &table; }
   // Asleep the switch holds no packet: nothing enters or leaves a port and every queue is
-  // empty, so only the time-paced sample counters move (samples of an empty queue).
+  // empty, so only the time-paced sample timer moves (samples of empty queues).
   void idle(uint64_t cycles) override {
     if (m_q.clock != QcnClock::Time) return;
-    for (auto& cp : m_cp) cp.idle(cycles, m_period);
+    const uint64_t total = m_tick + cycles;
+    if (total >= m_period)
+      for (auto& cp : m_cp) cp.sample_empty();
+    m_tick = static_cast<uint32_t>(total % m_period);
   }
   void end_cycle(const SwitchCycle& c) override {
     (void)c;
+    // Time-paced: every port is sampled each CPC packet times, on one timer.
+    const bool timed = m_q.clock == QcnClock::Time && ++m_tick >= m_period;
+    if (timed) m_tick = 0;
+    // No data packet landed or was switched anywhere: no counter moved, nothing to do.
+    const uint64_t total = m_state->data_packets_total();
+    if (total == m_last_total && !timed) return;
+    m_last_total = total;
     for (int i = 0; i < m_n; ++i) {
       const int port = m_first + i;
       const size_t k = static_cast<size_t>(i);
@@ -159,12 +169,8 @@ class QcnUnit final : public SwitchUnit {
         d_cp = static_cast<uint32_t>(in - m_last_in[k]);
         m_last_in[k] = in;
       }
-      if (m_q.clock == QcnClock::Time) {
-        // Time-paced: one sample per CPC packet times, counted in cycles.
-        if (m_cp[k].count(1, m_period)) sample(port, false);
-      } else if (d_cp && m_cp[k].count(d_cp, m_q.cpc)) {
-        sample(port, true);
-      }
+      if (timed) sample(port, false);
+      else if (m_q.clock == QcnClock::Packets && d_cp && m_cp[k].count(d_cp, m_q.cpc)) sample(port, true);
     }
     sync();
   }
@@ -188,6 +194,7 @@ class QcnUnit final : public SwitchUnit {
       out.push_back({"qcn_cp" + tag + "_q", m_cp[static_cast<size_t>(i)].last_q_ptr(), nullptr});
       out.push_back({"qcn_cp" + tag + "_fb", m_cp[static_cast<size_t>(i)].last_fb_ptr(), nullptr});
     }
+    if (m_q.clock == QcnClock::Time) out.push_back({"qcn_sample_timer", &m_tick, nullptr});
     const QcnPortTable* t = &m_ports;
     out.push_back({"qcn_fb_avg", m_ports.fb_avg_ptr(), [t] { return static_cast<double>(t->fb_avg()); }});
     const uint32_t* sent = &m_cnms_out;
@@ -259,7 +266,9 @@ class QcnUnit final : public SwitchUnit {
   std::vector<uint64_t> m_last_out, m_last_in;
   std::vector<uint32_t> m_qeq;
   std::vector<uint32_t> m_pct;  // integer percent per transit port, as in the table (traced)
-  uint32_t m_period;            // time-paced sampling: cycles between samples
+  uint32_t m_period;            // time-paced sampling: cycles between samples ...
+  uint32_t m_tick = 0;          // ... and the cycles since the last one (traced)
+  uint64_t m_last_total = 0;    // SwitchState::data_packets_total() at the last cycle
   Rng m_rng;
   const SwitchState* m_state = nullptr;
   ControlPort* m_port = nullptr;

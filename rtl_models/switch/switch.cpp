@@ -227,7 +227,9 @@ void Switch::receive(uint64_t now) {
       if (a.flit.head()) {
         Packet& pk = m_ctx.pool[a.flit.pkt];
         pk.head_arrival = a.cycle;
-        m_pkts_in[static_cast<size_t>(p)] += pk.cls == TrafficClass::Data;
+        const bool data = pk.cls == TrafficClass::Data;
+        m_pkts_in[static_cast<size_t>(p)] += data;
+        m_pkts_total += data;
       }
     }
     if (line.empty()) m_rx_pending.clear(p);
@@ -387,6 +389,7 @@ void Switch::allocate() {
     ++m_out_active[r.out_port];
     if (r.out_vc < m_out_data[r.out_port]) {
       ++m_pkts_out[r.out_port];
+      ++m_pkts_total;
       m_last_out[r.out_port] = iv.buf.front().pkt;
     }
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
@@ -584,18 +587,37 @@ void Switch::deliver_control(PacketId id, int in_port, uint64_t now) {
   for (auto& u : m_units) u->on_control(pkt, m_ctx.pool.payload(id), in_port, now);
 }
 
-uint32_t Switch::data_phits_in(int port) const {
-  uint32_t n = 0;
-  const auto& vcs = m_ivc[static_cast<size_t>(port)];
-  for (size_t v = 0; v < m_in_data[static_cast<size_t>(port)]; ++v) n += vcs[v].buf.size();
-  return n;
+namespace {
+
+// Phits in, and packets with a phit in, the first `n` VCs of a port.
+template <typename Vc>
+uint32_t phits_of(const std::vector<Vc>& vcs, size_t n) {
+  uint32_t sum = 0;
+  for (size_t v = 0; v < n; ++v) sum += vcs[v].buf.size();
+  return sum;
+}
+template <typename Vc>
+void packets_of(const std::vector<Vc>& vcs, size_t n, const PacketPool& pool, std::vector<const Packet*>& out) {
+  for (size_t v = 0; v < n; ++v) {
+    const RingBuffer<Flit>& b = vcs[v].buf;
+    for (uint32_t i = 0; i < b.size(); ++i)
+      if (i == 0 || b.at(i).head()) out.push_back(&pool[b.at(i).pkt]);
+  }
 }
 
-uint32_t Switch::data_phits_out(int port) const {
-  uint32_t n = 0;
-  const auto& vcs = m_ovc[static_cast<size_t>(port)];
-  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v) n += vcs[v].buf.size();
-  return n;
+}  // namespace
+
+template <typename F>
+void Switch::for_each_waiting_for(int port, F&& f) const {
+  for (int ip = 0; ip < m_inputs; ++ip) {
+    const auto& vcs = m_ivc[static_cast<size_t>(ip)];
+    for (size_t v = 0; v < m_in_data[static_cast<size_t>(ip)]; ++v)
+      if (vcs[v].routed && !vcs[v].connected && vcs[v].cands.n > 0 && vcs[v].cands.c[0].port == port) f(vcs[v]);
+  }
+}
+
+uint32_t Switch::data_phits_in(int port) const {
+  return phits_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)]);
 }
 
 bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
@@ -605,14 +627,8 @@ bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
 }
 
 uint32_t Switch::queued_for_output(int port) const {
-  uint32_t n = data_phits_out(port);
-  for (int ip = 0; ip < m_inputs; ++ip) {
-    const auto& vcs = m_ivc[static_cast<size_t>(ip)];
-    for (size_t v = 0; v < m_in_data[static_cast<size_t>(ip)]; ++v) {
-      const InVc& iv = vcs[v];
-      if (iv.routed && !iv.connected && iv.cands.n > 0 && iv.cands.c[0].port == port) n += iv.buf.size();
-    }
-  }
+  uint32_t n = phits_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)]);
+  for_each_waiting_for(port, [&](const InVc& iv) { n += iv.buf.size(); });
   return n;
 }
 
@@ -622,29 +638,12 @@ const Packet* Switch::last_packet_out(int port) const {
 }
 
 void Switch::output_queue_packets(int port, std::vector<const Packet*>& out) const {
-  const auto& ovcs = m_ovc[static_cast<size_t>(port)];
-  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v) {
-    const RingBuffer<Flit>& b = ovcs[v].buf;
-    for (uint32_t i = 0; i < b.size(); ++i)
-      if (i == 0 || b.at(i).head()) out.push_back(&m_ctx.pool[b.at(i).pkt]);
-  }
-  for (int ip = 0; ip < m_inputs; ++ip) {
-    const auto& vcs = m_ivc[static_cast<size_t>(ip)];
-    for (size_t v = 0; v < m_in_data[static_cast<size_t>(ip)]; ++v) {
-      const InVc& iv = vcs[v];
-      if (iv.routed && !iv.connected && iv.cands.n > 0 && iv.cands.c[0].port == port)
-        out.push_back(&m_ctx.pool[iv.buf.front().pkt]);
-    }
-  }
+  packets_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)], m_ctx.pool, out);
+  for_each_waiting_for(port, [&](const InVc& iv) { out.push_back(&m_ctx.pool[iv.buf.front().pkt]); });
 }
 
 void Switch::in_packets(int port, std::vector<const Packet*>& out) const {
-  const auto& vcs = m_ivc[static_cast<size_t>(port)];
-  for (size_t v = 0; v < m_in_data[static_cast<size_t>(port)]; ++v) {
-    const RingBuffer<Flit>& b = vcs[v].buf;
-    for (uint32_t i = 0; i < b.size(); ++i)
-      if (i == 0 || b.at(i).head()) out.push_back(&m_ctx.pool[b.at(i).pkt]);
-  }
+  packets_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)], m_ctx.pool, out);
 }
 
 std::vector<UnitSignal> Switch::unit_signals() const {

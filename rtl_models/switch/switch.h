@@ -123,8 +123,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   int switch_id() const override { return m_id; }
   uint64_t data_packets_in(int port) const override { return m_pkts_in[static_cast<size_t>(port)]; }
   uint64_t data_packets_out(int port) const override { return m_pkts_out[static_cast<size_t>(port)]; }
+  uint64_t data_packets_total() const override { return m_pkts_total; }
   uint32_t data_phits_in(int port) const override;
-  uint32_t data_phits_out(int port) const override;
   uint32_t in_depth(int port) const override { return m_ivc[static_cast<size_t>(port)][0].buf.capacity(); }
   uint32_t out_depth(int port) const override { return m_ovc[static_cast<size_t>(port)][0].buf.capacity(); }
   bool out_stopped(int port, int vc, uint32_t phits) const override;
@@ -214,6 +214,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
   void deliver_control(PacketId id, int in_port, uint64_t now);
   std::vector<uint64_t> m_pkts_in, m_pkts_out;  // data packets per port (SwitchState)
+  uint64_t m_pkts_total = 0;                    // their sum over ports and directions
+  // The input data VCs whose routed head waits for output `port` (its virtual output queue).
+  template <typename F>
+  void for_each_waiting_for(int port, F&& f) const;
   std::vector<PacketId> m_last_out;             // last data packet switched into each output
   bool m_sleep = true;
   bool m_pfc = false;

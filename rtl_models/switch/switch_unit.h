@@ -40,8 +40,9 @@ class SwitchState {
   virtual int switch_id() const = 0;
   virtual uint64_t data_packets_in(int port) const = 0;   // heads landed in the port's input VCs
   virtual uint64_t data_packets_out(int port) const = 0;  // heads switched into its output VCs
+  // Both, summed over every port: unchanged since a cycle means no port saw a data packet.
+  virtual uint64_t data_packets_total() const = 0;
   virtual uint32_t data_phits_in(int port) const = 0;     // phits now in the port's input VCs
-  virtual uint32_t data_phits_out(int port) const = 0;    // ... output VCs
   virtual uint32_t in_depth(int port) const = 0;          // one input VC's depth, phits
   virtual uint32_t out_depth(int port) const = 0;         // one output VC's depth, phits
   // True while output VC `vc` of `port` may start no packet of `phits`: paused by PFC, or
