@@ -8,6 +8,8 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
   scfly plot DB --recipe latency|throughput [any option above overrides the recipe's]
   scfly plot DB --recipe transient (--point ID | --where SQL) [--cycles] [--switches 0,3]
                  [--switch-series NAME,...]
+  scfly plot DB --recipe transients [--where SQL] [--series COLS] [--switch-series NAME
+                 --switches S] [--cycles] [--logy] [--ymax V]   (several transients overlaid)
   scfly plot DB --recipe fairness (--point ID | --where SQL)
   scfly plot DB [--where SQL] [--status ok|error|all] --csv FILE.csv   (export, no plot)
 
@@ -410,6 +412,88 @@ def plot_transient(plt, a, db, tables):
     return fig
 
 
+def plot_transients(plt, a, db, tables):
+    """Several transients on common axes: per point its latency by generation bin and its
+    misrouted fraction, and with --switch-series NAME --switches S that series of switch S.
+    One line per point, labelled by the --series columns (default: the point's sweep axes
+    that differ between the points)."""
+    pts = select(db, a.where, a.status or "ok")
+    if "timeseries" not in tables:
+        raise PlotError("the database has no timeseries (run the points with timeseries.bin_cycles > 0)")
+    series = [c.strip() for c in (a.series or "").split(",") if c.strip()]
+    cols = columns(db)
+    for c in series:
+        if c not in cols:
+            raise PlotError(f"--series: no column '{c}' in the points table")
+    if not series:
+        # a sweep's named-variant columns sit between the config keys and the metrics
+        skip = {"id", "hash", "sweep", "created", "wall_s", "git_rev", "config_json", "status", "error"}
+        lo = cols.index("watchdog_cycles") + 1 if "watchdog_cycles" in cols else 0
+        hi = cols.index("accepted_load") if "accepted_load" in cols else len(cols)
+        differs = [c for c in cols if c not in skip and len({json.dumps(p.get(c)) for p in pts}) > 1]
+        series = [c for c in differs if lo <= cols.index(c) < hi] or \
+            [c for c in differs if cols.index(c) < lo] or ["id"]
+    name = None
+    if a.switch_series or a.switches:
+        name = (a.switch_series or "").strip()
+        try:
+            sws = [int(x) for x in (a.switches or "").split(",") if x.strip()]
+        except ValueError:
+            raise PlotError(f"--switches '{a.switches}': give one switch number")
+        if not name or "," in name or len(sws) != 1:
+            raise PlotError("--recipe transients: give one --switch-series NAME and one --switches S")
+        sw = sws[0]
+    panels = ["latency_inj_avg", "nonminimal_fraction"] + ([name] if name else [])
+    fig, axes = plt.subplots(len(panels), 1, figsize=(8.0, 2.6 * len(panels) + 0.6), sharex=True,
+                             squeeze=False)
+    axes = [r[0] for r in axes]
+    drawn, t_lo, t_hi, phase_starts = 0, None, None, set()
+    for p in pts:
+        ts = query(db, "SELECT * FROM timeseries WHERE point_id = ? ORDER BY bin", (p["id"],))
+        if not ts:
+            continue
+        ghz = p.get("clock_ghz")
+        scale = 1.0 if (a.cycles or not is_num(ghz) or ghz <= 0) else 1.0 / (ghz * 1000.0)
+        mid = {r["bin"]: (r["t_start"] + r["t_end"]) / 2 * scale for r in ts}
+        lab = ", ".join(f"{p.get(c)}" for c in series)
+        line = None
+        for ax, col in zip(axes, panels[:2]):
+            ys = [r[col] if is_num(r[col]) else math.nan for r in ts]
+            (ln,) = ax.plot([mid[r["bin"]] for r in ts], ys, linewidth=1.2,
+                            color=line.get_color() if line else None, label=lab)
+            line = line or ln
+        if name:
+            rows = db.execute("SELECT bin, value FROM switch_series WHERE point_id = ? AND name = ? "
+                              "AND switch = ? ORDER BY bin", (p["id"], name, sw)).fetchall() \
+                if "switch_series" in tables else []
+            if not rows:
+                raise PlotError(f"point {p['id']} has no series '{name}' of switch {sw} "
+                                "(run it with timeseries.per_switch: true)")
+            axes[2].plot([mid.get(b, math.nan) for b, _ in rows], [v if is_num(v) else math.nan for _, v in rows],
+                         linewidth=1.0, color=line.get_color(), label=lab)
+        t_lo = ts[0]["t_start"] * scale if t_lo is None else min(t_lo, ts[0]["t_start"] * scale)
+        end = ts[-1]["t_end"]   # up to the end of the run's window: drain bins generate nothing
+        if is_num(p.get("warmup_cycles")) and is_num(p.get("measure_cycles")):
+            end = min(end, p["warmup_cycles"] + p["measure_cycles"])
+        t_hi = end * scale if t_hi is None else max(t_hi, end * scale)
+        phase_starts |= {s * scale for s, _, _ in phase_list(p) if s > ts[0]["t_start"]}
+        drawn += 1
+    if not drawn:
+        raise PlotError("no selected point has timeseries rows (run them with timeseries.bin_cycles > 0)")
+    y_limits(axes[0], a.logy, a.ymax)
+    axes[1].set_ylim(-0.03, 1.03)
+    for ax, col in zip(axes, panels):
+        ax.set_ylabel((label(col) if col != name else f"{name}\nswitch {sw}").replace(" (", "\n("), fontsize=9)
+        for t in phase_starts:
+            ax.axvline(t, color="k", linestyle="--", linewidth=0.9)
+        ax.grid(True, alpha=0.3)
+    axes[0].legend(fontsize=7, loc="best", title=",".join(series), title_fontsize=7)
+    axes[-1].set_xlabel("time (cycles)" if a.cycles else "time (µs)")
+    axes[-1].set_xlim(t_lo, t_hi)
+    fig.suptitle(a.title or f"Transients: {drawn} points")
+    return fig
+
+
 # ----------------------------------------------------------------------------- fairness
 def plot_fairness(plt, a, db):
     p = one_point(db, a)
@@ -474,7 +558,7 @@ def parse_args(argv):
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="\n".join(__doc__.split("\n")[2:]))
     ap.add_argument("db", help="results database (SQLite) written by scfly sweep")
-    ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "fairness"])
+    ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "transients", "fairness"])
     ap.add_argument("--x", metavar="COL", help="x column")
     ap.add_argument("--y", metavar="COL", action="append",
                     help="y column (repeatable or comma-separated)")
@@ -511,6 +595,8 @@ def run(argv):
     plt = import_pyplot()
     if a.recipe == "transient":
         fig = plot_transient(plt, a, db, tables)
+    elif a.recipe == "transients":
+        fig = plot_transients(plt, a, db, tables)
     elif a.recipe == "fairness":
         fig = plot_fairness(plt, a, db)
     else:

@@ -269,6 +269,12 @@ TEST(Plot, WritesAPngForATinyDatabase) {
   EXPECT_NE(slurp(svg).find("<svg"), std::string::npos);
   const Cmd t = scfly_cmd("plot " + db + " --recipe transient --point 1 -o " + png);
   EXPECT_EQ(t.code, 0) << t.err;
+  // every point's transient on common axes, one line per point labelled by its routing
+  const Cmd ts = scfly_cmd("plot " + db + " --recipe transients --series routing,load -o " + png);
+  EXPECT_EQ(ts.code, 0) << ts.err;
+  const Cmd ts_bad = scfly_cmd("plot " + db + " --recipe transients --switches 0 -o " + png);
+  EXPECT_EQ(ts_bad.code, 2);
+  EXPECT_NE(ts_bad.err.find("--switch-series"), std::string::npos) << ts_bad.err;
   const Cmd bad = scfly_cmd("plot " + db + " --x nosuchcolumn --y latency_avg -o " + png);
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("nosuchcolumn"), std::string::npos) << bad.err;
