@@ -11,6 +11,7 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
   scfly plot DB --recipe transients [--where SQL] [--series COLS] [--switch-series NAME
                  --switches S] [--cycles] [--logy] [--ymax V]   (several transients overlaid)
   scfly plot DB --recipe fairness (--point ID | --where SQL)
+  scfly plot DB --recipe group-fairness [--where SQL] [--series COLS] [--group G]
   scfly plot DB [--where SQL] [--status ok|error|all] --csv FILE.csv   (export, no plot)
 
 Columns are those of the `points` table: config keys with '.' -> '_', and the metrics.
@@ -412,6 +413,25 @@ def plot_transient(plt, a, db, tables):
     return fig
 
 
+def label_columns(db, pts, option):
+    """Columns naming each point of a multi-point recipe: --series, else the sweep's
+    named-variant columns that differ between the points, else the differing config keys."""
+    series = [c.strip() for c in (option or "").split(",") if c.strip()]
+    cols = columns(db)
+    for c in series:
+        if c not in cols:
+            raise PlotError(f"--series: no column '{c}' in the points table")
+    if series:
+        return series
+    # a sweep's named-variant columns sit between the config keys and the metrics
+    skip = {"id", "hash", "sweep", "created", "wall_s", "git_rev", "config_json", "status", "error"}
+    lo = cols.index("watchdog_cycles") + 1 if "watchdog_cycles" in cols else 0
+    hi = cols.index("accepted_load") if "accepted_load" in cols else len(cols)
+    differs = [c for c in cols if c not in skip and len({json.dumps(p.get(c)) for p in pts}) > 1]
+    return [c for c in differs if lo <= cols.index(c) < hi] or \
+        [c for c in differs if cols.index(c) < lo] or ["id"]
+
+
 def plot_transients(plt, a, db, tables):
     """Several transients on common axes: per point its latency by generation bin and its
     misrouted fraction, and with --switch-series NAME --switches S that series of switch S.
@@ -420,19 +440,7 @@ def plot_transients(plt, a, db, tables):
     pts = select(db, a.where, a.status or "ok")
     if "timeseries" not in tables:
         raise PlotError("the database has no timeseries (run the points with timeseries.bin_cycles > 0)")
-    series = [c.strip() for c in (a.series or "").split(",") if c.strip()]
-    cols = columns(db)
-    for c in series:
-        if c not in cols:
-            raise PlotError(f"--series: no column '{c}' in the points table")
-    if not series:
-        # a sweep's named-variant columns sit between the config keys and the metrics
-        skip = {"id", "hash", "sweep", "created", "wall_s", "git_rev", "config_json", "status", "error"}
-        lo = cols.index("watchdog_cycles") + 1 if "watchdog_cycles" in cols else 0
-        hi = cols.index("accepted_load") if "accepted_load" in cols else len(cols)
-        differs = [c for c in cols if c not in skip and len({json.dumps(p.get(c)) for p in pts}) > 1]
-        series = [c for c in differs if lo <= cols.index(c) < hi] or \
-            [c for c in differs if cols.index(c) < lo] or ["id"]
+    series = label_columns(db, pts, a.series)
     name = None
     if a.switch_series or a.switches:
         name = (a.switch_series or "").strip()
@@ -528,6 +536,41 @@ def plot_fairness(plt, a, db):
     return fig
 
 
+def plot_group_fairness(plt, a, db):
+    """Accepted load of each switch of one group (--group, default 0), one bar per selected
+    point side by side: the QCN paper's Figs. 7 and 9."""
+    pts = select(db, a.where, a.status or "ok")
+    series = label_columns(db, pts, a.series)
+    g = a.group if a.group is not None else 0
+    bars = []
+    for p in pts:
+        v = load_json(p, "switch_accepted", None)
+        per = p.get("topology_a")
+        if not isinstance(v, list) or not v or not is_num(per) or per <= 0:
+            raise PlotError(f"point {p['id']} has no per-switch accepted load or no topology_a")
+        if (g + 1) * per > len(v) or g < 0:
+            raise PlotError(f"--group {g}: point {p['id']} has {len(v) // per} groups (0..{len(v) // per - 1})")
+        bars.append((", ".join(f"{p.get(c)}" for c in series), v[g * per:(g + 1) * per], int(per)))
+    per = bars[0][2]
+    if any(b[2] != per for b in bars):
+        raise PlotError("the selected points have different group sizes (topology_a)")
+    fig, ax = plt.subplots(figsize=(max(7.0, 0.9 * per + 3.0), 4.2))
+    w = 0.85 / len(bars)
+    for k, (lab, vals, _) in enumerate(bars):
+        ax.bar([i - 0.425 + (k + 0.5) * w for i in range(per)], vals, width=w, label=lab)
+    ax.set_xticks(range(per))
+    ax.set_xticklabels([str(g * per + i) for i in range(per)])
+    ax.set_xlabel(f"switch of group {g}")
+    ax.set_ylabel(label("accepted_load"))
+    load = {p.get("load") for p in pts}
+    if len(load) == 1 and is_num(next(iter(load))):
+        ax.axhline(next(iter(load)), color="k", linestyle="--", linewidth=0.9, label="offered")
+    ax.grid(True, axis="y", alpha=0.3)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=8, title=",".join(series), title_fontsize=8)
+    fig.suptitle(a.title or f"Accepted load per switch of group {g}")
+    return fig
+
+
 # ----------------------------------------------------------------------------- main
 def export_csv(db, a):
     rows = select(db, a.where, a.status or "ok")
@@ -558,7 +601,9 @@ def parse_args(argv):
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="\n".join(__doc__.split("\n")[2:]))
     ap.add_argument("db", help="results database (SQLite) written by scfly sweep")
-    ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "transients", "fairness"])
+    ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "transients", "fairness",
+                                        "group-fairness"])
+    ap.add_argument("--group", metavar="G", type=int, help="group-fairness: the group whose switches to draw (default 0)")
     ap.add_argument("--x", metavar="COL", help="x column")
     ap.add_argument("--y", metavar="COL", action="append",
                     help="y column (repeatable or comma-separated)")
@@ -599,6 +644,8 @@ def run(argv):
         fig = plot_transients(plt, a, db, tables)
     elif a.recipe == "fairness":
         fig = plot_fairness(plt, a, db)
+    elif a.recipe == "group-fairness":
+        fig = plot_group_fairness(plt, a, db)
     else:
         r = RECIPES.get(a.recipe, {})
         a.x = a.x or r.get("x")

@@ -275,6 +275,12 @@ TEST(Plot, WritesAPngForATinyDatabase) {
   const Cmd ts_bad = scfly_cmd("plot " + db + " --recipe transients --switches 0 -o " + png);
   EXPECT_EQ(ts_bad.code, 2);
   EXPECT_NE(ts_bad.err.find("--switch-series"), std::string::npos) << ts_bad.err;
+  // the switches of one group side by side for every point (QCN paper Figs. 7, 9)
+  const Cmd gf = scfly_cmd("plot " + db + " --recipe group-fairness --where \"load=0.3\" -o " + png);
+  EXPECT_EQ(gf.code, 0) << gf.err;
+  const Cmd gf_bad = scfly_cmd("plot " + db + " --recipe group-fairness --group 9 -o " + png);
+  EXPECT_EQ(gf_bad.code, 2);
+  EXPECT_NE(gf_bad.err.find("--group 9"), std::string::npos) << gf_bad.err;
   const Cmd bad = scfly_cmd("plot " + db + " --x nosuchcolumn --y latency_avg -o " + png);
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("nosuchcolumn"), std::string::npos) << bad.err;
