@@ -339,6 +339,13 @@ SimConfig parse(YAML::Node root) {
   if (fc == "credit") c.sw.flow_control = FlowControl::Credit;
   else if (fc == "pfc") c.sw.flow_control = FlowControl::Pfc;
   else throw ConfigError(sw.bad("flow_control", YAML::Node(fc), "credit (per-VC credits) or pfc (802.1Qbb pause per VC)"));
+  const std::string arb = sw.text("output_arbiter", "round-robin");
+  if (arb == "round-robin") c.sw.transit_priority = false;
+  else if (arb == "transit-priority") c.sw.transit_priority = true;
+  else
+    throw ConfigError(sw.bad("output_arbiter", YAML::Node(arb),
+                             "round-robin (every input alike) or transit-priority (transit inputs before injection "
+                             "inputs, FOGSim's PrioLRS)"));
   Section vcs = sw.sub("vcs");
   for (int k = 0; k < classes; ++k) {
     const std::string key = class_in_key(tp, k);
@@ -656,6 +663,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["switch"] = {
       {"speedup", c.sw.speedup},
       {"flow_control", to_string(c.sw.flow_control)},
+      {"output_arbiter", c.sw.transit_priority ? "transit-priority" : "round-robin"},
       {"pipeline_cycles", c.sw.pipeline},
       {"vcs", vcs},
       {"input_buffer", ib},

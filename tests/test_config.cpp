@@ -76,6 +76,10 @@ TEST(Config, OutOfRangeValuesNameKeyValueAndRange) {
   EXPECT_NE(e.find("many"), std::string::npos) << e;
   e = error_of("drain: maybe");
   EXPECT_NE(e.find("true or false"), std::string::npos) << e;
+  e = error_of("switch: {output_arbiter: lrs}");
+  EXPECT_NE(e.find("switch.output_arbiter"), std::string::npos) << e;
+  EXPECT_NE(e.find("'lrs'"), std::string::npos) << e;
+  EXPECT_NE(e.find("transit-priority"), std::string::npos) << e;
 }
 
 TEST(Config, ImpossibleTopologiesAreRejected) {

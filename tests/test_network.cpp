@@ -47,6 +47,29 @@ TEST(Network, MinUnderAdvPlus1SaturatesAtOneOverAP) {
   EXPECT_EQ(metrics(r)["nonminimal_fraction"], 0.0);
 }
 
+// Who gets the bottleneck link under MIN ADV+1: S_out's global output is requested by its
+// a-1 = 3 local inputs and its p = 2 injection inputs. Round-robin gives each input 1/5 of
+// the link: S_out's hosts 0.2 each, every other switch's two hosts share 0.2 (0.1 each).
+// Transit priority (switch.output_arbiter, FOGSim's PrioLRS) serves the saturated local
+// inputs first: S_out's hosts starve and the others share the link by thirds (1/6 each).
+// Group totals are 1/(a*p) = 0.125 either way.
+TEST(Network, OutputArbiterDecidesWhoSharesTheAdvBottleneck) {
+  for (const std::string arb : {"round-robin", "transit-priority"}) {
+    const ScflyRun r = run_scfly(tiny_config(), "routing=min traffic=adv+1 load=0.5 switch.output_arbiter=" + arb);
+    expect_ok(r);
+    EXPECT_EQ(r.json["config"]["switch"]["output_arbiter"], arb);
+    const auto sa = metrics(r)["switch_accepted"].get<std::vector<double>>();
+    ASSERT_EQ(sa.size(), 36u);
+    std::vector<double> g0(sa.begin(), sa.begin() + 4);
+    std::sort(g0.begin(), g0.end());
+    const bool prio = arb == "transit-priority";
+    EXPECT_NEAR(g0[0], prio ? 0.0 : 0.1, 0.01) << arb;   // S_out under transit priority
+    EXPECT_NEAR(g0[1], prio ? 1.0 / 6 : 0.1, 0.01) << arb;
+    EXPECT_NEAR(g0[3], prio ? 1.0 / 6 : 0.2, 0.01) << arb;  // S_out under round-robin
+    EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.125, 0.005) << arb;
+  }
+}
+
 TEST(Network, MinUnderUniformAcceptsTheOfferedLoad) {
   const ScflyRun r = run_scfly(tiny_config(), "routing=min traffic=un load=0.3");
   expect_ok(r);

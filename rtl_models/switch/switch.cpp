@@ -23,7 +23,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_speedup(prm.speedup),
       m_pipeline(prm.pipeline),
       m_sleep(prm.sleep),
-      m_pfc(prm.flow_control == FlowControl::Pfc) {
+      m_pfc(prm.flow_control == FlowControl::Pfc),
+      m_transit_prio(prm.transit_priority) {
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -367,14 +368,18 @@ void Switch::allocate() {
   if (m_reqs.empty()) return;
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
-  // Control requests first (strict priority), then round-robin over the inputs: the order
+  // Control requests first (strict priority), then round-robin over the inputs (with
+  // transit priority: over the transit inputs, then over the injection inputs): the order
   // key is computed once per request.
   const int K = m_inputs;
+  const uint32_t inj_mask = m_transit_prio ? 1u : 0u;
   for (Conn& r : m_reqs) {
     const int prio = (r.in_port - m_out_rr[r.out_port] + K) % K;
     uint32_t data = 1;
     if constexpr (kCtl) data = r.in_vc < m_in_data[r.in_port];
-    r.key = (static_cast<uint32_t>(r.out_port) << 17) | (data << 16) | (static_cast<uint32_t>(prio) << 8) | r.in_vc;
+    const uint32_t inj = m_is_host[r.in_port] & inj_mask;
+    r.key = (static_cast<uint32_t>(r.out_port) << 18) | (data << 17) | (inj << 16) |
+            (static_cast<uint32_t>(prio) << 8) | r.in_vc;
   }
   std::sort(m_reqs.begin(), m_reqs.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
   for (const Conn& r : m_reqs) {

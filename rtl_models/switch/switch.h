@@ -84,6 +84,10 @@ struct SwitchParams {
   uint32_t probe_interval = 0;            // cycles between probe frames per switch, 0 = off
   uint16_t probe_phits = 1;
   uint16_t packet_phits = 8;              // data packet size (the network builder sets it)
+  // Output arbitration (switch.output_arbiter): false = round-robin over every input;
+  // true = transit priority: transit inputs (round-robin among them) before injection
+  // inputs (round-robin among them), FOGSim's default PrioLRS output arbiter.
+  bool transit_priority = false;
 };
 
 class Switch : public sc_core::sc_module, public Clocked, public ControlPort, public SwitchState {
@@ -158,7 +162,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   struct Conn {
     uint16_t in_port, out_port;
     uint8_t in_vc, out_vc;
-    uint32_t key;  // allocation order (output port, class, round-robin distance, VC)
+    uint32_t key;  // allocation order (output port, class, injection, round-robin distance, VC)
   };
 
   void tick();
@@ -221,6 +225,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<PacketId> m_last_out;             // last data packet switched into each output
   bool m_sleep = true;
   bool m_pfc = false;
+  bool m_transit_prio;  // switch.output_arbiter: transit-priority
   std::vector<uint32_t> m_xoff, m_xon;  // PFC thresholds per input port
   bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
   uint32_t m_blocked_now = 0;
