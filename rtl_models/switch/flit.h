@@ -42,6 +42,8 @@ struct Flit {
   bool head() const { return seq == 0; }
 };
 
+// Packets by id. alloc() may grow the storage: a Packet& or Packet* taken before it is
+// invalid after it (keep ids, or copy the fields needed, across an allocation).
 class PacketPool {
  public:
   PacketId alloc() {

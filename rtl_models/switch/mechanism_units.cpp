@@ -226,7 +226,12 @@ class QcnUnit final : public SwitchUnit {
         victim = m_scratch[m_rng.below(static_cast<uint32_t>(m_scratch.size()))];
     }
     if (!victim) return;
-    if (m_topo.switch_of_node(victim->src_node) == m_sw) {
+    // Copies: originating the CNM allocates a packet, which may move the pool and leave
+    // `victim` dangling.
+    const int victim_src = victim->src_node;
+    RouteHeader h = victim->route;
+    victim = nullptr;
+    if (m_topo.switch_of_node(victim_src) == m_sw) {
       // The victim came from one of this switch's hosts: the CNM would come back here, so
       // the switch updates the port that generated it at once (sec. 3.3.1, S_out).
       ++m_local;
@@ -234,12 +239,11 @@ class QcnUnit final : public SwitchUnit {
     } else {
       ++m_sent;
       ++m_cnms_out;
-      m_port->originate(victim->src_node, fb | (static_cast<uint32_t>(port) << 8), m_cnm_phits);
+      m_port->originate(victim_src, fb | (static_cast<uint32_t>(port) << 8), m_cnm_phits);
     }
     if (m_q.source_processing) {
       // Sec. 3.3.1: the CP also processes its CNM as if received from a neighbour, on the
       // port it forwards the victim through (transit traffic goes minimally).
-      RouteHeader h = victim->route;
       if (m_topo.group_of(h.dst_switch) != m_topo.group_of(m_sw) && h.dst_switch != m_sw) {
         const int out_port = route_min(m_topo, m_sw, h, m_rng).port;
         if (m_ports.is_transit(out_port)) m_ports.on_cnm(out_port, fb);
