@@ -51,14 +51,15 @@ class Section {
                                       unit));
     return x;
   }
-  double real(const std::string& k, double def, double lo_excl, double hi,
-              const std::string& allowed) {
+  // A finite number in (lo, hi], or with `lo_included` in [lo, hi].
+  double real(const std::string& k, double def, double lo, double hi,
+              const std::string& allowed, bool lo_included = false) {
     YAML::Node v = raw(k);
     if (!v || v.IsNull()) return def;
     double x;
     if (!v.IsScalar() || !YAML::convert<double>::decode(v, x) || !std::isfinite(x))
       throw ConfigError(bad(k, v, allowed));
-    if (!(x > lo_excl && x <= hi)) throw ConfigError(bad(k, v, allowed));
+    if (!((lo_included ? x >= lo : x > lo) && x <= hi)) throw ConfigError(bad(k, v, allowed));
     return x;
   }
   bool boolean(const std::string& k, bool def) {
@@ -290,7 +291,7 @@ SimConfig parse(YAML::Node root) {
     q.th1 = static_cast<uint32_t>(qs.integer("th1", 0, 0, 63, " (6-bit feedback units)"));
     q.th2 = static_cast<uint32_t>(qs.integer("th2", 30, 0, 63, " (6-bit feedback units)"));
     q.p_min = static_cast<uint32_t>(
-        std::lround(qs.real("p_min", 0.0, -1e-300, 100.0, "a probability floor in [0, 100] percent (default 0)") * kQcnOne));
+        std::lround(qs.real("p_min", 0.0, 0.0, 100.0, "a probability floor in [0, 100] percent (default 0)", true) * kQcnOne));
     q.cnm_phits = static_cast<uint16_t>(qs.integer("cnm_phits", 0, 1, 4096, " phits (default: one data packet)"));
     qs.finish();
     if (q.source_processing && q.sampling != QcnSampling::Input)
@@ -411,8 +412,8 @@ SimConfig parse(YAML::Node root) {
         if (auto why = check_traffic(tp.traffic, t); !why.empty())
           throw ConfigError("config key '" + e.key("traffic") + "': value '" + tr +
                             "' is not allowed: " + why);
-        tp.load = e.real("load", c.load, -1e-300, 1.0,
-                         "an offered load in [0, 1] phits/node/cycle (0 = sources silent)");
+        tp.load = e.real("load", c.load, 0.0, 1.0,
+                         "an offered load in [0, 1] phits/node/cycle (0 = sources silent)", true);
         e.finish();
         if (i == 0 && tp.start != 0)
           throw ConfigError("config key 'phases[0].start': value " + std::to_string(tp.start) +

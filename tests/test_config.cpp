@@ -76,6 +76,14 @@ TEST(Config, OutOfRangeValuesNameKeyValueAndRange) {
   EXPECT_NE(e.find("many"), std::string::npos) << e;
   e = error_of("drain: maybe");
   EXPECT_NE(e.find("true or false"), std::string::npos) << e;
+  // [0, 100] and [0, 1]: zero is allowed, anything below it is not
+  e = error_of("routing: min-cond\nqcn: {p_min: -0.000001}");
+  EXPECT_NE(e.find("qcn.p_min"), std::string::npos) << e;
+  EXPECT_NE(e.find("[0, 100]"), std::string::npos) << e;
+  EXPECT_EQ(error_of("routing: min-cond\nqcn: {p_min: 0}"), "");
+  e = error_of("phases: [{start: 0, load: -1e-301}]");
+  EXPECT_NE(e.find("load"), std::string::npos) << e;
+  EXPECT_EQ(error_of("phases: [{start: 0, load: 0}]"), "");
   e = error_of("switch: {output_arbiter: lrs}");
   EXPECT_NE(e.find("switch.output_arbiter"), std::string::npos) << e;
   EXPECT_NE(e.find("'lrs'"), std::string::npos) << e;
