@@ -20,6 +20,10 @@ struct RouteHeader {
   uint8_t policy = 0;         // Misroute (misrouting.h) Phase A followed; 0 = minimal
   uint8_t vc_shift = 0;       // PAR: +1 on local VCs after turning non-minimal in transit
   uint8_t par_pending = 0;    // PAR: sent minimally via a local hop, re-evaluate at the next switch
+  // k-ary n-cubes (torus_routing.h), one bit per dimension, for the current segment:
+  uint8_t dir_set = 0;  // the direction of the dimension is fixed (first hop taken, or a quadrant drawn)
+  uint8_t minus = 0;    // ... and it is the - direction (the quadrant's vector of directions)
+  uint8_t wrapped = 0;  // the packet has crossed the dimension's wrap link (its dateline)
 };
 
 // What a routing unit may observe besides the header, passed in by the switch each time it
@@ -45,7 +49,9 @@ struct RouteDecision {
 // a one-VC range, which allocates exactly as a single RouteDecision. Header updates the unit
 // makes apply whichever candidate is granted; a unit that needs to know which one was taken
 // derives it at the next hop from the input port and VC the packet arrives on.
-constexpr int kMaxCandidates = 4;
+// 8: a minimal-adaptive unit on a 3-cube offers up to 6 adaptive hops (both directions of a
+// dimension at a k/2 tie) and its escape hop.
+constexpr int kMaxCandidates = 8;
 struct RouteCandidate {
   int16_t port = -1;
   uint8_t vc_lo = 0, vc_hi = 0;  // inclusive VC range on `port`

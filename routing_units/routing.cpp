@@ -1,6 +1,8 @@
 #include "routing_units/routing.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "routing_units/acor.h"
 #include "routing_units/forwarding_table.h"
@@ -22,14 +24,45 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::PbAcor: return "pb-acor";
     case RoutingAlgo::MinTable: return "min-table";
     case RoutingAlgo::MinCond: return "min-cond";
+    case RoutingAlgo::Dor: return "dor";
+    case RoutingAlgo::MinAd: return "min-ad";
+    case RoutingAlgo::Goal: return "goal";
   }
   return "?";
 }
 
+bool routes_dragonfly(RoutingAlgo r) {
+  return r != RoutingAlgo::Dor && r != RoutingAlgo::MinAd && r != RoutingAlgo::Goal;
+}
+
+bool routes_torus(RoutingAlgo r, bool mesh) {
+  switch (r) {
+    case RoutingAlgo::Dor:
+    case RoutingAlgo::Val:
+    case RoutingAlgo::MinAd: return true;
+    case RoutingAlgo::Goal: return !mesh;  // a mesh has no non-minimal quadrant
+    default: return false;
+  }
+}
+
+namespace {
+TorusAlgo torus_algo(RoutingAlgo r) {
+  switch (r) {
+    case RoutingAlgo::Val: return TorusAlgo::Val;
+    case RoutingAlgo::MinAd: return TorusAlgo::MinAd;
+    case RoutingAlgo::Goal: return TorusAlgo::Goal;
+    default: return TorusAlgo::Dor;
+  }
+}
+}  // namespace
+
+int required_link_vcs(RoutingAlgo r, bool mesh) { return torus_required_vcs(torus_algo(r), mesh); }
+
 bool parse_routing(const std::string& s, RoutingAlgo& out) {
   for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                         RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
-                        RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond})
+                        RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor,
+                        RoutingAlgo::MinAd, RoutingAlgo::Goal})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -38,7 +71,8 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 }
 
 const char* routing_choices() {
-  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond";
+  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond (Dragonfly); "
+         "dor, val, min-ad, goal (torus; goal not on a mesh)";
 }
 
 const char* to_string(AcorSequence s) {
@@ -81,7 +115,8 @@ int sequence_policies(AcorSequence s, Misroute out[3]) {
 bool uses_level_ctrl(RoutingAlgo r) { return r == RoutingAlgo::AcorSwitch || r == RoutingAlgo::PbAcor; }
 
 bool is_adaptive(RoutingAlgo r) {
-  return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || uses_sat_flags(r);
+  return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || uses_sat_flags(r) ||
+         r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal;
 }
 
 bool uses_sat_flags(RoutingAlgo r) { return r == RoutingAlgo::Pb || r == RoutingAlgo::PbAcor; }
@@ -99,12 +134,20 @@ VcBudget required_vcs(RoutingAlgo r) {
     case RoutingAlgo::PbAcor: return {4, 2};
     case RoutingAlgo::Par: return {5, 2};
     case RoutingAlgo::MinCond: return {3, 2};
+    case RoutingAlgo::Dor:
+    case RoutingAlgo::MinAd:
+    case RoutingAlgo::Goal: return {};  // torus only: required_link_vcs
   }
   return {};
 }
 
-RoutingUnit::RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingParams& prm)
-    : m_algo(algo), m_topo(&topo), m_prm(prm) {
+RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingParams& prm)
+    : m_algo(algo), m_any(&topo), m_prm(prm) {
+  m_topo = dynamic_cast<const Dragonfly*>(&topo);
+  m_torus = dynamic_cast<const Torus*>(&topo);
+  if (m_topo ? !routes_dragonfly(algo) : !(m_torus && routes_torus(algo, m_torus->mesh())))
+    throw std::invalid_argument(std::string("routing ") + to_string(algo) + " does not route on " + topo.describe());
+  m_torus_algo = torus_algo(algo);
   if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch || algo == RoutingAlgo::PbAcor) {
     m_levels = sequence_policies(prm.acor.sequence, m_seq);
     m_prm.acor.ctrl.levels = static_cast<uint32_t>(m_levels);
@@ -116,14 +159,17 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Min:
     case RoutingAlgo::MinTable:
     case RoutingAlgo::MinCond: return false;
-    case RoutingAlgo::Val: return m_prm.val.recompute;
+    case RoutingAlgo::Val: return m_torus ? false : m_prm.val.recompute;
     case RoutingAlgo::AcorPacket:
     case RoutingAlgo::AcorSwitch: return true;
     case RoutingAlgo::UgalL:
     case RoutingAlgo::UgalG:
     case RoutingAlgo::Par: return false;
-    case RoutingAlgo::Pb: return m_prm.val.recompute;
+    case RoutingAlgo::Pb: return m_torus ? false : m_prm.val.recompute;
     case RoutingAlgo::PbAcor: return true;
+    case RoutingAlgo::Dor:
+    case RoutingAlgo::MinAd:
+    case RoutingAlgo::Goal: return false;
   }
   return false;
 }
@@ -134,11 +180,29 @@ ForwardingTable RoutingUnit::make_table(int sw) const {
 }
 
 RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const {
+  if (m_torus) {
+    if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
+    int cls = 0;
+    const int port = torus_dor_port(*m_torus, sw, h.dst_switch, h, rng, cls);
+    return RouteDecision{static_cast<int16_t>(port), static_cast<uint8_t>(cls)};
+  }
   return route_min(*m_topo, sw, h, rng);
+}
+
+RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
+                                                    const RouteContext& ctx) const {
+  torus_arrive(*m_torus, sw, in_port, h);
+  static const SwitchLoad kNone{};
+  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, ctx.view ? ctx.view->local : kNone,
+                     m_prm.link_vcs);
 }
 
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                                  const RouteContext& ctx) const {
+  if (m_torus) {
+    const RouteCandidates c = route_torus_candidates(sw, in_port, h, rng, ctx);
+    return c.n ? RouteDecision{c.c[0].port, c.c[0].vc_lo} : RouteDecision{};
+  }
   switch (m_algo) {
     case RoutingAlgo::Min: return route_min(*m_topo, sw, h, rng);
     case RoutingAlgo::MinTable:
@@ -179,6 +243,9 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       static const AdaptiveView kNone{};
       return route_adaptive(*m_topo, sw, in_port, h, rng, ap, ctx.view ? *ctx.view : kNone);
     }
+    case RoutingAlgo::Dor:
+    case RoutingAlgo::MinAd:
+    case RoutingAlgo::Goal: break;  // torus only (handled above)
   }
   return {};
 }

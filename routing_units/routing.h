@@ -12,8 +12,10 @@
 #include "routing_units/qcn.h"
 #include "routing_units/ugal.h"
 #include "routing_units/route_types.h"
+#include "routing_units/torus_routing.h"
 #include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
+#include "topologies/torus.h"
 
 namespace scfly {
 
@@ -25,7 +27,13 @@ namespace scfly {
 // MinCond: MIN-COND (min_cond.h), minimal through the conditional forwarding table with a
 // misroute at injection when N > P[minimal port]; P set by QCN-Switch (qcn.h) or by the
 // minimal output's pause state (min_cond.trigger).
-enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond };
+// On k-ary n-cubes (torus_routing.h): Dor, Val (the same name, its torus form), MinAd, Goal.
+enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond,
+                         Dor, MinAd, Goal };
+
+// Which topologies a mechanism routes on.
+bool routes_dragonfly(RoutingAlgo r);
+bool routes_torus(RoutingAlgo r, bool mesh);
 
 const char* to_string(RoutingAlgo r);
 // Parses a config value; returns false if unknown.
@@ -71,6 +79,7 @@ struct RoutingParams {
   PbParams pb;
   MinCondTrigger trigger = MinCondTrigger::Qcn;  // min_cond.trigger
   QcnParams qcn;
+  int link_vcs = 0;  // torus/mesh: data VCs of the link class (0 = the routing's minimum)
 };
 
 // What a mechanism needs from the switch and the network (used by RoutingUnit and by the
@@ -79,16 +88,20 @@ bool uses_level_ctrl(RoutingAlgo r);  // ACOR-Switch, PB-ACOR: an ACOR level con
 bool is_adaptive(RoutingAlgo r);      // UGAL-L/G, PAR, PB, PB-ACOR: congestion observations
 bool uses_sat_flags(RoutingAlgo r);   // PB, PB-ACOR: Piggyback saturation flags
 
-// Minimum VCs per port class for deadlock freedom under the hop-slot VC rule.
+// Minimum VCs per port class for deadlock freedom under the hop-slot VC rule (Dragonfly).
 struct VcBudget {
   int local = 1, global = 1;
 };
 VcBudget required_vcs(RoutingAlgo r);
+// The same on a torus or mesh: VCs of the "link" class (torus_routing.h).
+int required_link_vcs(RoutingAlgo r, bool mesh);
 
-// The per-switch routing unit: pure decision logic plus the topology it routes on.
+// The per-switch routing unit: pure decision logic plus the topology it routes on (a
+// Dragonfly, or a torus or mesh; the mechanism must route on it, routes_dragonfly /
+// routes_torus, else std::invalid_argument).
 class RoutingUnit {
  public:
-  RoutingUnit(RoutingAlgo algo, const Dragonfly& topo, const RoutingParams& prm = {});
+  RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingParams& prm = {});
   // Route the head of a packet that arrived at switch `sw` on `in_port`. At the source
   // switch a recomputing unit may be called again for the same head (ctx.attempt > 0)
   // with the header restored to what it was before the first call.
@@ -99,6 +112,7 @@ class RoutingUnit {
   // several.
   RouteCandidates route_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
                                    const RouteContext& ctx = {}) const {
+    if (m_torus) return route_torus_candidates(sw, in_port, h, rng, ctx);
     return RouteCandidates::one(route(sw, in_port, h, rng, ctx));
   }
   // Control frames (TrafficClass::Control) are routed minimally whatever the data routing:
@@ -106,12 +120,18 @@ class RoutingUnit {
   // VCs of control_vcs().
   RouteDecision route_control(int sw, RouteHeader& h, Rng& rng) const;
   static VcBudget control_vcs() { return required_vcs(RoutingAlgo::Min); }
+  // On a torus or mesh control frames go by DOR: its link VCs.
+  static int control_link_vcs(bool mesh) { return required_link_vcs(RoutingAlgo::Dor, mesh); }
   // Which inputs route a blocked head again the next cycle (recomputation, in-transit
   // adaptive routing): none, the injection (host) inputs only, or every input.
   enum class Reroute : uint8_t { None, Injection, AnyInput };
   Reroute reroute() const { return recomputes() ? Reroute::Injection : Reroute::None; }
   RoutingAlgo algo() const { return m_algo; }
-  const Dragonfly& topology() const { return *m_topo; }
+  const Topology& topology() const { return *m_any; }
+  // The Dragonfly routed on (null on a torus or mesh) and the torus or mesh (null on a
+  // Dragonfly).
+  const Dragonfly* dragonfly() const { return m_topo; }
+  const Torus* torus() const { return m_torus; }
   const RoutingParams& params() const { return m_prm; }
   // True if a head blocked at its injection buffer is routed again (recomputation).
   bool recomputes() const;
@@ -129,8 +149,14 @@ class RoutingUnit {
   bool uses_qcn() const { return m_algo == RoutingAlgo::MinCond && m_prm.trigger == MinCondTrigger::Qcn; }
 
  private:
+  RouteCandidates route_torus_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
+                                         const RouteContext& ctx) const;
+
   RoutingAlgo m_algo;
-  const Dragonfly* m_topo;
+  const Topology* m_any;
+  const Dragonfly* m_topo = nullptr;
+  const Torus* m_torus = nullptr;
+  TorusAlgo m_torus_algo = TorusAlgo::Dor;
   RoutingParams m_prm;
   Misroute m_seq[3] = {Misroute::RrgSw, Misroute::RrgSw, Misroute::RrgSw};
   int m_levels = 1;

@@ -195,24 +195,49 @@ SimConfig parse(YAML::Node root) {
   Section top(root, "");
 
   Section topo = top.sub("topology");
-  c.topology.p = static_cast<int>(topo.integer("p", 2, 1, 250));
-  c.topology.a = static_cast<int>(topo.integer("a", 4, 1, 250));
-  c.topology.h = static_cast<int>(topo.integer("h", 2, 1, 250));
-  c.topology.g = static_cast<int>(
-      topo.integer("g", static_cast<int64_t>(c.topology.a) * c.topology.h + 1, 2, 1 << 20));
-  const std::string arr = topo.text("arrangement", "palmtree");
-  if (arr == "palmtree") c.topology.arrangement = Arrangement::Palmtree;
-  else if (arr == "absolute") c.topology.arrangement = Arrangement::Absolute;
-  else throw ConfigError(topo.bad("arrangement", YAML::Node(arr), "palmtree or absolute"));
-  topo.finish();
-  if (auto why = check_shape(c.topology); !why.empty())
-    throw ConfigError("invalid topology dfly(" + std::to_string(c.topology.p) + "," +
-                      std::to_string(c.topology.a) + "," + std::to_string(c.topology.h) + "," +
-                      std::to_string(c.topology.g) + "): " + why);
+  const std::string kind = topo.text("kind", "dragonfly");
+  if (kind == "dragonfly") c.topo_kind = TopologyKind::Dragonfly;
+  else if (kind == "torus") c.topo_kind = TopologyKind::Torus;
+  else if (kind == "mesh") c.topo_kind = TopologyKind::Mesh;
+  else throw ConfigError(topo.bad("kind", YAML::Node(kind), "dragonfly, torus (k-ary n-cube) or mesh"));
+  if (c.topo_kind == TopologyKind::Dragonfly) {
+    c.topology.p = static_cast<int>(topo.integer("p", 2, 1, 250));
+    c.topology.a = static_cast<int>(topo.integer("a", 4, 1, 250));
+    c.topology.h = static_cast<int>(topo.integer("h", 2, 1, 250));
+    c.topology.g = static_cast<int>(
+        topo.integer("g", static_cast<int64_t>(c.topology.a) * c.topology.h + 1, 2, 1 << 20));
+    const std::string arr = topo.text("arrangement", "palmtree");
+    if (arr == "palmtree") c.topology.arrangement = Arrangement::Palmtree;
+    else if (arr == "absolute") c.topology.arrangement = Arrangement::Absolute;
+    else throw ConfigError(topo.bad("arrangement", YAML::Node(arr), "palmtree or absolute"));
+    topo.finish();
+    if (auto why = check_shape(c.topology); !why.empty())
+      throw ConfigError("invalid topology dfly(" + std::to_string(c.topology.p) + "," +
+                        std::to_string(c.topology.a) + "," + std::to_string(c.topology.h) + "," +
+                        std::to_string(c.topology.g) + "): " + why);
+  } else {
+    c.torus.k = static_cast<int>(topo.integer("k", 8, 2, 1 << 20, " switches per dimension"));
+    c.torus.n = static_cast<int>(topo.integer("n", 2, 1, Torus::kMaxDims, " dimensions"));
+    c.torus.p = static_cast<int>(topo.integer("p", 1, 1, 250, " hosts per switch"));
+    c.torus.mesh = c.topo_kind == TopologyKind::Mesh;
+    topo.finish();
+    if (auto why = check_shape(c.torus); !why.empty())
+      throw ConfigError("invalid topology " + kind + " k=" + std::to_string(c.torus.k) + ", n=" +
+                        std::to_string(c.torus.n) + ": " + why);
+  }
+  const std::unique_ptr<Topology> topo_ptr = make_topology(c);
+  const Topology& tp = *topo_ptr;
 
-  const std::string routing = top.text("routing", "min");
+  const std::string routing = top.text("routing", c.topo_kind == TopologyKind::Dragonfly ? "min" : "dor");
   if (!parse_routing(routing, c.routing))
     throw ConfigError(top.bad("routing", YAML::Node(routing), routing_choices()));
+  if (c.topo_kind == TopologyKind::Dragonfly ? !routes_dragonfly(c.routing)
+                                              : !routes_torus(c.routing, c.topo_kind == TopologyKind::Mesh))
+    throw ConfigError("config key 'routing': value '" + routing + "' is not allowed on " + tp.describe() + "; use " +
+                      (c.topo_kind == TopologyKind::Dragonfly
+                           ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table or min-cond"
+                           : c.topo_kind == TopologyKind::Mesh ? "dor, val or min-ad (goal needs the wrap links of a torus)"
+                                                               : "dor, val, min-ad or goal"));
   {
     Section val = top.sub("val");
     const std::string pol = val.text("policy", "rrg-sw");
@@ -310,11 +335,8 @@ SimConfig parse(YAML::Node root) {
   const std::string traffic = top.text("traffic", "un");
   if (auto why = parse_traffic(traffic, c.traffic); !why.empty())
     throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
-  {
-    Dragonfly t(c.topology);
-    if (auto why = check_traffic(c.traffic, t); !why.empty())
-      throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
-  }
+  if (auto why = check_traffic(c.traffic, tp); !why.empty())
+    throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
   c.load = top.real("load", 0.1, 0.0, 1.0, "an offered load in (0, 1] phits/node/cycle");
   c.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
   c.warmup_cycles = static_cast<uint64_t>(top.integer("warmup_cycles", 2000, 0, 1LL << 40, " cycles"));
@@ -330,8 +352,6 @@ SimConfig parse(YAML::Node root) {
   c.phit_bytes = static_cast<int>(top.integer("phit_bytes", 25, 1, 1 << 20, " bytes"));
   c.clock_ghz = top.real("clock_ghz", 1.0, 0.0, 1000.0, "a clock frequency in (0, 1000] GHz");
 
-  const Dragonfly topo_obj(c.topology);
-  const Topology& tp = topo_obj;
   const int classes = tp.num_port_classes();
   Section sw = top.sub("switch");
   c.sw.speedup = static_cast<int>(sw.integer("speedup", 2, 1, 8));
@@ -351,13 +371,16 @@ SimConfig parse(YAML::Node root) {
   for (int k = 0; k < classes; ++k) {
     const std::string key = class_in_key(tp, k);
     int v = vc_count(vcs, key, class_defaults(key).vcs);
-    const int need = class_vcs_needed(c.routing, key);
+    const int need = c.topo_kind == TopologyKind::Dragonfly
+                         ? class_vcs_needed(c.routing, key)
+                         : (k == kHostClass ? 1 : required_link_vcs(c.routing, c.topo_kind == TopologyKind::Mesh));
     if (v == 0) v = need;
     if (v < need)
       throw ConfigError("config key 'switch.vcs." + key + "': value " + std::to_string(v) +
                         " is too few for routing " + to_string(c.routing) + ", which needs at least " +
                         std::to_string(need) + " " + key + " VCs to be deadlock-free (or use 'auto')");
     c.sw.vcs[k] = v;
+    if (c.topo_kind != TopologyKind::Dragonfly && k != kHostClass) c.routing_prm.link_vcs = v;
   }
   vcs.finish();
   Section ib = sw.sub("input_buffer");
@@ -396,7 +419,7 @@ SimConfig parse(YAML::Node root) {
                                   "a list of {start: cycle, traffic: pattern, load: "
                                   "phits/node/cycle}"));
       c.phases_given = true;
-      const Dragonfly t(c.topology);
+      const Topology& t = tp;
       for (size_t i = 0; i < ph.size(); ++i) {
         Section e(ph[i], "phases[" + std::to_string(i) + "]");
         TrafficPhase tp;
@@ -454,6 +477,9 @@ SimConfig parse(YAML::Node root) {
     }
     if (!names.empty() && !rtl_available())
       throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+    if (!names.empty() && c.topo_kind != TopologyKind::Dragonfly)
+      throw ConfigError("config key 'rtl': the RTL blocks (min_route, acor, ugal, pb) are Dragonfly units; " +
+                        tp.describe() + " has none yet");
     const std::string routing_now = to_string(c.routing);
     for (const auto& n : names) {
       if (n == "acor") {
@@ -518,7 +544,10 @@ SimConfig parse(YAML::Node root) {
     for (int k = 0; k < classes; ++k) {
       const std::string key = class_in_key(tp, k);
       const VcBudget need = RoutingUnit::control_vcs();
-      c.sw.ctrl_vcs[k] = key == "local" ? need.local : key == "global" ? need.global : 0;
+      if (c.topo_kind != TopologyKind::Dragonfly)
+        c.sw.ctrl_vcs[k] = k == kHostClass ? 0 : RoutingUnit::control_link_vcs(c.topo_kind == TopologyKind::Mesh);
+      else
+        c.sw.ctrl_vcs[k] = key == "local" ? need.local : key == "global" ? need.global : 0;
       if (c.sw.vcs[k] + c.sw.ctrl_vcs[k] > 16)
         throw ConfigError("config key 'switch.vcs." + key + "': value " + std::to_string(c.sw.vcs[k]) +
                           " leaves no room for the " + std::to_string(c.sw.ctrl_vcs[k]) +
@@ -561,7 +590,8 @@ SimConfig parse(YAML::Node root) {
     }
   links.finish();
   top.finish();
-  c.routing_prm.pb.delay = static_cast<uint32_t>(pb_delay < 0 ? c.sw.latency[static_cast<int>(PortClass::Local)] : pb_delay);
+  c.routing_prm.pb.delay = static_cast<uint32_t>(
+      pb_delay >= 0 ? pb_delay : c.topo_kind == TopologyKind::Dragonfly ? c.sw.latency[static_cast<int>(PortClass::Local)] : 1);
   // The watchdog must not mistake a phit in flight on a long link for a stuck network.
   const uint64_t longest = 2ULL * max_latency +
                            static_cast<uint64_t>(c.sw.pipeline) + static_cast<uint64_t>(c.packet_phits);
@@ -608,8 +638,8 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
 
 nlohmann::json config_to_json(const SimConfig& c) {
   using nlohmann::json;
-  const Dragonfly topo_obj(c.topology);
-  const Topology& tp = topo_obj;
+  const std::unique_ptr<Topology> topo_ptr = make_topology(c);
+  const Topology& tp = *topo_ptr;
   json vcs = json::object(), ib = json::object(), ob = json::object(), links = json::object();
   for (int k = 0; k < tp.num_port_classes(); ++k) {
     vcs[class_in_key(tp, k)] = c.sw.vcs[k];
@@ -618,11 +648,16 @@ nlohmann::json config_to_json(const SimConfig& c) {
     links[class_in_key(tp, k) + "_latency"] = c.sw.latency[k];
   }
   json j;
-  j["topology"] = {{"p", c.topology.p},
-                   {"a", c.topology.a},
-                   {"h", c.topology.h},
-                   {"g", c.topology.g},
-                   {"arrangement", to_string(c.topology.arrangement)}};
+  // A Dragonfly's echo has no "kind" key, as before tori existed, so that sweep databases
+  // keyed by the echo keep resuming; a torus or mesh names its kind.
+  if (c.topo_kind == TopologyKind::Dragonfly)
+    j["topology"] = {{"p", c.topology.p},
+                     {"a", c.topology.a},
+                     {"h", c.topology.h},
+                     {"g", c.topology.g},
+                     {"arrangement", to_string(c.topology.arrangement)}};
+  else
+    j["topology"] = {{"kind", to_string(c.topo_kind)}, {"k", c.torus.k}, {"n", c.torus.n}, {"p", c.torus.p}};
   j["routing"] = to_string(c.routing);
   j["val"] = {{"policy", to_string(c.routing_prm.val.policy)},
               {"restricted", c.routing_prm.val.restricted},
@@ -730,8 +765,8 @@ std::string traffic_summary(const SimConfig& c) {
 
 std::vector<std::string> sizing_warnings(const SimConfig& c) {
   std::vector<std::string> out;
-  const Dragonfly topo_obj(c.topology);
-  const Topology& tp = topo_obj;
+  const std::unique_ptr<Topology> topo_ptr = make_topology(c);
+  const Topology& tp = *topo_ptr;
   for (int k = 0; k < tp.num_port_classes(); ++k) {
     const std::string name = class_in_key(tp, k);
     const uint64_t rt = 2ULL * c.sw.latency[k] + static_cast<uint64_t>(c.sw.pipeline);

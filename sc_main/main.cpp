@@ -52,8 +52,8 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   try {
     cfg = load_config(config_path, overrides);
     if (!trace.path.empty()) {
-      const Dragonfly t(cfg.topology);
-      trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t.num_switches());
+      const std::unique_ptr<Topology> t = make_topology(cfg);
+      trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t->num_switches());
       if (!std::ofstream(trace.path))
         throw ConfigError("--vcd: cannot write '" + trace.path + "'");
       if (trace.to < trace.from)
@@ -125,6 +125,11 @@ int cmd_table(const std::string& config_path, const std::vector<std::string>& ov
     cfg = load_config(config_path, overrides);
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (cfg.topo_kind != TopologyKind::Dragonfly) {
+    std::cerr << "scfly: error: 'scfly table' shows a Dragonfly switch's forwarding table; this config is a "
+              << to_string(cfg.topo_kind) << " (its routing units forward without a table)\n";
     return 2;
   }
   const Dragonfly t(cfg.topology);
@@ -210,7 +215,7 @@ int cmd_export(const std::string& db_path, const std::string& table, const std::
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
-  CLI::App app{"scfly: cycle-accurate SystemC/TLM-2.0 Dragonfly network simulator"};
+  CLI::App app{"scfly: cycle-accurate SystemC/TLM-2.0 Dragonfly and torus network simulator"};
   app.require_subcommand(1);
   std::string config_path, json_path, vcd_path, trace_list;
   std::vector<std::string> overrides;

@@ -114,8 +114,24 @@ std::string policy_line(const Metrics& m) {
 
 std::string human_summary(const SimConfig& c, const RunOutcome& r) {
   const Metrics& m = r.metrics;
-  const Dragonfly t(c.topology);
+  const std::unique_ptr<Topology> topo = make_topology(c);
+  const Topology& t = *topo;
   const double ns = 1.0 / c.clock_ghz;
+  // Per port class: "inj/local/global" and the VCs and link latencies in that order.
+  std::string cls_names, cls_vcs, cls_lat;
+  for (int k = 0; k < t.num_port_classes(); ++k) {
+    const char* sep = k ? "/" : "";
+    cls_names += sep + std::string(k == kHostClass ? "inj" : t.port_class_name(k));
+    cls_vcs += sep + std::to_string(c.sw.vcs[k]);
+    cls_lat += sep + std::to_string(c.sw.latency[k]);
+  }
+  std::string capacity;
+  if (const auto* torus = dynamic_cast<const Torus*>(&t)) {
+    char cb[96];
+    std::snprintf(cb, sizeof cb, " (%.1f %% of the UR capacity %.4g)", 100.0 * m.accepted_load / torus->capacity(),
+                  torus->capacity());
+    capacity = cb;
+  }
   std::string class_hops;
   for (const auto& [name, v] : m.class_hops_avg) {
     char h[64];
@@ -125,13 +141,13 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
   char buf[4096];
   std::snprintf(
       buf, sizeof buf,
-      "scfly: dfly(%d,%d,%d,%d) %s, %d switches, %d nodes | routing %s | traffic %s\n"
-      "  packets %d phits, speedup %d, pipeline %d cycles, VCs inj/local/global %d/%d/%d, "
-      "links inj/local/global %u/%u/%u cycles\n"
+      "scfly: %s, %d switches, %d nodes | routing %s | traffic %s\n"
+      "  packets %d phits, speedup %d, pipeline %d cycles, VCs %s %s, "
+      "links %s %s cycles\n"
       "  window: warm-up %llu + measure %llu cycles (%.1f us), seed %llu\n"
       "\n"
       "  offered load      %.4f phits/node/cycle (generated %.4f)\n"
-      "  accepted load     %.4f phits/node/cycle = %.5f packets/node/cycle\n"
+      "  accepted load     %.4f phits/node/cycle = %.5f packets/node/cycle%s\n"
       "  latency (total)   avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles   (avg %.1f ns)\n"
       "  latency (network) avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles\n"
       "  hops              avg %.3f (%s)\n"
@@ -141,14 +157,13 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       "%llu queued at end\n"
       "  conservation      %s (%s)\n"
       "  speed             %llu cycles in %.2f s = %.0f router-cycles/s\n",
-      c.topology.p, c.topology.a, c.topology.h, c.topology.g, to_string(c.topology.arrangement),
-      t.num_switches(), t.num_nodes(), routing_summary(c).c_str(), traffic_summary(c).c_str(),
-      c.packet_phits, c.sw.speedup, c.sw.pipeline, c.sw.vcs[0], c.sw.vcs[1], c.sw.vcs[2],
-      c.sw.latency[0], c.sw.latency[1], c.sw.latency[2],
+      t.describe().c_str(), t.num_switches(), t.num_nodes(), routing_summary(c).c_str(), traffic_summary(c).c_str(),
+      c.packet_phits, c.sw.speedup, c.sw.pipeline, cls_names.c_str(), cls_vcs.c_str(), cls_names.c_str(),
+      cls_lat.c_str(),
       static_cast<unsigned long long>(c.warmup_cycles),
       static_cast<unsigned long long>(c.measure_cycles), c.measure_cycles * ns / 1000.0,
       static_cast<unsigned long long>(c.seed), m.offered_load, m.generated_load, m.accepted_load,
-      m.accepted_packets, m.latency_avg, m.latency_p50, m.latency_p99, m.latency_max,
+      m.accepted_packets, capacity.c_str(), m.latency_avg, m.latency_p50, m.latency_p99, m.latency_max,
       m.latency_avg * ns, m.network_latency_avg, m.network_latency_p50, m.network_latency_p99,
       m.network_latency_max, m.hops_avg, class_hops.c_str(),
       100.0 * m.nonminimal_fraction, policy_line(m).c_str(), m.jain_fairness, m.switch_accepted_min,

@@ -23,26 +23,27 @@ std::vector<std::string> class_names(const Topology& t) {
 Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const TraceRequest& trace)
     : sc_core::sc_module(name),
       m_cfg(cfg),
-      m_topo(cfg.topology),
-      m_routing(cfg.routing, m_topo, cfg.routing_prm),
+      m_topo(make_topology(cfg)),
+      m_dfly(dynamic_cast<Dragonfly*>(m_topo.get())),
+      m_routing(cfg.routing, *m_topo, cfg.routing_prm),
       m_period(period_of(cfg.clock_ghz)),
       m_clk("clk", m_period),
-      m_stats(m_topo.num_nodes(), m_topo.hosts_per_switch(), cfg.warmup_cycles,
-              cfg.warmup_cycles + cfg.measure_cycles, class_names(m_topo)) {
+      m_stats(m_topo->num_nodes(), m_topo->hosts_per_switch(), cfg.warmup_cycles,
+              cfg.warmup_cycles + cfg.measure_cycles, class_names(*m_topo)) {
   // Everything below the routing unit and the traffic patterns sees the topology only
   // through the Topology interface (topologies/topology.h).
-  const Topology& topo = m_topo;
+  const Topology& topo = *m_topo;
   const int S = topo.num_switches(), P = topo.hosts_per_switch();
   if (topo.num_port_classes() > kMaxPortClasses)
     throw std::logic_error("topology " + topo.describe() + " names " + std::to_string(topo.num_port_classes()) +
                            " port classes; at most " + std::to_string(kMaxPortClasses) + " are supported");
   if (m_routing.needs_global_load()) {
-    m_net_load = std::make_unique<NetworkLoad>(S, m_topo.radix());
+    m_net_load = std::make_unique<NetworkLoad>(S, topo.radix());
     m_ctx.net_load = m_net_load.get();
   }
   if (cfg.sw.rtl_min_route) {
-    m_rtl_min_route = make_rtl_min_route(m_topo);
-    m_topo.set_min_hop_block(m_rtl_min_route.get());
+    m_rtl_min_route = make_rtl_min_route(*m_dfly);
+    m_dfly->set_min_hop_block(m_rtl_min_route.get());
   }
   if (cfg.sw.rtl_ugal) {
     m_rtl_select = make_rtl_selection_blocks();
@@ -53,12 +54,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_ctx.rtl_clk = m_rtl_clk.get();
   }
   if (m_routing.needs_sat_flags()) {
-    m_sat_flags = std::make_unique<SatFlagTable>(S, m_topo.h(), cfg.routing_prm.pb.delay);
+    m_sat_flags = std::make_unique<SatFlagTable>(S, m_dfly->h(), cfg.routing_prm.pb.delay);
     m_ctx.sat_flags = m_sat_flags.get();
   }
   NicParams np;
   for (size_t i = 0; i < cfg.phases.size(); ++i) {
-    m_patterns.push_back(std::make_unique<TrafficPattern>(cfg.phases[i].traffic, m_topo, cfg.seed, i));
+    m_patterns.push_back(std::make_unique<TrafficPattern>(cfg.phases[i].traffic, topo, cfg.seed, i));
     np.phases.push_back(NicPhase{cfg.phases[i].start, cfg.phases[i].load, m_patterns.back().get()});
   }
   np.packet_phits = cfg.packet_phits;
@@ -88,6 +89,14 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       sw.out(topo.host_port(host)).socket.bind(nic.in().socket);
     }
     for (int port = P; port < topo.radix(); ++port) {
+      if (!topo.connected(s, port)) {
+        // A mesh edge: both directions end in a terminator nothing ever crosses.
+        auto t = std::make_unique<LinkTerminator>(("term_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str());
+        sw.out(port).socket.bind(t->target);
+        t->initiator.bind(sw.in(port).socket);
+        m_terminators.push_back(std::move(t));
+        continue;
+      }
       const PortEnd far = topo.neighbor(s, port);
       if (far.sw < 0 || far.sw >= S || far.port < P || far.port >= topo.radix())
         throw std::logic_error("topology " + topo.describe() + ": port " + std::to_string(port) + " of switch " +
@@ -153,7 +162,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         });
       publish_switch_series("queued_packets", [this](int s) {
         uint64_t q = 0;
-        for (int h = 0; h < m_topo.hosts_per_switch(); ++h) q += m_nics[static_cast<size_t>(m_topo.node_of(s, h))]->queued();
+        for (int h = 0; h < m_topo->hosts_per_switch(); ++h) q += m_nics[static_cast<size_t>(m_topo->node_of(s, h))]->queued();
         return static_cast<double>(q);
       });
       SC_METHOD(sample_switch_series);
@@ -172,8 +181,8 @@ void Network::publish_switch_series(const std::string& name, std::function<doubl
 
 void Network::sample_switch_series() {
   for (const auto& s : m_series) {
-    std::vector<double> row(static_cast<size_t>(m_topo.num_switches()));
-    for (int i = 0; i < m_topo.num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
+    std::vector<double> row(static_cast<size_t>(m_topo->num_switches()));
+    for (int i = 0; i < m_topo->num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
     m_series_data[s.name].push_back(std::move(row));
   }
   m_sample_ev.notify(m_period * static_cast<double>(m_cfg.timeseries.bin_cycles));
@@ -239,7 +248,7 @@ RunOutcome Network::run() {
   out.error = m_ctx.error;
   out.cycles = cycle();
   out.router_cycles_per_s =
-      out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo.num_switches() / out.sim_wall_s
+      out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s
                          : 0;
   out.metrics = m_stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
   out.timeseries = m_stats.timeseries(out.cycles);
@@ -253,8 +262,8 @@ RunOutcome Network::run() {
   for (const auto& s : m_series) {
     auto& rows = out.timeseries.per_switch[s.name];
     while (rows.size() < out.timeseries.t_start.size()) {
-      std::vector<double> row(static_cast<size_t>(m_topo.num_switches()));
-      for (int i = 0; i < m_topo.num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
+      std::vector<double> row(static_cast<size_t>(m_topo->num_switches()));
+      for (int i = 0; i < m_topo->num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
       rows.push_back(std::move(row));
     }
   }

@@ -18,6 +18,7 @@
 #include "tb/traffic.h"
 #include "tb/vcd_writer.h"
 #include "topologies/dragonfly.h"
+#include "topologies/torus.h"
 
 namespace scfly {
 
@@ -47,7 +48,7 @@ class Network : public sc_core::sc_module {
   // Advance the simulation by `cycles` (benchmarks); returns false on a fatal error.
   bool advance(uint64_t cycles);
 
-  const Dragonfly& topology() const { return m_topo; }
+  const Topology& topology() const { return *m_topo; }
   Switch& switch_at(int i) { return *m_switches[static_cast<size_t>(i)]; }
   const SimContext& context() const { return m_ctx; }
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
@@ -64,8 +65,10 @@ class Network : public sc_core::sc_module {
   uint64_t queued() const;
 
   SimConfig m_cfg;
-  Dragonfly m_topo;
+  std::unique_ptr<Topology> m_topo;
+  Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
   RoutingUnit m_routing;
+  std::vector<std::unique_ptr<sc_core::sc_module>> m_terminators;  // unconnected mesh ports
   std::vector<std::unique_ptr<TrafficPattern>> m_patterns;  // one per traffic phase
   sc_core::sc_time m_period;
   sc_core::sc_clock m_clk;  // the network clock; active blocks run on its rising edge

@@ -20,7 +20,8 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
       m_credits(static_cast<size_t>(prm.vcs), static_cast<int32_t>(prm.buffer)),
       m_paused(static_cast<size_t>(prm.vcs), 0) {
   for (const NicPhase& ph : prm.phases) {
-    const double q = ph.load / prm.packet_phits;
+    // A node the phase's pattern maps onto itself (bc, tp fixed points) generates nothing.
+    const double q = ph.pattern && ph.pattern->silent(node) ? 0.0 : ph.load / prm.packet_phits;
     m_log1mq.push_back(q <= 0.0 ? std::nan("") : q < 1.0 ? std::log1p(-q) : 0.0);
   }
   schedule_generation(0);

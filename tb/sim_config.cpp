@@ -4,6 +4,22 @@
 
 namespace scfly {
 
+const char* to_string(TopologyKind k) {
+  switch (k) {
+    case TopologyKind::Dragonfly: return "dragonfly";
+    case TopologyKind::Torus: return "torus";
+    case TopologyKind::Mesh: return "mesh";
+  }
+  return "?";
+}
+
+std::unique_ptr<Topology> make_topology(const SimConfig& c) {
+  if (c.topo_kind == TopologyKind::Dragonfly) return std::make_unique<Dragonfly>(c.topology);
+  TorusShape t = c.torus;
+  t.mesh = c.topo_kind == TopologyKind::Mesh;
+  return std::make_unique<Torus>(t);
+}
+
 double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to) {
   if (to <= from) return c.phases.front().load;
   double sum = 0;

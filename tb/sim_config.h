@@ -7,14 +7,20 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "rtl_models/switch/switch.h"
 #include "routing_units/routing.h"
 #include "tb/traffic.h"
 #include "topologies/dragonfly.h"
+#include "topologies/torus.h"
 
 namespace scfly {
+
+// topology.kind: a Dragonfly (the default), or a k-ary n-cube torus or mesh.
+enum class TopologyKind { Dragonfly, Torus, Mesh };
+const char* to_string(TopologyKind k);
 
 // A traffic phase: from cycle `start` on, sources generate `pattern` at `load`
 // (phits/node/cycle; 0 = silent). Phases model transients (e.g. UN, then ADV+1).
@@ -31,7 +37,9 @@ struct TimeseriesConfig {
 };
 
 struct SimConfig {
-  DragonflyShape topology;
+  TopologyKind topo_kind = TopologyKind::Dragonfly;
+  DragonflyShape topology;  // topo_kind Dragonfly
+  TorusShape torus;         // topo_kind Torus or Mesh (torus.mesh says which)
   RoutingAlgo routing = RoutingAlgo::Min;
   RoutingParams routing_prm;  // val.* and acor.* options
   TrafficSpec traffic;
@@ -52,6 +60,9 @@ struct SimConfig {
   bool phases_given = false;
   TimeseriesConfig timeseries;
 };
+
+// The configured topology, built (throws std::invalid_argument on a bad shape).
+std::unique_ptr<Topology> make_topology(const SimConfig& c);
 
 // Offered load averaged over cycles [from, to) under the phases, phits/node/cycle.
 double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to);

@@ -83,7 +83,10 @@ std::string parse_traffic(const std::string& s, TrafficSpec& out) {
   const std::pair<const char*, TrafficKind> plain[] = {
       {"un", TrafficKind::Uniform},       {"advc", TrafficKind::AdvConsecutive},
       {"advl", TrafficKind::AdvLocal},    {"hot", TrafficKind::HotRegion},
-      {"perm", TrafficKind::Permutation}, {"group-perm", TrafficKind::GroupPerm}};
+      {"perm", TrafficKind::Permutation}, {"group-perm", TrafficKind::GroupPerm},
+      {"nn", TrafficKind::NearestNeighbor}, {"nnc", TrafficKind::NeighborFixed},
+      {"tor", TrafficKind::Tornado},      {"bc", TrafficKind::BitComplement},
+      {"tp", TrafficKind::Transpose}};
   for (const auto& [name, kind] : plain) {
     if (s == name) {
       out = TrafficSpec{kind, 0};
@@ -152,6 +155,11 @@ std::string to_string(const TrafficSpec& t) {
     case TrafficKind::HotRegion: return "hot";
     case TrafficKind::Permutation: return "perm";
     case TrafficKind::GroupPerm: return "group-perm";
+    case TrafficKind::NearestNeighbor: return "nn";
+    case TrafficKind::NeighborFixed: return "nnc";
+    case TrafficKind::Tornado: return "tor";
+    case TrafficKind::BitComplement: return "bc";
+    case TrafficKind::Transpose: return "tp";
     case TrafficKind::Shift: return "shift(" + shift_text(t) + ")";
     case TrafficKind::Mixed:
     case TrafficKind::TimeMixed: {
@@ -167,12 +175,43 @@ std::string to_string(const TrafficSpec& t) {
 const char* traffic_choices() {
   return "un, adv+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
          "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
-         "tmixed(UR,ADV,DG,DS) (UR + ADV = 100)";
+         "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, perm, hot on a "
+         "torus or mesh";
 }
 
-std::string check_traffic(const TrafficSpec& t, const Dragonfly& topo) {
+std::string check_traffic(const TrafficSpec& t, const Topology& any) {
   const std::string name = to_string(t);
-  const int n = topo.num_nodes();
+  const int n = any.num_nodes();
+  const auto* torus = dynamic_cast<const Torus*>(&any);
+  switch (t.kind) {
+    case TrafficKind::Uniform:
+    case TrafficKind::Permutation:
+    case TrafficKind::HotRegion:
+      break;
+    case TrafficKind::NearestNeighbor:
+    case TrafficKind::NeighborFixed:
+    case TrafficKind::Tornado:
+    case TrafficKind::BitComplement:
+    case TrafficKind::Transpose:
+      if (!torus) return name + " is a torus pattern; " + any.describe() + " is not a torus or mesh";
+      if (t.kind == TrafficKind::Tornado && torus->k() < 3)
+        return "tor moves ceil(k/2)-1 hops, none with k=" + std::to_string(torus->k()) + "; it needs k >= 3";
+      if (t.kind == TrafficKind::Transpose && torus->n() % 2 != 0)
+        return "tp swaps the two halves of the coordinates, which needs an even n (n=" + std::to_string(torus->n()) + ")";
+      return {};
+    default:
+      if (!dynamic_cast<const Dragonfly*>(&any))
+        return name + " is a Dragonfly pattern; on " + any.describe() + " use un, nn, nnc, tor, bc, tp, perm or hot";
+      break;
+  }
+  if (!dynamic_cast<const Dragonfly*>(&any)) {
+    // un, perm, hot on a torus or mesh
+    if (t.kind == TrafficKind::HotRegion && n < 9)
+      return "hot needs at least 9 nodes (a hot region of ceil(N/8) >= 2 nodes); N=" + std::to_string(n);
+    if (n < 2) return name + " needs at least 2 nodes";
+    return {};
+  }
+  const Dragonfly& topo = static_cast<const Dragonfly&>(any);
   switch (t.kind) {
     case TrafficKind::Uniform:
     case TrafficKind::Permutation:
@@ -209,17 +248,46 @@ std::string check_traffic(const TrafficSpec& t, const Dragonfly& topo) {
                "; use DG not divisible by g or DS not divisible by a";
       if (is_mixed(t.kind) && n < 2) return name + " needs at least 2 nodes";
       return {};
+    default:
+      return {};
   }
-  return "unknown traffic kind";
 }
 
-TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Dragonfly& topo, uint64_t seed,
+TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Topology& any, uint64_t seed,
                                uint64_t instance)
-    : m_spec(spec), m_topo(&topo) {
-  if (auto why = check_traffic(spec, topo); !why.empty())
+    : m_spec(spec), m_any(&any) {
+  if (auto why = check_traffic(spec, any); !why.empty())
     throw std::invalid_argument("traffic pattern: " + why);
+  m_topo = dynamic_cast<const Dragonfly*>(&any);
+  m_torus = dynamic_cast<const Torus*>(&any);
   Rng r(seed, StreamKind::Traffic, instance);
-  const int n = topo.num_nodes(), p = topo.p(), a = topo.a(), g = topo.g();
+  const int n = any.num_nodes();
+  if (spec.kind == TrafficKind::BitComplement || spec.kind == TrafficKind::Transpose) {
+    m_map.resize(static_cast<size_t>(n));
+    m_silent.assign(static_cast<size_t>(n), 0);
+    const Torus& t = *m_torus;
+    const int P = t.hosts_per_switch();
+    for (int s = 0; s < t.num_switches(); ++s) {
+      int to = 0;
+      for (int d = 0; d < t.n(); ++d) {
+        const int x = spec.kind == TrafficKind::BitComplement ? t.k() - 1 - t.coord(s, d)
+                                                              : t.coord(s, (d + t.n() / 2) % t.n());
+        to = t.with_coord(to, d, x);
+      }
+      for (int host = 0; host < P; ++host) {
+        m_map[static_cast<size_t>(s * P + host)] = to * P + host;
+        if (to == s) m_silent[static_cast<size_t>(s * P + host)] = 1;
+      }
+    }
+    return;
+  }
+  if (!m_topo) {
+    if (spec.kind == TrafficKind::HotRegion) m_hot = (n + 7) / 8;
+    if (spec.kind == TrafficKind::Permutation) m_map = random_derangement(n, r);
+    return;
+  }
+  const Dragonfly& topo = *m_topo;
+  const int p = topo.p(), a = topo.a(), g = topo.g();
   switch (spec.kind) {
     case TrafficKind::HotRegion:
       m_hot = (n + 7) / 8;
@@ -259,7 +327,7 @@ TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Dragonfly& topo, u
 }
 
 int TrafficPattern::uniform(int src, Rng& rng) const {
-  const int d = static_cast<int>(rng.below(static_cast<uint32_t>(m_topo->num_nodes() - 1)));
+  const int d = static_cast<int>(rng.below(static_cast<uint32_t>(m_any->num_nodes() - 1)));
   return d >= src ? d + 1 : d;
 }
 
@@ -272,10 +340,43 @@ int TrafficPattern::shifted(int src) const {
 }
 
 int TrafficPattern::dest(int src, Rng& rng) const {
-  const Dragonfly& t = *m_topo;
   switch (m_spec.kind) {
     case TrafficKind::Uniform:
       return uniform(src, rng);
+    case TrafficKind::HotRegion: {
+      if (rng.below(4) != 0) return uniform(src, rng);
+      if (src >= m_hot) return static_cast<int>(rng.below(static_cast<uint32_t>(m_hot)));
+      const int d = static_cast<int>(rng.below(static_cast<uint32_t>(m_hot - 1)));
+      return d >= src ? d + 1 : d;
+    }
+    case TrafficKind::Permutation:
+    case TrafficKind::GroupPerm:
+    case TrafficKind::BitComplement:
+    case TrafficKind::Transpose:
+      return m_map[static_cast<size_t>(src)];
+    case TrafficKind::NearestNeighbor:
+    case TrafficKind::NeighborFixed:
+    case TrafficKind::Tornado: {
+      const Torus& t = *m_torus;
+      const int P = t.hosts_per_switch(), s = src / P;
+      int to;
+      if (m_spec.kind == TrafficKind::NearestNeighbor) {
+        // One of the connected switch-to-switch ports at random (all 2n on a torus).
+        int ports[2 * Torus::kMaxDims], np = 0;
+        for (int q = 0; q < 2 * t.n(); ++q)
+          if (t.connected(s, P + q)) ports[np++] = P + q;
+        to = t.neighbor(s, ports[rng.below(static_cast<uint32_t>(np))]).sw;
+      } else {
+        const int step = m_spec.kind == TrafficKind::NeighborFixed ? 1 : (t.k() + 1) / 2 - 1;
+        to = t.with_coord(s, 0, (t.coord(s, 0) + step) % t.k());
+      }
+      return to * P + src % P;
+    }
+    default:
+      break;
+  }
+  const Dragonfly& t = *m_topo;
+  switch (m_spec.kind) {
     case TrafficKind::Adversarial: {
       const int per_group = t.a() * t.p();
       const int g = (src / per_group + m_spec.offset) % t.g();
@@ -293,15 +394,6 @@ int TrafficPattern::dest(int src, Rng& rng) const {
       const int next = t.switch_id(t.group_of(s), (t.index_of(s) + 1) % t.a());
       return next * t.p() + static_cast<int>(rng.below(static_cast<uint32_t>(t.p())));
     }
-    case TrafficKind::HotRegion: {
-      if (rng.below(4) != 0) return uniform(src, rng);
-      if (src >= m_hot) return static_cast<int>(rng.below(static_cast<uint32_t>(m_hot)));
-      const int d = static_cast<int>(rng.below(static_cast<uint32_t>(m_hot - 1)));
-      return d >= src ? d + 1 : d;
-    }
-    case TrafficKind::Permutation:
-    case TrafficKind::GroupPerm:
-      return m_map[static_cast<size_t>(src)];
     case TrafficKind::Shift:
       return shifted(src);
     case TrafficKind::Mixed:
@@ -309,6 +401,8 @@ int TrafficPattern::dest(int src, Rng& rng) const {
     case TrafficKind::TimeMixed:
       return static_cast<int>(rng.below(100)) < m_spec.uniform_percent ? uniform(src, rng)
                                                                         : shifted(src);
+    default:
+      break;
   }
   return src;
 }

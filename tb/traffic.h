@@ -50,6 +50,25 @@
 //   tmixed(UR,ADV)  time-mixed TMIXED(UR%,ADV%): per packet, with probability UR/100 a un
 //               destination, else shift(1,0); tmixed(UR,ADV,DG,DS) as for mixed.
 //
+// GAL paper (Singh et al., papers/002), sec. II and IV, on a k-ary n-cube (torus or mesh,
+// topologies/torus.h); node (s, host) -> (f(s), host), the host index kept:
+//   nn          nearest neighbour (NN): per packet one of the 2n neighbour switches at random
+//               (on a mesh, one of those that exist).
+//   nnc         one fixed neighbour (NNc): x_0 + 1 (mod k) in dimension 0, the paper's ring
+//               pattern i -> i+1.
+//   tor         tornado (TOR), one-dimensional as fn. 2 defines it: x_0 -> x_0 + ceil(k/2) - 1
+//               (mod k), the other coordinates kept. Needs k >= 3.
+//   bc          bit complement (BC): every coordinate x_d -> k - 1 - x_d (for k a power of two
+//               the complement of the id bits, BookSim's bitcomp).
+//   tp          transpose (TP): the two halves of the coordinate vector swapped,
+//               (x_0..x_{h-1}, x_h..x_{n-1}) -> (x_h..x_{n-1}, x_0..x_{h-1}), h = n/2 (2-D:
+//               (x, y) -> (y, x)). Needs an even n.
+//   A switch that bc or tp maps onto itself (the centre for odd k; the diagonal of tp) is
+//   silent: its hosts generate nothing under that pattern (silent(node)), so no pattern
+//   ever returns the source.
+//   un, perm and hot are defined as above on every topology; the Dragonfly patterns need a
+//   Dragonfly and these need a torus or mesh.
+//
 // Every accepted string s satisfies to_string(parse(s)) == s: integers are written without
 // sign, spaces or leading zeros.
 #pragma once
@@ -60,6 +79,7 @@
 
 #include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
+#include "topologies/torus.h"
 
 namespace scfly {
 
@@ -74,6 +94,11 @@ enum class TrafficKind {
   GroupPerm,       // group-perm
   Mixed,           // mixed(UR,ADV[,DG,DS])
   TimeMixed,       // tmixed(UR,ADV[,DG,DS])
+  NearestNeighbor,  // nn
+  NeighborFixed,    // nnc
+  Tornado,          // tor
+  BitComplement,    // bc
+  Transpose,        // tp
 };
 
 struct TrafficSpec {
@@ -88,17 +113,20 @@ struct TrafficSpec {
 std::string parse_traffic(const std::string& s, TrafficSpec& out);
 std::string to_string(const TrafficSpec& t);
 const char* traffic_choices();
-// Checks the pattern fits the topology (e.g. adv+i needs i mod g != 0, advc needs h < g).
-std::string check_traffic(const TrafficSpec& t, const Dragonfly& topo);
+// Checks the pattern fits the topology (e.g. adv+i needs i mod g != 0, advc needs h < g; a
+// Dragonfly pattern needs a Dragonfly, a torus pattern a torus or mesh).
+std::string check_traffic(const TrafficSpec& t, const Topology& topo);
 
 class TrafficPattern {
  public:
   // `seed` and `instance` (e.g. the phase index) seed the pattern's fixed per-run state,
   // such as a random permutation, from its own stream (StreamKind::Traffic, instance).
   // The spec must pass check_traffic for `topo`.
-  TrafficPattern(const TrafficSpec& spec, const Dragonfly& topo, uint64_t seed = 0,
+  TrafficPattern(const TrafficSpec& spec, const Topology& topo, uint64_t seed = 0,
                  uint64_t instance = 0);
   int dest(int src, Rng& rng) const;
+  // True if `node` generates nothing under this pattern (a fixed point of bc or tp).
+  bool silent(int node) const { return !m_silent.empty() && m_silent[static_cast<size_t>(node)] != 0; }
 
   // Hot region of `hot`: nodes [0, hot_nodes()); 0 for other patterns.
   int hot_nodes() const { return m_hot; }
@@ -112,10 +140,13 @@ class TrafficPattern {
   int shifted(int src) const;
 
   TrafficSpec m_spec;
-  const Dragonfly* m_topo;
+  const Topology* m_any;
+  const Dragonfly* m_topo = nullptr;  // Dragonfly patterns
+  const Torus* m_torus = nullptr;     // torus patterns
   int m_hot = 0;
   std::vector<int> m_map;              // perm, group-perm: destination of each node
   std::vector<uint8_t> m_uniform_src;  // mixed: 1 if the node sends un, else the shift
+  std::vector<uint8_t> m_silent;       // bc, tp: 1 for a node mapped onto itself
 };
 
 }  // namespace scfly

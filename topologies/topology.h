@@ -1,5 +1,5 @@
 // The one small interface through which the switch, the links, the NICs and the network
-// builder see a topology (Dragonfly now; a k-ary n-cube torus implements the same).
+// builder see a topology (Dragonfly, and the k-ary n-cube torus and mesh of topologies/torus.h).
 //
 // Contract:
 // - Switches are 0 .. num_switches()-1, each with radix() ports and hosts_per_switch() hosts.
@@ -7,11 +7,12 @@
 //   host, output = ejection to it); node n is host n % hosts_per_switch() of switch
 //   n / hosts_per_switch().
 // - Every port has a class: class 0 (kHostClass) is the host class; the topology names its
-//   other classes (Dragonfly: "local", "global"; a torus names its own). Buffer depths, VC
+//   other classes (Dragonfly: "local", "global"; a torus or mesh: "link"). Buffer depths, VC
 //   counts and link latencies are configured per class by these names (sc_main/config.cpp),
 //   and per-class hop counts are reported under them ("<name>_hops_avg").
 // - neighbor(sw, port) is the far end of a switch-to-switch port; the map is an involution
-//   (neighbor(neighbor(e)) = e), which is how the builder wires one channel each way.
+//   (neighbor(neighbor(e)) = e), which is how the builder wires one channel each way. A
+//   port may be unconnected (connected() false: a mesh's edge); the builder terminates it.
 // Routing units that need more than this (groups, global-link arrangements, coordinates) take
 // the concrete topology itself.
 #pragma once
@@ -22,8 +23,8 @@
 
 namespace scfly {
 
-// Port classes per topology, host class included (Dragonfly 3; a torus names at most one
-// per dimension of n <= 3). Small on purpose: a packet counts its hops per class.
+// Port classes per topology, host class included (Dragonfly 3, torus and mesh 2). Small on
+// purpose: a packet counts its hops per class.
 constexpr int kMaxPortClasses = 4;
 constexpr int kHostClass = 0;
 
@@ -46,8 +47,11 @@ class Topology {
   virtual int num_port_classes() const = 0;
   virtual const char* port_class_name(int cls) const = 0;
   virtual int port_class_of(int port) const = 0;
-  // The far end of switch-to-switch port `port` of switch `sw` (not for host ports).
+  // The far end of switch-to-switch port `port` of switch `sw` (not for host ports); an
+  // unconnected port (a mesh edge) gives PortEnd{} (sw = -1).
   virtual PortEnd neighbor(int sw, int port) const = 0;
+  // False for a switch-to-switch port with no link (a mesh's edge); routing never uses it.
+  virtual bool connected(int sw, int port) const { (void)sw, (void)port; return true; }
 
   int num_nodes() const { return num_switches() * hosts_per_switch(); }
   int switch_of_node(int node) const { return node / hosts_per_switch(); }

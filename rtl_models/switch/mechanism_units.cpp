@@ -322,10 +322,10 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
                                                               uint64_t seed) {
   // Order matters only for the VCD's variable order: load publisher, PB flags, ACOR level.
   std::vector<std::unique_ptr<SwitchUnit>> units;
-  const Dragonfly& topo = routing.topology();
-  if (ctx.net_load) units.push_back(std::make_unique<LoadPublisher>(sw, topo.p(), topo.radix(), *ctx.net_load));
+  const Topology& topo = routing.topology();
+  if (ctx.net_load) units.push_back(std::make_unique<LoadPublisher>(sw, topo.hosts_per_switch(), topo.radix(), *ctx.net_load));
   if (ctx.sat_flags)
-    units.push_back(std::make_unique<PbUnit>(sw, topo, routing.params().pb, *ctx.sat_flags, prm.rtl_pb, "pb_rtl"));
+    units.push_back(std::make_unique<PbUnit>(sw, *routing.dragonfly(), routing.params().pb, *ctx.sat_flags, prm.rtl_pb, "pb_rtl"));
   if (routing.needs_level_ctrl())
     units.push_back(std::make_unique<AcorUnit>(
         prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl, *ctx.rtl_clk)
@@ -335,10 +335,10 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   if (routing.uses_qcn()) {
     const QcnParams& q = routing.params().qcn;
     const uint16_t cnm = q.cnm_phits ? q.cnm_phits : prm.packet_phits;
-    units.push_back(std::make_unique<QcnUnit>(sw, topo, q, cnm, prm.packet_phits, seed, ctx));
+    units.push_back(std::make_unique<QcnUnit>(sw, *routing.dragonfly(), q, cnm, prm.packet_phits, seed, ctx));
   }
   if (routing.algo() == RoutingAlgo::MinCond && routing.params().trigger == MinCondTrigger::Pause)
-    units.push_back(std::make_unique<PauseTrigger>(topo.p(), topo.radix(), prm.packet_phits));
+    units.push_back(std::make_unique<PauseTrigger>(topo.hosts_per_switch(), topo.radix(), prm.packet_phits));
   return units;
 }
 

@@ -1,0 +1,180 @@
+#include "routing_units/torus_routing.h"
+
+#include <utility>
+
+namespace scfly {
+
+namespace {
+
+inline bool bit(uint8_t m, int d) { return ((m >> d) & 1u) != 0; }
+
+// The direction of dimension d from coordinate x to y (x != y): the fixed one if the
+// header has it, else the minimal one (a k/2 tie drawn from rng, mesh: toward y).
+bool direction(const Torus& t, const RouteHeader& h, int d, int x, int y, Rng& rng) {
+  if (bit(h.dir_set, d)) return bit(h.minus, d);
+  if (t.mesh()) return y < x;
+  const int fwd = t.ring_hops(x, y, false), back = t.k() - fwd;
+  if (fwd != back) return back < fwd;
+  return rng.below(2) != 0;
+}
+
+int dateline_class(const Torus& t, const RouteHeader& h, int d, int x, bool minus) {
+  if (t.mesh()) return 0;
+  return bit(h.wrapped, d) || t.crosses_wrap(x, minus) ? 1 : 0;
+}
+
+// VC range `idx` of `parts` equal ranges of `vcs` VCs (the first ranges take the remainder).
+void vc_range(int vcs, int parts, int idx, int& lo, int& hi) {
+  const int base = vcs / parts, extra = vcs % parts;
+  lo = idx * base + (idx < extra ? idx : extra);
+  hi = lo + base + (idx < extra ? 1 : 0) - 1;
+}
+
+int target_of(const RouteHeader& h) { return h.segment == 0 && h.inter_switch >= 0 ? h.inter_switch : h.dst_switch; }
+
+RouteCandidates eject(const RouteHeader& h) {
+  RouteCandidates c;
+  c.add(h.dst_host, 0, 0);
+  return c;
+}
+
+// MIN AD / GOAL: adaptive candidates on VC 0 ordered by output queue, then the escape.
+RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs) {
+  struct Opt {
+    int port;
+    uint32_t q;
+    uint32_t tie;
+  };
+  Opt opts[2 * Torus::kMaxDims];
+  int n = 0;
+  const int dst = h.dst_switch;
+  for (int d = 0; d < t.n(); ++d) {
+    const int x = t.coord(sw, d), y = t.coord(dst, d);
+    if (x == y) continue;
+    if (bit(h.dir_set, d)) {
+      opts[n++] = Opt{t.port(d, bit(h.minus, d)), 0, 0};
+    } else if (t.mesh()) {
+      opts[n++] = Opt{t.port(d, y < x), 0, 0};
+    } else {
+      const int fwd = t.ring_hops(x, y, false), back = t.k() - fwd;
+      if (fwd <= back) opts[n++] = Opt{t.port(d, false), 0, 0};
+      if (back <= fwd) opts[n++] = Opt{t.port(d, true), 0, 0};
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    opts[i].q = load.at(opts[i].port);
+    opts[i].tie = n > 1 ? rng.next32() : 0;
+  }
+  // Insertion sort by (queue, random tie word): n <= 2 * kMaxDims.
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && (opts[j].q < opts[j - 1].q || (opts[j].q == opts[j - 1].q && opts[j].tie < opts[j - 1].tie)); --j)
+      std::swap(opts[j], opts[j - 1]);
+  // Escape VCs: the last two (torus: one per dateline class) or the last one (mesh);
+  // adaptive VCs: all below them.
+  const int esc_vcs = t.mesh() ? 1 : 2, adaptive_hi = vcs - esc_vcs - 1;
+  RouteCandidates c;
+  for (int i = 0; i < n && i < kMaxCandidates - 1; ++i) c.add(opts[i].port, 0, adaptive_hi);
+  int cls = 0;
+  const int esc = torus_dor_port(t, sw, dst, h, rng, cls);
+  c.add(esc, vcs - esc_vcs + cls, vcs - esc_vcs + cls);
+  return c;
+}
+
+}  // namespace
+
+int torus_required_vcs(TorusAlgo a, bool mesh) {
+  switch (a) {
+    case TorusAlgo::Dor: return mesh ? 1 : 2;
+    case TorusAlgo::Val: return mesh ? 2 : 4;
+    case TorusAlgo::MinAd:
+    case TorusAlgo::Goal: return mesh ? 2 : 3;
+  }
+  return 1;
+}
+
+void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h) {
+  if (in_port < t.hosts_per_switch()) return;
+  const int d = t.dim_of(in_port);
+  // Input p+2d comes from the + neighbour: the packet travels in the - direction.
+  const bool moved_minus = !t.minus_of(in_port);
+  const uint8_t m = static_cast<uint8_t>(1u << d);
+  h.dir_set |= m;
+  h.minus = static_cast<uint8_t>(moved_minus ? (h.minus | m) : (h.minus & ~m));
+  const int x = t.coord(sw, d);
+  if (!t.mesh() && (moved_minus ? x == t.k() - 1 : x == 0)) h.wrapped |= m;
+}
+
+int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng& rng, int& cls) {
+  for (int d = 0; d < t.n(); ++d) {
+    const int x = t.coord(sw, d), y = t.coord(target, d);
+    if (x == y) continue;
+    const bool minus = direction(t, h, d, x, y, rng);
+    cls = dateline_class(t, h, d, x, minus);
+    return t.port(d, minus);
+  }
+  cls = 0;
+  return -1;  // sw == target
+}
+
+RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
+                            const SwitchLoad& load, int vcs) {
+  const bool source = in_port < t.hosts_per_switch();
+  if (vcs < torus_required_vcs(a, t.mesh())) vcs = torus_required_vcs(a, t.mesh());
+  int lo = 0, hi = 0;
+  switch (a) {
+    case TorusAlgo::Dor: {
+      if (sw == h.dst_switch) return eject(h);
+      int cls = 0;
+      const int port = torus_dor_port(t, sw, h.dst_switch, h, rng, cls);
+      vc_range(vcs, t.mesh() ? 1 : 2, cls, lo, hi);
+      RouteCandidates c;
+      c.add(port, lo, hi);
+      return c;
+    }
+    case TorusAlgo::Val: {
+      if (source && h.segment == 0 && h.inter_switch < 0) {
+        h.inter_switch = static_cast<int32_t>(rng.below(static_cast<uint32_t>(t.num_switches())));
+        // Counted non-minimal when the detour is longer than the minimal path.
+        h.nonminimal = t.distance(sw, h.inter_switch) + t.distance(h.inter_switch, h.dst_switch) >
+                       t.distance(sw, h.dst_switch);
+      }
+      if (h.segment == 0 && sw == h.inter_switch) {
+        h.segment = 1;
+        h.dir_set = h.minus = h.wrapped = 0;
+      }
+      if (sw == h.dst_switch && h.segment == 1) return eject(h);
+      const int target = target_of(h);
+      int cls = 0;
+      const int port = torus_dor_port(t, sw, target, h, rng, cls);
+      if (t.mesh()) vc_range(vcs, 2, h.segment, lo, hi);
+      else vc_range(vcs, 4, 2 * h.segment + cls, lo, hi);
+      RouteCandidates c;
+      c.add(port, lo, hi);
+      return c;
+    }
+    case TorusAlgo::Goal:
+      if (source && h.dir_set == 0) {
+        // Draw the quadrant: per dimension, - with probability D/k, D = (y - x) mod k.
+        for (int d = 0; d < t.n(); ++d) {
+          const int D = t.ring_hops(t.coord(sw, d), t.coord(h.dst_switch, d), false);
+          if (D == 0) continue;
+          const uint8_t m = static_cast<uint8_t>(1u << d);
+          h.dir_set |= m;
+          if (static_cast<int>(rng.below(static_cast<uint32_t>(t.k()))) < D) h.minus |= m;
+        }
+        // Non-minimal if any dimension goes the longer way round.
+        for (int d = 0; d < t.n(); ++d) {
+          const int D = t.ring_hops(t.coord(sw, d), t.coord(h.dst_switch, d), false);
+          const int hops = bit(h.minus, d) ? t.k() - D : D;
+          if (D != 0 && hops > t.k() - hops) h.nonminimal = true;
+        }
+      }
+      [[fallthrough]];
+    case TorusAlgo::MinAd:
+      if (sw == h.dst_switch) return eject(h);
+      return adaptive(t, sw, h, rng, load, vcs);
+  }
+  return {};
+}
+
+}  // namespace scfly

@@ -1,0 +1,86 @@
+// Routing on k-ary n-cubes (topologies/torus.h): DOR, VAL, MIN AD and GOAL.
+//
+// Paper: Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced Routing on Tori"
+// (../shared/papers/002_849a2a901e492155.txt): sec. II.A (minimal adaptive), II.C and
+// IV.D (GOAL), I and IV.C-D (VAL), III.B (quadrants and the in-quadrant rule); the
+// deadlock scheme of sec. III.C is lost from our copy of the text and read as Gravano's
+// *-channels (../shared/specs/gal-torus.md sec. 2.5-2.7).
+//
+// Common state (RouteHeader, per dimension d, for the current segment): dir_set/minus = the
+// direction the packet travels in d once fixed (a quadrant is the vector of them); wrapped =
+// it has crossed d's wrap link. torus_arrive() updates them from the input port at every
+// switch: the header carries what was done, the unit derives nothing else from the path.
+//
+// Datelines (torus only; a mesh has no wrap links): a hop in dimension d uses the dateline
+// class 1 if the packet has crossed d's wrap link or crosses it now, else class 0. Every
+// traversal of a ring here is shorter than k hops (minimal, or one quadrant direction), so
+// it crosses the wrap link at most once: class-0 channels never include a wrap link and a
+// class-1 packet never reaches the wrap link again, so neither class closes a cycle around
+// the ring (Dally & Seitz).
+//
+// DOR (dimension order): decision rule: the lowest dimension whose coordinate differs, in
+// the minimal direction (a k/2 tie drawn at random at the dimension's first hop, then kept).
+// Signal: none. VCs (torus): the dateline class, VC 0 or 1 (2 VCs); mesh: VC 0 (1 VC).
+// (With more VCs configured, each VC named here is a range of them: see route_torus.)
+// Dimension order breaks the dependencies between dimensions.
+//
+// VAL (Valiant): decision rule: at the source switch draw the intermediate switch uniformly
+// over all k^n switches (source and destination included, as sec. IV.D's hop counts
+// require), DOR to it (segment 0), then DOR to the destination (segment 1); the direction
+// and dateline state restart at the intermediate. Signal: none. VCs (torus): 2 * segment +
+// dateline class (4 VCs); mesh: the segment (2 VCs). Segment 1 never feeds segment 0.
+//
+// MIN AD (minimal adaptive): decision rule: every productive dimension (coordinate still
+// differs) in its minimal direction (both on an undecided k/2 tie) is an adaptive candidate
+// on VC 0, ordered by the switch's output queue of the port (shortest first, ties at
+// random); the allocator takes the first with a free VC (sec. II.A: "based on availability,
+// buffer utilization"). Last comes the escape candidate: the DOR hop on VCs 1 + dateline
+// class (torus) or VC 1 (mesh). Signal: the output queue of each candidate port in phits
+// (ugal.occupancy: output buffer, credits in use, or both). VCs: 3 on a torus (1 adaptive,
+// 2 escape), 2 on a mesh. Deadlock freedom by Duato's condition: the escape sub-network
+// (DOR with datelines) is acyclic, and a packet on any VC may always request it; packets are
+// whole in each buffer (virtual cut-through), so they may return from escape to VC 0.
+//
+// GOAL (Globally Oblivious, Adaptive Locally): decision rule: at the source switch draw the
+// quadrant, each dimension on its own: with D = (x_dst - x_src) mod k, the - direction with
+// probability D/k and + with probability (k - D)/k (the non-minimal direction with
+// probability m/k, m the minimal distance: sec. II.C; D = 0: no movement); then route inside
+// the quadrant as MIN AD does, every productive dimension in the quadrant's direction.
+// Signal and VCs: as MIN AD (escape = DOR inside the quadrant, with datelines; a traversal
+// of a dimension in the quadrant's direction is shorter than k hops). Torus only. Hop count
+// = sum over dimensions of the hops in the drawn direction (at most n (k - 1)).
+#pragma once
+
+#include "routing_units/congestion.h"
+#include "routing_units/route_types.h"
+#include "topologies/common/rng.h"
+#include "topologies/torus.h"
+
+namespace scfly {
+
+enum class TorusAlgo : uint8_t { Dor, Val, MinAd, Goal };
+
+// Minimum VCs on the switch-to-switch ("link") class for `a` on a torus or a mesh.
+int torus_required_vcs(TorusAlgo a, bool mesh);
+
+// Records the hop the packet just made (arrival on `in_port` of switch `sw`): sets the
+// dimension's direction and its wrapped bit. A host port (injection) records nothing.
+void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h);
+
+// The routing units. `in_port` is the input the head arrived on (a host port at the
+// source); torus_arrive() has been applied. `load` is the switch's output-queue view (MIN AD
+// and GOAL; ignored by DOR and VAL). `vcs` is the number of data VCs of the link class
+// (below torus_required_vcs: that minimum); each VC class above is then a range of VCs
+// (the allocator takes the lowest free one), so VCs beyond the minimum relieve head-of-line
+// blocking without changing the deadlock argument: DOR splits them in 2 dateline ranges
+// (mesh: 1), VAL in 4 (segment x dateline; mesh: 2 by segment), MIN AD and GOAL keep the
+// last 2 (mesh: 1) as escape VCs and make every VC below adaptive.
+RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
+                            const SwitchLoad& load, int vcs = 0);
+
+// The DOR hop from `sw` toward switch `target` (sw != target) with its dateline class: the
+// port, and the class (0/1) through `cls`. Draws a k/2 tie from `rng` when the dimension's
+// direction is not fixed yet.
+int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng& rng, int& cls);
+
+}  // namespace scfly

@@ -1,0 +1,462 @@
+// k-ary n-cubes: the topology's port map, the torus traffic patterns, and the routing units
+// DOR, VAL, MIN AD and GOAL walked hop by hop through the real wiring on every (source,
+// destination) pair of small tori and meshes (k = 2..5, n = 1..3), with random output
+// occupancies and a random choice among the candidates a unit offers (any allocator outcome
+// must be a correct route). The walk recomputes each hop's dateline class itself, so a VC
+// rule that disagrees with the header comment fails here, and it builds the channel
+// dependency graph of each VC scheme and checks it is acyclic (for MIN AD and GOAL: the
+// escape sub-network, Duato's condition).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "routing_units/routing.h"
+#include "routing_units/torus_routing.h"
+#include "tb/traffic.h"
+#include "topologies/common/rng.h"
+#include "topologies/dragonfly.h"
+#include "topologies/torus.h"
+
+namespace scfly {
+namespace {
+
+std::vector<TorusShape> small_shapes() {
+  std::vector<TorusShape> out;
+  for (bool mesh : {false, true})
+    for (int n = 1; n <= 3; ++n)
+      for (int k = 2; k <= 5; ++k) {
+        if (n == 3 && k == 5) continue;  // 125 switches: the walk stays fast without it
+        out.push_back(TorusShape{k, n, 1, mesh});
+      }
+  out.push_back(TorusShape{5, 3, 1, false});
+  out.push_back(TorusShape{3, 2, 2, false});  // two hosts per switch
+  return out;
+}
+
+std::string name_of(const TorusShape& s) {
+  return std::to_string(s.k) + "-ary " + std::to_string(s.n) + (s.mesh ? "-mesh" : "-cube") +
+         (s.p > 1 ? " p=" + std::to_string(s.p) : "");
+}
+
+TEST(TorusTopology, NeighboursAreAnInvolutionOneStepAlongOneDimension) {
+  for (const TorusShape& s : small_shapes()) {
+    SCOPED_TRACE(name_of(s));
+    const Torus t(s);
+    EXPECT_EQ(t.radix(), s.p + 2 * s.n);
+    EXPECT_EQ(t.num_port_classes(), 2);
+    EXPECT_STREQ(t.port_class_name(1), "link");
+    int unconnected = 0;
+    for (int sw = 0; sw < t.num_switches(); ++sw) {
+      for (int host = 0; host < s.p; ++host) EXPECT_EQ(t.port_class_of(host), kHostClass);
+      for (int port = s.p; port < t.radix(); ++port) {
+        EXPECT_EQ(t.port_class_of(port), 1);
+        const int d = t.dim_of(port);
+        const bool minus = t.minus_of(port);
+        const int x = t.coord(sw, d);
+        const bool edge = t.crosses_wrap(x, minus);
+        if (s.mesh && edge) {
+          EXPECT_FALSE(t.connected(sw, port));
+          EXPECT_EQ(t.neighbor(sw, port).sw, -1);
+          ++unconnected;
+          continue;
+        }
+        ASSERT_TRUE(t.connected(sw, port));
+        const PortEnd far = t.neighbor(sw, port);
+        ASSERT_GE(far.sw, 0);
+        ASSERT_LT(far.sw, t.num_switches());
+        EXPECT_EQ(t.coord(far.sw, d), (x + (minus ? s.k - 1 : 1)) % s.k);
+        for (int e = 0; e < s.n; ++e)
+          if (e != d) {
+            EXPECT_EQ(t.coord(far.sw, e), t.coord(sw, e));
+          }
+        EXPECT_EQ(far.port, t.port(d, !minus));  // the + output lands on the - input
+        const PortEnd back = t.neighbor(far.sw, far.port);
+        EXPECT_EQ(back.sw, sw);
+        EXPECT_EQ(back.port, port);
+      }
+    }
+    // A mesh leaves exactly the two ends of every line open in every dimension.
+    const int lines = t.num_switches() / s.k * s.n;
+    EXPECT_EQ(unconnected, s.mesh ? 2 * lines : 0);
+  }
+}
+
+TEST(TorusTopology, CoordinatesDistanceAndCapacity) {
+  const Torus t(TorusShape{8, 2, 1, false});
+  EXPECT_EQ(t.num_switches(), 64);
+  EXPECT_EQ(t.coord(8 * 3 + 1, 0), 1);  // id = x + 8 y
+  EXPECT_EQ(t.coord(8 * 3 + 1, 1), 3);
+  EXPECT_EQ(t.distance(0, 8 * 3 + 1), 4);          // (0,0) -> (1,3)
+  EXPECT_EQ(t.distance(0, 8 * 4 + 4), 8);          // the farthest node
+  EXPECT_EQ(t.distance(8 * 7 + 7, 0), 2);          // across both wrap links
+  EXPECT_DOUBLE_EQ(t.capacity(), 1.0);             // 8/k
+  EXPECT_DOUBLE_EQ(Torus(TorusShape{8, 1, 1, false}).capacity(), 1.0);
+  EXPECT_DOUBLE_EQ(Torus(TorusShape{4, 3, 1, false}).capacity(), 2.0);
+  EXPECT_DOUBLE_EQ(Torus(TorusShape{8, 2, 1, true}).capacity(), 0.5);  // mesh: 4/k
+  EXPECT_DOUBLE_EQ(Torus(TorusShape{8, 2, 2, false}).capacity(), 0.5);  // per host
+  // Odd k: every channel carries lambda (k^2-1)/(8k) per unit rate: capacity 8k/(k^2-1).
+  EXPECT_NEAR(Torus(TorusShape{5, 2, 1, false}).capacity(), 40.0 / 24.0, 1e-12);
+  const Torus mesh(TorusShape{8, 2, 1, true});
+  EXPECT_EQ(mesh.distance(8 * 7 + 7, 0), 14);
+  EXPECT_NE(check_shape(TorusShape{1, 2, 1, false}), "");
+  EXPECT_NE(check_shape(TorusShape{8, 0, 1, false}), "");
+  EXPECT_NE(check_shape(TorusShape{8, 7, 1, false}), "");
+  EXPECT_NE(check_shape(TorusShape{2, 6, 300, false}), "");
+  EXPECT_EQ(check_shape(TorusShape{2, 6, 1, false}), "");
+}
+
+// ---- Path walks ----------------------------------------------------------------------
+
+struct Channel {
+  int sw, port, vc;
+  bool operator<(const Channel& o) const { return std::tie(sw, port, vc) < std::tie(o.sw, o.port, o.vc); }
+};
+using Cdg = std::map<Channel, std::set<Channel>>;
+
+// A cycle in the dependency graph, as text; empty if it is acyclic.
+std::string find_cycle(const Cdg& g) {
+  std::map<Channel, int> state;  // 0 new, 1 on stack, 2 done
+  std::vector<Channel> stack;
+  std::string found;
+  std::function<bool(const Channel&)> dfs = [&](const Channel& c) {
+    state[c] = 1;
+    stack.push_back(c);
+    auto it = g.find(c);
+    if (it != g.end())
+      for (const Channel& n : it->second) {
+        if (state[n] == 1) {
+          for (const Channel& x : stack)
+            found += "(" + std::to_string(x.sw) + "," + std::to_string(x.port) + "," + std::to_string(x.vc) + ") ";
+          return true;
+        }
+        if (state[n] == 0 && dfs(n)) return true;
+      }
+    stack.pop_back();
+    state[c] = 2;
+    return false;
+  };
+  for (const auto& [c, next] : g)
+    if (state[c] == 0 && dfs(c)) return found;
+  return {};
+}
+
+struct WalkCase {
+  RoutingAlgo algo;
+  int vcs;  // link VCs configured (0 = the minimum)
+};
+
+class TorusWalk : public testing::TestWithParam<WalkCase> {};
+
+TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
+  const RoutingAlgo algo = GetParam().algo;
+  for (const TorusShape& s : small_shapes()) {
+    if (!routes_torus(algo, s.mesh)) continue;
+    SCOPED_TRACE(name_of(s) + " " + to_string(algo));
+    const Torus t(s);
+    RoutingParams prm;
+    const int need = required_link_vcs(algo, s.mesh);
+    prm.link_vcs = GetParam().vcs;
+    const int V = prm.link_vcs ? prm.link_vcs : need;
+    const RoutingUnit unit(algo, t, prm);
+    Rng rng(7, StreamKind::Switch, static_cast<uint64_t>(s.k * 10 + s.n));
+    std::vector<uint32_t> occ(static_cast<size_t>(t.radix()));
+    SwitchLoad load;
+    load.out_phits = occ.data();
+    AdaptiveView view;
+    view.local = load;
+    RouteContext ctx;
+    ctx.view = &view;
+    Cdg cdg;
+    const int seeds = algo == RoutingAlgo::Dor ? 2 : 6;
+    for (int src = 0; src < t.num_nodes(); ++src)
+      for (int dst = 0; dst < t.num_nodes(); ++dst) {
+        if (src == dst) continue;
+        for (int draw = 0; draw < seeds; ++draw) {
+          RouteHeader h;
+          h.dst_switch = t.switch_of_node(dst);
+          h.dst_host = static_cast<int16_t>(t.host_of_node(dst));
+          int sw = t.switch_of_node(src), in_port = t.host_of_node(src);
+          int hops = 0, seg_start = sw;
+          int dir[Torus::kMaxDims];  // per dimension: 0 none yet, +1 / -1 (this segment)
+          bool crossed[Torus::kMaxDims];
+          for (int d = 0; d < s.n; ++d) dir[d] = 0, crossed[d] = false;
+          int quadrant_hops = -1;  // GOAL: the drawn quadrant's length
+          int seg_hops[2] = {0, 0};
+          bool prev_escape = false;
+          Channel prev{-1, -1, -1};
+          for (;;) {
+            for (auto& o : occ) o = rng.below(40);
+            const int seg_before = h.segment;
+            const RouteCandidates c = unit.route_candidates(sw, in_port, h, rng, ctx);
+            ASSERT_GE(c.n, 1);
+            if (h.segment != seg_before) {  // VAL: reached the intermediate
+              ASSERT_EQ(sw, h.inter_switch);
+              for (int d = 0; d < s.n; ++d) dir[d] = 0, crossed[d] = false;
+              seg_start = sw;
+            }
+            if (hops == 0 && algo == RoutingAlgo::Goal) {
+              quadrant_hops = 0;
+              for (int d = 0; d < s.n; ++d) {
+                const int D = t.ring_hops(t.coord(sw, d), t.coord(h.dst_switch, d), false);
+                if (D == 0) continue;
+                ASSERT_TRUE((h.dir_set >> d) & 1);
+                quadrant_hops += ((h.minus >> d) & 1) ? s.k - D : D;
+              }
+            }
+            if (c.c[0].port < s.p) {  // ejection: the only candidate, at the destination
+              ASSERT_EQ(c.n, 1);
+              ASSERT_EQ(sw, h.dst_switch);
+              ASSERT_EQ(c.c[0].port, h.dst_host);
+              ASSERT_EQ(c.c[0].vc_lo, 0);
+              break;
+            }
+            ASSERT_LE(hops, 2 * s.n * s.k) << "routing loop";
+            const int pick = static_cast<int>(rng.below(c.n));
+            const RouteCandidate& cand = c.c[pick];
+            ASSERT_TRUE(t.connected(sw, cand.port)) << "switch " << sw << " port " << cand.port;
+            ASSERT_LE(cand.vc_lo, cand.vc_hi);
+            ASSERT_LT(cand.vc_hi, V);
+            const int vc = cand.vc_lo + static_cast<int>(rng.below(cand.vc_hi - cand.vc_lo + 1));
+            const int d = t.dim_of(cand.port);
+            const bool minus = t.minus_of(cand.port);
+            const int x = t.coord(sw, d);
+            // Direction fixed per dimension and segment (a quadrant), and productive.
+            if (dir[d] == 0) dir[d] = minus ? -1 : 1;
+            ASSERT_EQ(dir[d], minus ? -1 : 1) << "direction changed in dimension " << d;
+            const int target = h.segment == 0 && h.inter_switch >= 0 ? h.inter_switch : h.dst_switch;
+            ASSERT_NE(x, t.coord(target, d)) << "hop in a finished dimension " << d;
+            const bool cross = !s.mesh && t.crosses_wrap(x, minus);
+            const int cls = crossed[d] || cross ? 1 : 0;
+            ASSERT_FALSE(s.mesh && t.crosses_wrap(x, minus));
+            // The VC rule of the header comment, recomputed here.
+            const bool escape = (algo == RoutingAlgo::MinAd || algo == RoutingAlgo::Goal) && pick == c.n - 1;
+            switch (algo) {
+              case RoutingAlgo::Dor: {
+                // DOR: the lowest dimension not done; the dateline range.
+                for (int e = 0; e < d; ++e) ASSERT_EQ(t.coord(sw, e), t.coord(target, e));
+                const int parts = s.mesh ? 1 : 2, idx = s.mesh ? 0 : cls;
+                const int lo = idx * (V / parts) + std::min(idx, V % parts);
+                ASSERT_EQ(cand.vc_lo, lo);
+                break;
+              }
+              case RoutingAlgo::Val: {
+                for (int e = 0; e < d; ++e) ASSERT_EQ(t.coord(sw, e), t.coord(target, e));
+                const int parts = s.mesh ? 2 : 4, idx = s.mesh ? h.segment : 2 * h.segment + cls;
+                const int lo = idx * (V / parts) + std::min(idx, V % parts);
+                ASSERT_EQ(cand.vc_lo, lo);
+                break;
+              }
+              default: {
+                const int esc = s.mesh ? 1 : 2;
+                if (escape) {
+                  ASSERT_EQ(cand.vc_lo, V - esc + (s.mesh ? 0 : cls));
+                  ASSERT_EQ(cand.vc_hi, cand.vc_lo);
+                  for (int e = 0; e < d; ++e) ASSERT_EQ(t.coord(sw, e), t.coord(target, e));
+                } else {
+                  ASSERT_EQ(cand.vc_lo, 0);
+                  ASSERT_EQ(cand.vc_hi, V - esc - 1);
+                }
+                // Candidates before the escape are sorted by output queue.
+                for (int i = 1; i + 1 < c.n; ++i) ASSERT_LE(occ[c.c[i - 1].port], occ[c.c[i].port]);
+              }
+            }
+            const Channel ch{sw, cand.port, vc};
+            const bool in_scheme = !(algo == RoutingAlgo::MinAd || algo == RoutingAlgo::Goal) || escape;
+            if (in_scheme && prev.sw >= 0 && (prev_escape || algo == RoutingAlgo::Dor || algo == RoutingAlgo::Val))
+              cdg[prev].insert(ch);
+            prev = in_scheme ? ch : Channel{-1, -1, -1};
+            prev_escape = escape;
+            if (cross) crossed[d] = true;
+            const PortEnd far = t.neighbor(sw, cand.port);
+            sw = far.sw;
+            in_port = far.port;
+            ++hops;
+            ++seg_hops[h.segment];
+          }
+          // Hop counts.
+          switch (algo) {
+            case RoutingAlgo::Dor:
+            case RoutingAlgo::MinAd:
+              ASSERT_EQ(hops, t.distance(t.switch_of_node(src), h.dst_switch));
+              ASSERT_FALSE(h.nonminimal);
+              break;
+            case RoutingAlgo::Val:
+              ASSERT_EQ(seg_hops[0], t.distance(t.switch_of_node(src), h.inter_switch));
+              ASSERT_EQ(seg_hops[1], t.distance(h.inter_switch, h.dst_switch));
+              ASSERT_EQ(h.nonminimal, hops > t.distance(t.switch_of_node(src), h.dst_switch));
+              break;
+            case RoutingAlgo::Goal:
+              ASSERT_EQ(hops, quadrant_hops);
+              ASSERT_EQ(h.nonminimal, hops > t.distance(t.switch_of_node(src), h.dst_switch));
+              ASSERT_LE(hops, s.n * (s.k - 1));
+              break;
+            default: break;
+          }
+          (void)seg_start;
+        }
+      }
+    const std::string cycle = find_cycle(cdg);
+    EXPECT_EQ(cycle, "") << "channel dependency cycle: " << cycle;
+    // Routes of two hops or more exist (so the graph has edges) unless every route is 1 hop.
+    const int longest = algo == RoutingAlgo::Dor || algo == RoutingAlgo::MinAd
+                            ? s.n * (s.mesh ? s.k - 1 : s.k / 2)
+                            : s.n * (s.k - 1);
+    if (longest >= 2) {
+      EXPECT_FALSE(cdg.empty());
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Algos, TorusWalk,
+                         testing::Values(WalkCase{RoutingAlgo::Dor, 0}, WalkCase{RoutingAlgo::Val, 0},
+                                         WalkCase{RoutingAlgo::MinAd, 0}, WalkCase{RoutingAlgo::Goal, 0},
+                                         WalkCase{RoutingAlgo::Dor, 5}, WalkCase{RoutingAlgo::Val, 6},
+                                         WalkCase{RoutingAlgo::MinAd, 5}, WalkCase{RoutingAlgo::Goal, 4}),
+                         [](const testing::TestParamInfo<WalkCase>& i) {
+                           std::string n = to_string(i.param.algo);
+                           for (char& ch : n)
+                             if (ch == '-') ch = '_';
+                           return n + "_vcs" + std::to_string(i.param.vcs);
+                         });
+
+// The acyclicity check is not vacuous: DOR's dependencies on a ring with the dateline
+// classes merged (one VC) close the ring.
+TEST(TorusWalk, OneVcDorOnARingHasADependencyCycle) {
+  const Torus t(TorusShape{4, 1, 1, false});
+  Cdg g;
+  for (int s = 0; s < 4; ++s)  // 2-hop routes in the + direction, all on VC 0
+    g[Channel{s, t.port(0, false), 0}].insert(Channel{(s + 1) % 4, t.port(0, false), 0});
+  EXPECT_NE(find_cycle(g), "");
+}
+
+// GAL paper sec. IV.D on the 8-ary 2-cube: from A = (0,0) to C = (1,3) GOAL's hop count is
+// 4, 6, 10 or 12 with mean 5.5; VAL's is an even number 4..12 with mean 8.
+TEST(TorusWalk, GoalAndValHopCountsFromAToC) {
+  const Torus t(TorusShape{8, 2, 1, false});
+  const int C = 8 * 3 + 1;
+  for (RoutingAlgo algo : {RoutingAlgo::Goal, RoutingAlgo::Val}) {
+    const RoutingUnit unit(algo, t);
+    Rng rng(3, StreamKind::Switch, 0);
+    const int draws = 40000;
+    double sum = 0;
+    std::map<int, int> hist;
+    for (int i = 0; i < draws; ++i) {
+      RouteHeader h;
+      h.dst_switch = C;
+      h.dst_host = 0;
+      int sw = 0, in_port = 0, hops = 0;
+      for (;;) {
+        const RouteCandidates c = unit.route_candidates(sw, in_port, h, rng, {});
+        if (c.c[0].port < 1) break;
+        const PortEnd far = t.neighbor(sw, c.c[0].port);
+        sw = far.sw;
+        in_port = far.port;
+        ++hops;
+      }
+      sum += hops;
+      ++hist[hops];
+    }
+    if (algo == RoutingAlgo::Goal) {
+      EXPECT_NEAR(sum / draws, 5.5, 0.03);
+      EXPECT_EQ(hist.size(), 4u);
+      // P(H = 4, 6, 10, 12) = 35/64, 21/64, 5/64, 3/64.
+      EXPECT_NEAR(hist[4] / double(draws), 35.0 / 64, 0.01);
+      EXPECT_NEAR(hist[6] / double(draws), 21.0 / 64, 0.01);
+      EXPECT_NEAR(hist[10] / double(draws), 5.0 / 64, 0.01);
+      EXPECT_NEAR(hist[12] / double(draws), 3.0 / 64, 0.01);
+    } else {
+      EXPECT_NEAR(sum / draws, 8.0, 0.05);
+      for (const auto& [hh, n] : hist) {
+        EXPECT_EQ(hh % 2, 0);
+        EXPECT_GE(hh, 4);
+        EXPECT_LE(hh, 12);
+      }
+    }
+  }
+}
+
+TEST(TorusRouting, MechanismsRouteOnlyWhereTheyCan) {
+  const Torus torus(TorusShape{4, 2, 1, false}), mesh(TorusShape{4, 2, 1, true});
+  const Dragonfly dfly(DragonflyShape{});
+  EXPECT_THROW(RoutingUnit(RoutingAlgo::Min, torus), std::invalid_argument);
+  EXPECT_THROW(RoutingUnit(RoutingAlgo::Goal, mesh), std::invalid_argument);
+  EXPECT_THROW(RoutingUnit(RoutingAlgo::Dor, dfly), std::invalid_argument);
+  EXPECT_NO_THROW(RoutingUnit(RoutingAlgo::Val, torus));
+  EXPECT_NO_THROW(RoutingUnit(RoutingAlgo::Val, dfly));
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Dor, false), 2);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Dor, true), 1);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Val, false), 4);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::MinAd, false), 3);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::MinAd, true), 2);
+}
+
+// ---- Traffic -----------------------------------------------------------------------------
+
+TrafficSpec spec(const std::string& s) {
+  TrafficSpec t;
+  EXPECT_EQ(parse_traffic(s, t), "") << s;
+  EXPECT_EQ(to_string(t), s);
+  return t;
+}
+
+TEST(TorusTraffic, PatternsMapAsDefined) {
+  const Torus t(TorusShape{8, 2, 1, false});
+  Rng rng(1, StreamKind::Nic, 0);
+  const TrafficPattern nn(spec("nn"), t), nnc(spec("nnc"), t), tor(spec("tor"), t), bc(spec("bc"), t),
+      tp(spec("tp"), t);
+  for (int s = 0; s < 64; ++s) {
+    std::set<int> seen;
+    for (int i = 0; i < 200; ++i) {
+      const int d = nn.dest(s, rng);
+      EXPECT_EQ(t.distance(s, d), 1);
+      seen.insert(d);
+    }
+    EXPECT_EQ(seen.size(), 4u);
+    EXPECT_EQ(nnc.dest(s, rng), t.with_coord(s, 0, (t.coord(s, 0) + 1) % 8));
+    EXPECT_EQ(tor.dest(s, rng), t.with_coord(s, 0, (t.coord(s, 0) + 3) % 8));  // ceil(8/2) - 1
+    EXPECT_EQ(bc.dest(s, rng), 63 - s);  // k a power of two: the complement of the id bits
+    const int x = t.coord(s, 0), y = t.coord(s, 1);
+    EXPECT_EQ(tp.dest(s, rng), x * 8 + y);
+    EXPECT_EQ(tp.silent(s), x == y);
+    EXPECT_FALSE(bc.silent(s));
+  }
+  // Odd k: the centre is bc's fixed point, silent.
+  const Torus t3(TorusShape{3, 2, 1, false});
+  const TrafficPattern bc3(spec("bc"), t3);
+  for (int s = 0; s < 9; ++s) EXPECT_EQ(bc3.silent(s), s == 4);
+  // A mesh corner has two neighbours.
+  const Torus m(TorusShape{4, 2, 1, true});
+  const TrafficPattern nnm(spec("nn"), m);
+  std::set<int> corner;
+  for (int i = 0; i < 100; ++i) corner.insert(nnm.dest(0, rng));
+  EXPECT_EQ(corner, (std::set<int>{1, 4}));
+}
+
+TEST(TorusTraffic, PatternsAreCheckedAgainstTheTopology) {
+  const Torus ring(TorusShape{8, 1, 1, false}), two(TorusShape{2, 2, 1, false});
+  const Dragonfly dfly(DragonflyShape{});
+  EXPECT_NE(check_traffic(spec("tp"), ring).find("even n"), std::string::npos);
+  EXPECT_NE(check_traffic(spec("tor"), two).find("k >= 3"), std::string::npos);
+  EXPECT_NE(check_traffic(spec("nn"), dfly).find("torus pattern"), std::string::npos);
+  EXPECT_NE(check_traffic(spec("adv+1"), ring).find("Dragonfly pattern"), std::string::npos);
+  EXPECT_EQ(check_traffic(spec("un"), ring), "");
+  EXPECT_EQ(check_traffic(spec("perm"), ring), "");
+  // un and perm keep their meaning: never the source, perm a derangement.
+  const TrafficPattern perm(spec("perm"), ring, 5);
+  Rng rng(2, StreamKind::Nic, 0);
+  std::set<int> image;
+  for (int s = 0; s < 8; ++s) {
+    EXPECT_NE(perm.dest(s, rng), s);
+    image.insert(perm.dest(s, rng));
+  }
+  EXPECT_EQ(image.size(), 8u);
+}
+
+}  // namespace
+}  // namespace scfly

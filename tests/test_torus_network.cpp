@@ -1,0 +1,140 @@
+// Whole-network behaviour on small tori and meshes (the 8-node ring, 4-ary 2-cube, 3-ary
+// 3-cube, 4x4 mesh, 8-ary 2-cube): delivery and conservation with drain for every torus
+// routing, exact mean hop counts under UN, determinism, and the analytic throughput bounds
+// of the GAL paper (TOR saturates minimal routing at 1/3 and VAL at 1/2; BC bounds every
+// routing at 1/2). Each simulation is a child `scfly run` process.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+#include "scfly_run.h"
+
+namespace {
+
+std::string ring_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-ring-8.yaml"; }
+std::string torus_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml"; }
+
+// Mean minimal distance between distinct switches of a k-ary n-cube (torus) or mesh.
+double mean_distance(int k, int n, bool mesh) {
+  double ring = 0;  // mean over all k x k coordinate pairs of one dimension
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b) {
+      const int f = ((b - a) % k + k) % k;
+      ring += mesh ? std::abs(a - b) : std::min(f, k - f);
+    }
+  ring /= k * k;
+  double nodes = 1;
+  for (int d = 0; d < n; ++d) nodes *= k;
+  return n * ring * nodes / (nodes - 1);  // pairs with the source excluded
+}
+
+}  // namespace
+
+// Every routing on tori of n = 1, 2, 3 and a mesh, below and above saturation: everything
+// is delivered (exit 0 means no credit or buffer invariant fired), and DOR and MIN AD take
+// minimal paths: their mean hop count is the mean distance.
+TEST(TorusNetwork, EveryRoutingDeliversEverythingOnTheMinimalOrItsOwnPathLength) {
+  struct Shape {
+    const char* topo;
+    int k, n;
+    bool mesh;
+  };
+  for (const Shape& s : {Shape{"kind=torus topology.k=8 topology.n=1", 8, 1, false},
+                         Shape{"kind=torus topology.k=4 topology.n=2", 4, 2, false},
+                         Shape{"kind=torus topology.k=3 topology.n=3", 3, 3, false},
+                         Shape{"kind=mesh topology.k=4 topology.n=2", 4, 2, true}})
+    for (const std::string routing : {"dor", "val", "min-ad", "goal"}) {
+      if (s.mesh && routing == "goal") continue;
+      for (const std::string load : {"0.2", "0.9"}) {
+        SCOPED_TRACE(std::string(s.topo) + " " + routing + " load " + load);
+        const ScflyRun r = run_scfly(torus_config(), std::string("topology.") + s.topo + " routing=" + routing +
+                                                         " traffic=un load=" + load +
+                                                         " warmup_cycles=500 measure_cycles=3000 drain=true");
+        expect_drained(r);
+        EXPECT_GT(metrics(r)["packets_delivered"].get<int>(), 500);
+        if (load == "0.2" && (routing == "dor" || routing == "min-ad")) {
+          EXPECT_NEAR(metrics(r)["hops_avg"].get<double>(), mean_distance(s.k, s.n, s.mesh), 0.05);
+          EXPECT_EQ(metrics(r)["nonminimal_fraction"], 0.0);
+        }
+        if (load == "0.2" && routing == "val") {  // E[d(s,q)] + E[d(q,d)], q uniform over all switches
+          EXPECT_NEAR(metrics(r)["hops_avg"].get<double>(),
+                      2 * mean_distance(s.k, s.n, s.mesh) * (std::pow(s.k, s.n) - 1) / std::pow(s.k, s.n), 0.1);
+        }
+      }
+    }
+}
+
+TEST(TorusNetwork, SameSeedSameMetrics) {
+  const std::string args = "routing=goal traffic=un load=0.5 warmup_cycles=500 measure_cycles=2000";
+  const ScflyRun a = run_scfly(torus_config(), args + " seed=3");
+  const ScflyRun b = run_scfly(torus_config(), args + " seed=3");
+  const ScflyRun c = run_scfly(torus_config(), args + " seed=4");
+  expect_ok(a);
+  expect_ok(b);
+  expect_ok(c);
+  EXPECT_EQ(a.json["metrics"], b.json["metrics"]);
+  EXPECT_NE(a.json["metrics"]["latency_avg"], c.json["metrics"]["latency_avg"]);
+  EXPECT_EQ(a.json["config"]["topology"]["kind"], "torus");
+  EXPECT_EQ(a.json["config"]["switch"]["vcs"]["link"], 3);
+}
+
+// 8-node ring under TOR (i -> i+3): minimal routing loads each + channel with 3 flows, so
+// it saturates at 1/3; VAL's two uniform phases (mean 2 hops each on a ring of 8) load
+// every one of the 16 channels with 8 x 4 / 16 = 2 per unit rate, so it saturates at 1/2
+// (GAL paper sec. II). Below the bound the network accepts what is offered; above it,
+// never more than the bound. 8 VCs relieve head-of-line blocking so the network gets close
+// to the bound before it saturates.
+TEST(TorusNetwork, TornadoOnTheRingRespectsTheAnalyticBounds) {
+  const std::string common = " traffic=tor switch.vcs.link=8 warmup_cycles=2000 measure_cycles=8000";
+  const ScflyRun below = run_scfly(ring_config(), "routing=dor load=0.25" + common);
+  expect_ok(below);
+  EXPECT_NEAR(metrics(below)["accepted_load"].get<double>(), 0.25, 0.01);
+  for (const std::string routing : {"dor", "min-ad"}) {
+    const ScflyRun above = run_scfly(ring_config(), "routing=" + routing + " load=0.6" + common);
+    expect_ok(above);
+    EXPECT_LT(metrics(above)["accepted_load"].get<double>(), 1.0 / 3 + 0.005) << routing;
+  }
+  const ScflyRun val_below = run_scfly(ring_config(), "routing=val load=0.4" + common);
+  expect_ok(val_below);
+  EXPECT_NEAR(metrics(val_below)["accepted_load"].get<double>(), 0.4, 0.015);
+  const ScflyRun val_above = run_scfly(ring_config(), "routing=val load=0.9" + common);
+  expect_ok(val_above);
+  EXPECT_LT(metrics(val_above)["accepted_load"].get<double>(), 0.5 + 0.005);
+}
+
+// 8-ary 2-cube: VAL saturates at 0.5 of capacity on TOR and on BC; BC bounds every routing
+// at 0.5 (every packet crosses the bisection).
+TEST(TorusNetwork, ValAndBitComplementBoundsOnTheEightAryTwoCube) {
+  const std::string common = " switch.vcs.link=8 warmup_cycles=1000 measure_cycles=4000";
+  for (const std::string traffic : {"tor", "bc"}) {
+    const ScflyRun below = run_scfly(torus_config(), "routing=val load=0.35 traffic=" + traffic + common);
+    expect_ok(below);
+    EXPECT_NEAR(metrics(below)["accepted_load"].get<double>(), 0.35, 0.015) << traffic;
+    const ScflyRun above = run_scfly(torus_config(), "routing=val load=0.9 traffic=" + traffic + common);
+    expect_ok(above);
+    EXPECT_LT(metrics(above)["accepted_load"].get<double>(), 0.5 + 0.005) << traffic;
+  }
+  const ScflyRun dor_bc = run_scfly(torus_config(), "routing=dor load=0.9 traffic=bc" + common);
+  expect_ok(dor_bc);
+  EXPECT_LT(metrics(dor_bc)["accepted_load"].get<double>(), 0.5 + 0.005);
+}
+
+TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
+  const auto err = [](const std::string& args) {
+    const ScflyRun r = run_scfly(torus_config(), args, false);
+    EXPECT_EQ(r.code, 2) << args << r.out;
+    return r.err;
+  };
+  EXPECT_NE(err("routing=min").find("'routing': value 'min' is not allowed on 8-ary 2-cube"), std::string::npos);
+  EXPECT_NE(err("topology.kind=mesh routing=goal").find("goal needs the wrap links"), std::string::npos);
+  EXPECT_NE(err("topology.k=1").find("topology.k"), std::string::npos);
+  EXPECT_NE(err("topology.kind=ring").find("dragonfly, torus (k-ary n-cube) or mesh"), std::string::npos);
+  EXPECT_NE(err("topology.a=4").find("topology.a"), std::string::npos);
+  EXPECT_NE(err("routing=val switch.vcs.link=3").find("needs at least 4 link VCs"), std::string::npos);
+  EXPECT_NE(err("traffic=adv+1").find("Dragonfly pattern"), std::string::npos);
+  EXPECT_NE(err("topology.n=1 traffic=tp").find("even n"), std::string::npos);
+  EXPECT_NE(err("rtl=acor").find("'rtl'"), std::string::npos);
+}
