@@ -52,9 +52,11 @@ struct RouteDecision {
 // 8: a minimal-adaptive unit on a 3-cube offers up to 6 adaptive hops (both directions of a
 // dimension at a k/2 tie) and its escape hop.
 constexpr int kMaxCandidates = 8;
+// No default member initializers: a RouteCandidates is built in every routing call, and
+// only its first n entries are ever read.
 struct RouteCandidate {
-  int16_t port = -1;
-  uint8_t vc_lo = 0, vc_hi = 0;  // inclusive VC range on `port`
+  int16_t port;
+  uint8_t vc_lo, vc_hi;  // inclusive VC range on `port`
 };
 struct RouteCandidates {
   uint8_t n = 0;

@@ -27,12 +27,13 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::Dor: return "dor";
     case RoutingAlgo::MinAd: return "min-ad";
     case RoutingAlgo::Goal: return "goal";
+    case RoutingAlgo::Gal: return "gal";
   }
   return "?";
 }
 
 bool routes_dragonfly(RoutingAlgo r) {
-  return r != RoutingAlgo::Dor && r != RoutingAlgo::MinAd && r != RoutingAlgo::Goal;
+  return r != RoutingAlgo::Dor && r != RoutingAlgo::MinAd && r != RoutingAlgo::Goal && r != RoutingAlgo::Gal;
 }
 
 bool routes_torus(RoutingAlgo r, bool mesh) {
@@ -40,7 +41,8 @@ bool routes_torus(RoutingAlgo r, bool mesh) {
     case RoutingAlgo::Dor:
     case RoutingAlgo::Val:
     case RoutingAlgo::MinAd: return true;
-    case RoutingAlgo::Goal: return !mesh;  // a mesh has no non-minimal quadrant
+    case RoutingAlgo::Goal:
+    case RoutingAlgo::Gal: return !mesh;  // a mesh has no non-minimal quadrant
     default: return false;
   }
 }
@@ -51,6 +53,7 @@ TorusAlgo torus_algo(RoutingAlgo r) {
     case RoutingAlgo::Val: return TorusAlgo::Val;
     case RoutingAlgo::MinAd: return TorusAlgo::MinAd;
     case RoutingAlgo::Goal: return TorusAlgo::Goal;
+    case RoutingAlgo::Gal: return TorusAlgo::Gal;
     default: return TorusAlgo::Dor;
   }
 }
@@ -62,7 +65,7 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
   for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                         RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
                         RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor,
-                        RoutingAlgo::MinAd, RoutingAlgo::Goal})
+                        RoutingAlgo::MinAd, RoutingAlgo::Goal, RoutingAlgo::Gal})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -72,7 +75,7 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 
 const char* routing_choices() {
   return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond (Dragonfly); "
-         "dor, val, min-ad, goal (torus; goal not on a mesh)";
+         "dor, val, min-ad, goal, gal (torus; goal and gal not on a mesh)";
 }
 
 const char* to_string(AcorSequence s) {
@@ -116,7 +119,7 @@ bool uses_level_ctrl(RoutingAlgo r) { return r == RoutingAlgo::AcorSwitch || r =
 
 bool is_adaptive(RoutingAlgo r) {
   return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || uses_sat_flags(r) ||
-         r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal;
+         r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal || r == RoutingAlgo::Gal;
 }
 
 bool uses_sat_flags(RoutingAlgo r) { return r == RoutingAlgo::Pb || r == RoutingAlgo::PbAcor; }
@@ -136,7 +139,8 @@ VcBudget required_vcs(RoutingAlgo r) {
     case RoutingAlgo::MinCond: return {3, 2};
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
-    case RoutingAlgo::Goal: return {};  // torus only: required_link_vcs
+    case RoutingAlgo::Goal:
+    case RoutingAlgo::Gal: return {};  // torus only: required_link_vcs
   }
   return {};
 }
@@ -169,7 +173,8 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::PbAcor: return true;
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
-    case RoutingAlgo::Goal: return false;
+    case RoutingAlgo::Goal:
+    case RoutingAlgo::Gal: return false;
   }
   return false;
 }
@@ -245,7 +250,8 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
     }
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
-    case RoutingAlgo::Goal: break;  // torus only (handled above)
+    case RoutingAlgo::Goal:
+    case RoutingAlgo::Gal: break;  // torus only (handled above)
   }
   return {};
 }

@@ -7,6 +7,7 @@
 
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/congestion.h"
+#include "routing_units/gal_threshold.h"
 #include "routing_units/min_cond.h"
 #include "routing_units/misrouting.h"
 #include "routing_units/qcn.h"
@@ -27,9 +28,10 @@ namespace scfly {
 // MinCond: MIN-COND (min_cond.h), minimal through the conditional forwarding table with a
 // misroute at injection when N > P[minimal port]; P set by QCN-Switch (qcn.h) or by the
 // minimal output's pause state (min_cond.trigger).
-// On k-ary n-cubes (torus_routing.h): Dor, Val (the same name, its torus form), MinAd, Goal.
+// On k-ary n-cubes (torus_routing.h): Dor, Val (the same name, its torus form), MinAd, Goal,
+// Gal (its quadrant chosen by the NIC's injection queues, tb/nic.h).
 enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond,
-                         Dor, MinAd, Goal };
+                         Dor, MinAd, Goal, Gal };
 
 // Which topologies a mechanism routes on.
 bool routes_dragonfly(RoutingAlgo r);
@@ -72,6 +74,13 @@ struct PbParams {
   uint32_t delay = 10;   // cycles for a flag to reach the other switches of the group
 };
 
+// GAL (torus_routing.h, gal_threshold.h; GAL paper sec. III, IV.E, V.B).
+struct GalParams {
+  GalSets sets = GalSets::All;   // gal.sets
+  uint32_t queue_depth = 128;    // packets per injection queue (T_max by default)
+  GalThresholdParams threshold;  // gal.adaptive, gal.threshold (T_0), gal.t_min/t_max/n1/n2
+};
+
 struct RoutingParams {
   ValParams val;
   AcorParams acor;
@@ -80,6 +89,7 @@ struct RoutingParams {
   MinCondTrigger trigger = MinCondTrigger::Qcn;  // min_cond.trigger
   QcnParams qcn;
   int link_vcs = 0;  // torus/mesh: data VCs of the link class (0 = the routing's minimum)
+  GalParams gal;
 };
 
 // What a mechanism needs from the switch and the network (used by RoutingUnit and by the

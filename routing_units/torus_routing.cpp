@@ -1,5 +1,6 @@
 #include "routing_units/torus_routing.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace scfly {
@@ -87,9 +88,116 @@ int torus_required_vcs(TorusAlgo a, bool mesh) {
     case TorusAlgo::Dor: return mesh ? 1 : 2;
     case TorusAlgo::Val: return mesh ? 2 : 4;
     case TorusAlgo::MinAd:
-    case TorusAlgo::Goal: return mesh ? 2 : 3;
+    case TorusAlgo::Goal:
+    case TorusAlgo::Gal: return mesh ? 2 : 3;
   }
   return 1;
+}
+
+int gal_num_sets(const Torus& t, GalSets s) {
+  switch (s) {
+    case GalSets::All: return t.num_switches();
+    case GalSets::One: return 1;
+    case GalSets::Two: return 2;
+    case GalSets::Quadrant: return 1 << t.n();
+  }
+  return 1;
+}
+
+int gal_set(const Torus& t, GalSets s, int src, int dst) {
+  switch (s) {
+    case GalSets::All: return dst;
+    case GalSets::One: return 0;
+    case GalSets::Two:
+      for (int d = 0; d < t.n(); ++d) {
+        const int D = t.ring_hops(t.coord(src, d), t.coord(dst, d), false);
+        if (4 * std::min(D, t.k() - D) > t.k()) return 1;
+      }
+      return 0;
+    case GalSets::Quadrant: {
+      int q = 0;
+      for (int d = 0; d < t.n(); ++d) {
+        const int D = t.ring_hops(t.coord(src, d), t.coord(dst, d), false);
+        if (t.k() - D < D) q |= 1 << d;  // strictly shorter the - way
+      }
+      return q;
+    }
+  }
+  return 0;
+}
+
+void gal_set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h) {
+  h.dir_set = h.minus = 0;
+  bool longer = false;
+  for (int d = 0; d < t.n(); ++d) {
+    const int D = t.ring_hops(t.coord(src, d), t.coord(dst, d), false);
+    if (D == 0) continue;
+    const uint8_t m = static_cast<uint8_t>(1u << d);
+    h.dir_set |= m;
+    const bool minus = (q >> d) & 1;
+    if (minus) h.minus |= m;
+    const int hops = minus ? t.k() - D : D;
+    longer = longer || hops > t.k() - hops;
+  }
+  h.nonminimal = longer;
+}
+
+int gal_choose(const Torus& t, int src, int dst, const uint16_t* occ, uint32_t T, Rng& rng, bool& minimal) {
+  const int n = t.n(), k = t.k();
+  int zero = 0, hops_plus[Torus::kMaxDims];
+  for (int d = 0; d < n; ++d) {
+    hops_plus[d] = t.ring_hops(t.coord(src, d), t.coord(dst, d), false);
+    if (hops_plus[d] == 0) zero |= 1 << d;
+  }
+  auto hops = [&](int q) {
+    int h = 0;
+    for (int d = 0; d < n; ++d)
+      if (hops_plus[d]) h += ((q >> d) & 1) ? k - hops_plus[d] : hops_plus[d];
+    return h;
+  };
+  auto is_minimal = [&](int q) {
+    for (int d = 0; d < n; ++d)
+      if (hops_plus[d]) {
+        const int h = ((q >> d) & 1) ? k - hops_plus[d] : hops_plus[d];
+        if (h > k - h) return false;
+      }
+    return true;
+  };
+  // The minimal queue: the shortest of the minimal quadrants (several only on k/2 ties).
+  int qmin = -1, nmin_ties = 0;
+  for (int q = 0; q < (1 << n); ++q) {
+    if ((q & zero) || !is_minimal(q)) continue;
+    if (qmin < 0 || occ[q] < occ[qmin]) {
+      qmin = q;
+      nmin_ties = 1;
+    } else if (occ[q] == occ[qmin] && rng.below(static_cast<uint32_t>(++nmin_ties)) == 0) {
+      qmin = q;  // reservoir draw among equally short minimal queues
+    }
+  }
+  if (occ[qmin] < T) {
+    minimal = true;
+    return qmin;
+  }
+  // The shortest usable queue; ties: minimal first, then fewer hops, then at random.
+  int best = -1, ties = 0;
+  for (int q = 0; q < (1 << n); ++q) {
+    if (q & zero) continue;
+    if (best < 0) {
+      best = q;
+      ties = 1;
+      continue;
+    }
+    const bool qm = is_minimal(q), bm = is_minimal(best);
+    const int qh = hops(q), bh = hops(best);
+    if (occ[q] < occ[best] || (occ[q] == occ[best] && (qm > bm || (qm == bm && qh < bh)))) {
+      best = q;
+      ties = 1;
+    } else if (occ[q] == occ[best] && qm == bm && qh == bh && rng.below(static_cast<uint32_t>(++ties)) == 0) {
+      best = q;
+    }
+  }
+  minimal = is_minimal(best);
+  return best;
 }
 
 void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h) {
@@ -171,6 +279,7 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
       }
       [[fallthrough]];
     case TorusAlgo::MinAd:
+    case TorusAlgo::Gal:  // the quadrant came with the header from the NIC (gal_choose)
       if (sw == h.dst_switch) return eject(h);
       return adaptive(t, sw, h, rng, load, vcs);
   }

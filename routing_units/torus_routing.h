@@ -49,6 +49,14 @@
 // Signal and VCs: as MIN AD (escape = DOR inside the quadrant, with datelines; a traversal
 // of a dimension in the quadrant's direction is shorter than k hops). Torus only. Hop count
 // = sum over dimensions of the hops in the drawn direction (at most n (k - 1)).
+//
+// GAL (Globally Adaptive Load-balanced, sec. III): the quadrant is chosen at the source
+// node by the NIC's injection unit (tb/nic.h) from its injection queues: for a destination
+// of set s, queue q_min of the minimal quadrant if it holds fewer than T packets, else the
+// shortest queue of the set (gal_choose below; T from the set's threshold controller,
+// gal_threshold.h). The header arrives at the source switch with the quadrant set, and the
+// switches route inside it exactly as GOAL does (same signal, same VCs). A dimension the
+// packet need not move in (D = 0) has only the + queue: GAL never offers a k-hop ring loop.
 #pragma once
 
 #include "routing_units/congestion.h"
@@ -58,7 +66,7 @@
 
 namespace scfly {
 
-enum class TorusAlgo : uint8_t { Dor, Val, MinAd, Goal };
+enum class TorusAlgo : uint8_t { Dor, Val, MinAd, Goal, Gal };
 
 // Minimum VCs on the switch-to-switch ("link") class for `a` on a torus or a mesh.
 int torus_required_vcs(TorusAlgo a, bool mesh);
@@ -77,6 +85,25 @@ void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h);
 // last 2 (mesh: 1) as escape VCs and make every VC below adaptive.
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
                             const SwitchLoad& load, int vcs = 0);
+
+// GAL's destination sets (sec. V.B): all = one per destination switch (the paper's S = N);
+// one; two = far if the minimal distance exceeds k/4 in some dimension, else near; quadrant
+// = by the minimal quadrant's sign vector (2^n sets, the paper's S = 4 on a 2-D torus; a
+// dimension with D = 0 or a k/2 tie counts as +).
+enum class GalSets : uint8_t { All, One, Two, Quadrant };
+int gal_num_sets(const Torus& t, GalSets s);
+int gal_set(const Torus& t, GalSets s, int src_sw, int dst_sw);
+
+// GAL's injection queue for a packet from switch `src` to `dst`: `occ[q]` = packets in the
+// set's queue of quadrant q (bit d set = the - direction in dimension d; 2^n entries),
+// `T` the set's threshold. The minimal queue (on a k/2 tie the shorter of the minimal
+// queues) if it holds fewer than T packets, else the shortest usable queue (ties: a minimal
+// quadrant, then fewer hops, then a random draw). Quadrants that move the wrong way in a
+// dimension with D = 0 are not usable. Returns q; `minimal` says whether q is minimal.
+int gal_choose(const Torus& t, int src, int dst, const uint16_t* occ, uint32_t T, Rng& rng, bool& minimal);
+// Sets the header's quadrant (dir_set, minus) for quadrant q from src to dst, and marks it
+// non-minimal if the quadrant's path is longer than the minimal distance.
+void gal_set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h);
 
 // The DOR hop from `sw` toward switch `target` (sw != target) with its dateline class: the
 // port, and the class (0/1) through `cls`. Draws a k/2 tie from `rng` when the dimension's

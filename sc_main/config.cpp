@@ -236,8 +236,8 @@ SimConfig parse(YAML::Node root) {
     throw ConfigError("config key 'routing': value '" + routing + "' is not allowed on " + tp.describe() + "; use " +
                       (c.topo_kind == TopologyKind::Dragonfly
                            ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table or min-cond"
-                           : c.topo_kind == TopologyKind::Mesh ? "dor, val or min-ad (goal needs the wrap links of a torus)"
-                                                               : "dor, val, min-ad or goal"));
+                           : c.topo_kind == TopologyKind::Mesh ? "dor, val or min-ad (goal and gal need the wrap links of a torus)"
+                                                               : "dor, val, min-ad, goal or gal"));
   {
     Section val = top.sub("val");
     const std::string pol = val.text("policy", "rrg-sw");
@@ -319,6 +319,34 @@ SimConfig parse(YAML::Node root) {
         std::lround(qs.real("p_min", 0.0, 0.0, 100.0, "a probability floor in [0, 100] percent (default 0)", true) * kQcnOne));
     q.cnm_phits = static_cast<uint16_t>(qs.integer("cnm_phits", 0, 1, 4096, " phits (default: one data packet)"));
     qs.finish();
+    Section gs = top.sub("gal");
+    GalParams& g = c.routing_prm.gal;
+    const std::string sets = gs.text("sets", "all");
+    if (sets == "all") g.sets = GalSets::All;
+    else if (sets == "1") g.sets = GalSets::One;
+    else if (sets == "2") g.sets = GalSets::Two;
+    else if (sets == "4") g.sets = GalSets::Quadrant;
+    else
+      throw ConfigError(gs.bad("sets", YAML::Node(sets),
+                               "all (one set per destination, the paper's S = N), 1, 2 (near/far) or 4 (by the "
+                               "minimal quadrant: 2^n sets)"));
+    g.queue_depth = static_cast<uint32_t>(gs.integer("queue_depth", 128, 1, 65535, " packets per injection queue"));
+    GalThresholdParams& th = g.threshold;
+    th.adaptive = gs.boolean("adaptive", true);
+    th.t_min = static_cast<uint32_t>(gs.integer("t_min", 2, 0, 65535, " packets"));
+    th.t_max = static_cast<uint32_t>(gs.integer("t_max", g.queue_depth, 0, 65535, " packets"));
+    th.t0 = static_cast<uint32_t>(gs.integer("threshold", th.t_min, 0, 65535,
+                                             " packets (the fixed T, or the adaptive controller's initial T)"));
+    th.n1 = static_cast<uint32_t>(gs.integer("n1", 50, 1, 1000000, " cycles"));
+    th.n2 = static_cast<uint32_t>(gs.integer("n2", 20, 1, 1000000, " cycles"));
+    gs.finish();
+    if (th.t_min > th.t_max)
+      throw ConfigError("config key 'gal.t_min': value " + std::to_string(th.t_min) + " is not allowed; it must not "
+                        "exceed gal.t_max = " + std::to_string(th.t_max));
+    if (th.adaptive && (th.t0 < th.t_min || th.t0 > th.t_max))
+      throw ConfigError("config key 'gal.threshold': value " + std::to_string(th.t0) + " is not allowed with "
+                        "gal.adaptive: true; the initial threshold must lie in [gal.t_min, gal.t_max] = [" +
+                        std::to_string(th.t_min) + ", " + std::to_string(th.t_max) + "]");
     if (q.source_processing && q.sampling != QcnSampling::Input)
       throw ConfigError("config key 'qcn.source_processing': value true is not allowed with qcn.sampling: output; "
                         "source processing is the input-sampling variant (paper sec. 3.3.1), output sampling "
@@ -370,15 +398,20 @@ SimConfig parse(YAML::Node root) {
   Section vcs = sw.sub("vcs");
   for (int k = 0; k < classes; ++k) {
     const std::string key = class_in_key(tp, k);
-    int v = vc_count(vcs, key, class_defaults(key).vcs);
+    // GAL: one injection VC per quadrant (its injection queues feed them, tb/nic.h).
+    const int gal_inj = c.routing == RoutingAlgo::Gal ? 1 << c.torus.n : 0;
+    int v = vc_count(vcs, key, k == kHostClass && gal_inj ? 0 : class_defaults(key).vcs);
     const int need = c.topo_kind == TopologyKind::Dragonfly
                          ? class_vcs_needed(c.routing, key)
-                         : (k == kHostClass ? 1 : required_link_vcs(c.routing, c.topo_kind == TopologyKind::Mesh));
+                         : (k == kHostClass ? std::max(1, gal_inj)
+                                            : required_link_vcs(c.routing, c.topo_kind == TopologyKind::Mesh));
     if (v == 0) v = need;
     if (v < need)
       throw ConfigError("config key 'switch.vcs." + key + "': value " + std::to_string(v) +
                         " is too few for routing " + to_string(c.routing) + ", which needs at least " +
-                        std::to_string(need) + " " + key + " VCs to be deadlock-free (or use 'auto')");
+                        std::to_string(need) + " " + key + " VCs " +
+                        (k == kHostClass ? "(one per quadrant, fed by its injection queues)" : "to be deadlock-free") +
+                        " (or use 'auto')");
     c.sw.vcs[k] = v;
     if (c.topo_kind != TopologyKind::Dragonfly && k != kHostClass) c.routing_prm.link_vcs = v;
   }
@@ -685,6 +718,18 @@ nlohmann::json config_to_json(const SimConfig& c) {
               {"th2", q.th2},
               {"p_min", static_cast<double>(q.p_min) / kQcnOne},
               {"cnm_phits", q.cnm_phits}};
+  if (c.topo_kind != TopologyKind::Dragonfly) {  // absent for a Dragonfly: its sweep keys stay as they were
+    const GalParams& g = c.routing_prm.gal;
+    const char* sets = g.sets == GalSets::All ? "all" : g.sets == GalSets::One ? "1" : g.sets == GalSets::Two ? "2" : "4";
+    j["gal"] = {{"sets", sets},
+                {"queue_depth", g.queue_depth},
+                {"adaptive", g.threshold.adaptive},
+                {"threshold", g.threshold.t0},
+                {"t_min", g.threshold.t_min},
+                {"t_max", g.threshold.t_max},
+                {"n1", g.threshold.n1},
+                {"n2", g.threshold.n2}};
+  }
   j["traffic"] = to_string(c.traffic);
   j["load"] = c.load;
   j["seed"] = c.seed;
@@ -723,7 +768,17 @@ nlohmann::json config_to_json(const SimConfig& c) {
 std::string routing_summary(const SimConfig& c) {
   std::string s = to_string(c.routing);
   const RoutingParams& r = c.routing_prm;
-  if (c.routing == RoutingAlgo::Val) {
+  if (c.routing == RoutingAlgo::Gal) {
+    const GalParams& g = r.gal;
+    const char* sets = g.sets == GalSets::All ? "all" : g.sets == GalSets::One ? "1" : g.sets == GalSets::Two ? "2" : "4";
+    s += std::string(" (sets ") + sets + ", queues " + std::to_string(g.queue_depth) + ", T " +
+         (g.threshold.adaptive ? "adaptive " + std::to_string(g.threshold.t_min) + ".." + std::to_string(g.threshold.t_max) +
+                                     " n1 " + std::to_string(g.threshold.n1) + " n2 " + std::to_string(g.threshold.n2)
+                               : "fixed " + std::to_string(g.threshold.t0)) +
+         ")";
+  } else if (c.topo_kind != TopologyKind::Dragonfly) {
+    // torus routings have no options beyond the VCs
+  } else if (c.routing == RoutingAlgo::Val) {
     s += std::string(" ") + to_string(r.val.policy);
     if (r.val.restricted) s += " restricted";
     if (r.val.recompute) s += " recompute";

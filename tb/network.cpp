@@ -68,6 +68,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   np.vcs = cfg.sw.vcs[kHostClass];
   np.buffer = cfg.sw.in_buf[kHostClass];
   np.latency = cfg.sw.latency[kHostClass];
+  if (cfg.routing == RoutingAlgo::Gal) {
+    np.gal_torus = dynamic_cast<const Torus*>(&topo);
+    np.gal = cfg.routing_prm.gal;
+  }
   m_switches.reserve(static_cast<size_t>(S));
   m_nics.reserve(static_cast<size_t>(topo.num_nodes()));
   SwitchParams sp = cfg.sw;
@@ -91,9 +95,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     for (int port = P; port < topo.radix(); ++port) {
       if (!topo.connected(s, port)) {
         // A mesh edge: both directions end in a terminator nothing ever crosses.
-        auto t = std::make_unique<LinkTerminator>(("term_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str());
-        sw.out(port).socket.bind(t->target);
-        t->initiator.bind(sw.in(port).socket);
+        auto t = std::make_unique<LinkTerminator>(("term_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
+                                                  m_clk);
+        sw.out(port).socket.bind(t->rx.socket);
+        t->tx.socket.bind(sw.in(port).socket);
         m_terminators.push_back(std::move(t));
         continue;
       }
@@ -246,6 +251,9 @@ RunOutcome Network::run() {
   }
   out.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.error = m_ctx.error;
+  for (const auto& t : m_terminators)
+    if (out.error.empty() && t->touched())
+      out.error = std::string("a phit or credit reached the unconnected port ") + t->name();
   out.cycles = cycle();
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s
@@ -280,18 +288,22 @@ RunOutcome Network::run() {
   out.metrics.control_latency_max = static_cast<double>(cs.latency_max);
 
   // Conservation: generated = injected + queued; injected = delivered + in network; and
-  // the pool holds exactly the packets in the network (none lost, none duplicated).
+  // the pool holds exactly the packets in the network and those a GAL NIC has built but
+  // not sent (none lost, none duplicated).
   const Metrics& m = out.metrics;
   std::ostringstream os;
   os << "generated " << m.packets_generated << " = injected " << m.packets_injected
      << " + queued " << m.packets_queued << "; injected " << m.packets_injected
      << " = delivered " << m.packets_delivered << " + in network " << m.packets_in_network
      << "; live packets " << m_ctx.pool.live();
+  uint64_t held = 0;  // GAL: packets built by a NIC's injection unit, not yet on the link
+  for (const auto& n : m_nics) held += n->held_packets();
   if (cs.originated) os << " (= in network + " << cs.in_flight() << " control frames in flight)";
+  if (held) os << " (= in network + " << held << " in GAL injection queues)";
   out.conservation = os.str();
   out.conservation_ok = m.packets_generated == m.packets_injected + m.packets_queued &&
                         m.packets_injected == m.packets_delivered + m.packets_in_network &&
-                        m_ctx.pool.live() == m.packets_in_network + cs.in_flight();
+                        m_ctx.pool.live() == m.packets_in_network + cs.in_flight() + held;
   return out;
 }
 

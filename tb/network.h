@@ -68,7 +68,7 @@ class Network : public sc_core::sc_module {
   std::unique_ptr<Topology> m_topo;
   Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
   RoutingUnit m_routing;
-  std::vector<std::unique_ptr<sc_core::sc_module>> m_terminators;  // unconnected mesh ports
+  std::vector<std::unique_ptr<LinkTerminator>> m_terminators;  // unconnected mesh ports
   std::vector<std::unique_ptr<TrafficPattern>> m_patterns;  // one per traffic phase
   sc_core::sc_time m_period;
   sc_core::sc_clock m_clk;  // the network clock; active blocks run on its rising edge

@@ -1,6 +1,8 @@
 #include "tb/nic.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace scfly {
 
@@ -23,6 +25,17 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
     // A node the phase's pattern maps onto itself (bc, tp fixed points) generates nothing.
     const double q = ph.pattern && ph.pattern->silent(node) ? 0.0 : ph.load / prm.packet_phits;
     m_log1mq.push_back(q <= 0.0 ? std::nan("") : q < 1.0 ? std::log1p(-q) : 0.0);
+  }
+  if (prm.gal_torus) {
+    const Torus& t = *prm.gal_torus;
+    m_gal_q = 1 << t.n();
+    const int sets = gal_num_sets(t, prm.gal.sets);
+    m_gal_occ.assign(static_cast<size_t>(sets) * m_gal_q, 0);
+    m_gal_thr.assign(static_cast<size_t>(sets), GalThreshold(prm.gal.threshold));
+    m_gal_fifo.resize(static_cast<size_t>(m_gal_q));
+    if (prm.vcs < m_gal_q)
+      throw std::logic_error("GAL needs one injection VC per quadrant (" + std::to_string(m_gal_q) + "), not " +
+                             std::to_string(prm.vcs));
   }
   schedule_generation(0);
   SC_HAS_PROCESS(Nic);
@@ -99,22 +112,13 @@ void Nic::tick() {
   // Injection: continue the current packet, or start the oldest queued one on a VC
   // (round-robin) that has room for the whole packet.
   const int phits = m_prm.packet_phits;
-  if (m_cur_pkt < 0 && !m_queue.empty()) {
+  if (m_gal_q) {
+    gal_inject(now);
+  } else if (m_cur_pkt < 0 && !m_queue.empty()) {
     const int nv = static_cast<int>(m_credits.size());
     for (int n = 0, v = m_rr; n < nv; ++n, v = (v + 1) % nv) {
       if (!can_start(v, phits)) continue;
-      const PacketId id = m_ctx.pool.alloc();
-      Packet& p = m_ctx.pool[id];
-      p.src_node = m_node;
-      const uint64_t gen = m_queue.front();
-      while (m_inj_phase + 1 < m_prm.phases.size() && gen >= m_prm.phases[m_inj_phase + 1].start)
-        ++m_inj_phase;
-      p.dst_node = m_prm.phases[m_inj_phase].pattern->dest(m_node, m_dst_rng);
-      p.route.dst_switch = m_topo.switch_of_node(p.dst_node);
-      p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(p.dst_node));
-      p.gen_cycle = gen;
-      p.inject_cycle = now;
-      p.phits = static_cast<uint16_t>(phits);
+      const PacketId id = make_packet(now);
       m_queue.pop();
       m_stats.injected();
       m_cur_pkt = id;
@@ -142,6 +146,7 @@ void Nic::tick() {
   bool startable = false;
   if (m_cur_pkt < 0 && !m_queue.empty())
     for (int v = 0; v < static_cast<int>(m_credits.size()); ++v) startable |= can_start(v, phits);
+  if (m_gal_queued > 0) startable = true;  // GAL: queued packets wait for credits or their turn
   if (m_cur_pkt >= 0 || startable || !m_prm.sleep) {
     next_trigger(*m_edge);
     return;
@@ -156,6 +161,66 @@ void Nic::tick() {
   m_asleep = true;
   if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);
+}
+
+PacketId Nic::make_packet(uint64_t now) {
+  const PacketId id = m_ctx.pool.alloc();
+  Packet& p = m_ctx.pool[id];
+  p.src_node = m_node;
+  const uint64_t gen = m_queue.front();
+  while (m_inj_phase + 1 < m_prm.phases.size() && gen >= m_prm.phases[m_inj_phase + 1].start) ++m_inj_phase;
+  p.dst_node = m_prm.phases[m_inj_phase].pattern->dest(m_node, m_dst_rng);
+  p.route.dst_switch = m_topo.switch_of_node(p.dst_node);
+  p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(p.dst_node));
+  p.gen_cycle = gen;
+  p.inject_cycle = now;
+  p.phits = static_cast<uint16_t>(m_prm.packet_phits);
+  return id;
+}
+
+void Nic::gal_inject(uint64_t now) {
+  const Torus& t = *m_prm.gal_torus;
+  const int src = m_topo.switch_of_node(m_node);
+  // Injection unit: one packet per cycle from the source queue into an injection queue.
+  if (m_gal_pending < 0 && !m_queue.empty()) m_gal_pending = make_packet(now);
+  if (m_gal_pending >= 0) {
+    const PacketId id = static_cast<PacketId>(m_gal_pending);
+    Packet& p = m_ctx.pool[id];
+    const int set = gal_set(t, m_prm.gal.sets, src, p.route.dst_switch);
+    uint16_t* occ = &m_gal_occ[static_cast<size_t>(set) * m_gal_q];
+    const uint32_t T = m_gal_thr[static_cast<size_t>(set)].value(now, m_prm.gal.threshold);
+    bool minimal = true;
+    const int q = gal_choose(t, src, p.route.dst_switch, occ, T, m_dst_rng, minimal);
+    if (occ[q] < m_prm.gal.queue_depth) {
+      gal_set_quadrant(t, src, p.route.dst_switch, q, p.route);
+      ++occ[q];
+      ++m_gal_queued;
+      m_gal_fifo[static_cast<size_t>(q)].push_unbounded(id);
+      m_queue.pop();
+      m_gal_pending = -1;
+    }
+  }
+  // Link: start the oldest packet of the next quadrant (round-robin) whose VC has room.
+  if (m_cur_pkt >= 0) return;
+  const int phits = m_prm.packet_phits;
+  for (int n = 0, q = m_rr; n < m_gal_q; ++n, q = (q + 1) % m_gal_q) {
+    auto& fifo = m_gal_fifo[static_cast<size_t>(q)];
+    if (fifo.empty() || !can_start(q, phits)) continue;
+    const PacketId id = fifo.front();
+    fifo.pop();
+    Packet& p = m_ctx.pool[id];
+    const int set = gal_set(t, m_prm.gal.sets, src, p.route.dst_switch);
+    --m_gal_occ[static_cast<size_t>(set) * m_gal_q + q];
+    --m_gal_queued;
+    m_gal_thr[static_cast<size_t>(set)].departure(now);
+    p.inject_cycle = now;
+    m_stats.injected();
+    m_cur_pkt = id;
+    m_cur_seq = 0;
+    m_cur_vc = static_cast<uint8_t>(q);
+    m_rr = (q + 1) % m_gal_q;
+    break;
+  }
 }
 
 }  // namespace scfly

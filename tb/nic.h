@@ -13,6 +13,18 @@
 // and redrawn from that start under the new rate; by the memorylessness of the geometric
 // gap this is exactly a Bernoulli process whose probability changes at the boundary. A
 // packet's destination follows the pattern of the phase it was generated in.
+//
+// GAL (routing gal on a torus; GAL paper sec. III.B, Fig. 6): between the source queue and
+// the link sit S sets x 2^n injection queues of `gal.queue_depth` packets, one per
+// destination set and quadrant. Each cycle the injection unit takes the source queue's
+// head (drawing its destination), and puts it into the queue gal_choose() picks with the
+// set's current threshold T (gal_threshold.h), setting the packet's quadrant in its header;
+// if that queue is full the head waits. The queues of quadrant q feed injection VC q (the
+// switch's injection input has one VC per quadrant, so a congested quadrant does not block
+// the others), oldest packet first across the sets; the link serves the quadrants
+// round-robin among those with credits. A packet counts as injected (and as a departure
+// for its set's threshold controller) when its head leaves on the link; until then it is
+// queued.
 #pragma once
 
 #include <systemc>
@@ -22,7 +34,9 @@
 #include "topologies/common/rng.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"
+#include "routing_units/routing.h"
 #include "topologies/dragonfly.h"
+#include "topologies/torus.h"
 
 namespace scfly {
 
@@ -42,6 +56,8 @@ struct NicParams {
   uint32_t latency = 1;       // injection/ejection link latency, cycles
   bool sleep = true;          // sleep while idle (sim.sleep); false = run every cycle
   bool pfc = false;           // injection link under PFC: pause/resume instead of credits
+  const Torus* gal_torus = nullptr;  // GAL injection queues on this torus (null: none)
+  GalParams gal;
 };
 
 class Nic : public sc_core::sc_module, public Clocked {
@@ -53,12 +69,20 @@ class Nic : public sc_core::sc_module, public Clocked {
   LinkRx& in() { return m_in; }
   // No packet is generated at or after `cycle` (drain phase).
   void stop_generation(uint64_t cycle) { m_gen_stop = cycle; }
-  uint64_t queued() const { return m_queue.size(); }  // generated, not yet injected
+  uint64_t queued() const { return m_queue.size() + m_gal_queued; }  // generated, not yet injected
+  // Packets allocated but not yet on the link (GAL's injection queues and the pending head).
+  uint64_t held_packets() const { return m_gal_queued + (m_gal_pending >= 0 ? 1 : 0); }
+  // GAL: the current threshold of destination set `set` (advances its controller to now).
+  uint32_t gal_threshold(int set, uint64_t now) { return m_gal_thr[static_cast<size_t>(set)].value(now, m_prm.gal.threshold); }
 
  private:
   void tick();
   // Sets m_next_gen to the first generation at or after cycle `base` (phase-aware).
   void schedule_generation(uint64_t base);
+  // Draws the destination of the source queue's head into a new packet.
+  PacketId make_packet(uint64_t now);
+  // GAL: the injection unit and the choice of the next packet onto the link.
+  void gal_inject(uint64_t now);
 
   int m_node;
   const Topology& m_topo;
@@ -81,6 +105,13 @@ class Nic : public sc_core::sc_module, public Clocked {
   int64_t m_cur_pkt = -1;  // packet being serialized onto the injection link
   uint16_t m_cur_seq = 0;
   uint8_t m_cur_vc = 0;
+  // GAL
+  int m_gal_q = 0;                          // quadrants 2^n (0: GAL off)
+  std::vector<uint16_t> m_gal_occ;          // [set * m_gal_q + quadrant] packets queued
+  std::vector<GalThreshold> m_gal_thr;      // per set
+  std::vector<RingBuffer<PacketId>> m_gal_fifo;  // per quadrant: its packets, oldest first
+  int64_t m_gal_pending = -1;               // source-queue head with its destination drawn
+  uint64_t m_gal_queued = 0;                // packets in the injection queues
 };
 
 }  // namespace scfly

@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "routing_units/gal_threshold.h"
 #include "routing_units/routing.h"
 #include "routing_units/torus_routing.h"
 #include "tb/traffic.h"
@@ -186,7 +187,13 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
           int dir[Torus::kMaxDims];  // per dimension: 0 none yet, +1 / -1 (this segment)
           bool crossed[Torus::kMaxDims];
           for (int d = 0; d < s.n; ++d) dir[d] = 0, crossed[d] = false;
-          int quadrant_hops = -1;  // GOAL: the drawn quadrant's length
+          int quadrant_hops = -1;  // GOAL, GAL: the quadrant's length
+          if (algo == RoutingAlgo::Gal) {  // the NIC's choice: here any usable quadrant
+            int q = static_cast<int>(rng.below(1u << s.n));
+            for (int d = 0; d < s.n; ++d)
+              if (t.coord(sw, d) == t.coord(h.dst_switch, d)) q &= ~(1 << d);
+            gal_set_quadrant(t, sw, h.dst_switch, q, h);
+          }
           int seg_hops[2] = {0, 0};
           bool prev_escape = false;
           Channel prev{-1, -1, -1};
@@ -200,7 +207,7 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
               for (int d = 0; d < s.n; ++d) dir[d] = 0, crossed[d] = false;
               seg_start = sw;
             }
-            if (hops == 0 && algo == RoutingAlgo::Goal) {
+            if (hops == 0 && (algo == RoutingAlgo::Goal || algo == RoutingAlgo::Gal)) {
               quadrant_hops = 0;
               for (int d = 0; d < s.n; ++d) {
                 const int D = t.ring_hops(t.coord(sw, d), t.coord(h.dst_switch, d), false);
@@ -235,7 +242,8 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
             const int cls = crossed[d] || cross ? 1 : 0;
             ASSERT_FALSE(s.mesh && t.crosses_wrap(x, minus));
             // The VC rule of the header comment, recomputed here.
-            const bool escape = (algo == RoutingAlgo::MinAd || algo == RoutingAlgo::Goal) && pick == c.n - 1;
+            const bool adaptive_algo = algo == RoutingAlgo::MinAd || algo == RoutingAlgo::Goal || algo == RoutingAlgo::Gal;
+            const bool escape = adaptive_algo && pick == c.n - 1;
             switch (algo) {
               case RoutingAlgo::Dor: {
                 // DOR: the lowest dimension not done; the dateline range.
@@ -267,7 +275,7 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
               }
             }
             const Channel ch{sw, cand.port, vc};
-            const bool in_scheme = !(algo == RoutingAlgo::MinAd || algo == RoutingAlgo::Goal) || escape;
+            const bool in_scheme = !adaptive_algo || escape;
             if (in_scheme && prev.sw >= 0 && (prev_escape || algo == RoutingAlgo::Dor || algo == RoutingAlgo::Val))
               cdg[prev].insert(ch);
             prev = in_scheme ? ch : Channel{-1, -1, -1};
@@ -292,6 +300,7 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
               ASSERT_EQ(h.nonminimal, hops > t.distance(t.switch_of_node(src), h.dst_switch));
               break;
             case RoutingAlgo::Goal:
+            case RoutingAlgo::Gal:
               ASSERT_EQ(hops, quadrant_hops);
               ASSERT_EQ(h.nonminimal, hops > t.distance(t.switch_of_node(src), h.dst_switch));
               ASSERT_LE(hops, s.n * (s.k - 1));
@@ -316,6 +325,7 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
 INSTANTIATE_TEST_SUITE_P(Algos, TorusWalk,
                          testing::Values(WalkCase{RoutingAlgo::Dor, 0}, WalkCase{RoutingAlgo::Val, 0},
                                          WalkCase{RoutingAlgo::MinAd, 0}, WalkCase{RoutingAlgo::Goal, 0},
+                                         WalkCase{RoutingAlgo::Gal, 0}, WalkCase{RoutingAlgo::Gal, 6},
                                          WalkCase{RoutingAlgo::Dor, 5}, WalkCase{RoutingAlgo::Val, 6},
                                          WalkCase{RoutingAlgo::MinAd, 5}, WalkCase{RoutingAlgo::Goal, 4}),
                          [](const testing::TestParamInfo<WalkCase>& i) {
@@ -456,6 +466,147 @@ TEST(TorusTraffic, PatternsAreCheckedAgainstTheTopology) {
     image.insert(perm.dest(s, rng));
   }
   EXPECT_EQ(image.size(), 8u);
+}
+
+
+// ---- GAL ---------------------------------------------------------------------------------
+
+// The clocked definition of gal_threshold.h, evaluated every cycle: the reference.
+struct NaiveThreshold {
+  GalThresholdParams p;
+  std::vector<int> dep;  // departures per cycle
+  uint32_t t;
+  explicit NaiveThreshold(const GalThresholdParams& prm, size_t cycles) : p(prm), dep(cycles + 1, 0), t(prm.t0) {}
+  int64_t sum(int64_t from, int64_t to) const {  // departures in [from, to)
+    int64_t s = 0;
+    for (int64_t c = std::max<int64_t>(from, 0); c < to; ++c) s += dep[static_cast<size_t>(c)];
+    return s;
+  }
+  // T in force during cycle `c` (updates at multiples of n2 apply from that cycle on).
+  void step(uint64_t c) {
+    if (!p.adaptive || c == 0 || c % p.n2 != 0) return;
+    const int64_t u = static_cast<int64_t>(c);
+    const int64_t dD = sum(u - p.n1, u) - sum(u - p.n2 - p.n1, u - p.n2);
+    if (dD < 0) t = std::min(t + 1, p.t_max);
+    else t = t > p.t_min ? t - 1 : p.t_min;
+  }
+};
+
+TEST(GalThreshold, EqualsTheClockedDefinitionWhateverTheQueryPattern) {
+  struct Case {
+    GalThresholdParams p;
+    const char* what;
+  };
+  std::vector<Case> cases;
+  cases.push_back({GalThresholdParams{2, 128, 50, 20, 2, true}, "paper (Fig. 14)"});
+  cases.push_back({GalThresholdParams{2, 128, 50, 20, 64, true}, "paper, T0 64"});
+  cases.push_back({GalThresholdParams{0, 5, 7, 13, 3, true}, "n2 > n1, narrow clamps"});
+  cases.push_back({GalThresholdParams{1, 9, 4, 1, 5, true}, "n2 = 1"});
+  cases.push_back({GalThresholdParams{2, 128, 50, 20, 17, false}, "fixed"});
+  const size_t cycles = 6000;
+  for (const Case& cs : cases)
+    for (int pattern = 0; pattern < 4; ++pattern) {
+      SCOPED_TRACE(std::string(cs.what) + " pattern " + std::to_string(pattern));
+      Rng rng(11, StreamKind::Traffic, static_cast<uint64_t>(pattern));
+      NaiveThreshold ref(cs.p, cycles);
+      // Departure processes: bursty on/off, rising then falling rate, sparse, dense.
+      for (size_t c = 0; c < cycles; ++c) {
+        double rate = 0;
+        switch (pattern) {
+          case 0: rate = (c / 300) % 2 ? 0.9 : 0.05; break;
+          case 1: rate = c < cycles / 2 ? static_cast<double>(c) / cycles : 1.0 - static_cast<double>(c) / cycles; break;
+          case 2: rate = 0.01; break;
+          default: rate = 0.7; break;
+        }
+        ref.dep[c] = static_cast<int>(rng.uniform() < rate) + static_cast<int>(rng.uniform() < rate / 2);
+      }
+      GalThreshold every(cs.p), sparse(cs.p);
+      uint32_t lo = UINT32_MAX, hi = 0;
+      for (size_t c = 0; c < cycles; ++c) {
+        ref.step(c);
+        // Departures of cycle c are recorded during c; the value read in c must not see them.
+        const uint32_t v = every.value(c, cs.p);
+        ASSERT_EQ(v, ref.t) << "cycle " << c;
+        if (rng.below(37) == 0) {
+          ASSERT_EQ(sparse.value(c, cs.p), ref.t) << "sparse, cycle " << c;
+        }
+        for (int i = 0; i < ref.dep[c]; ++i) {
+          every.departure(c);
+          sparse.departure(c);
+        }
+        lo = std::min(lo, ref.t);
+        hi = std::max(hi, ref.t);
+      }
+      EXPECT_EQ(sparse.value(cycles, cs.p), every.value(cycles, cs.p));
+      EXPECT_GE(lo, cs.p.t_min);
+      EXPECT_LE(hi, cs.p.t_max);
+      if (cs.p.adaptive && pattern == 0) {
+        EXPECT_LT(lo, hi) << "the threshold never moved";
+      }
+    }
+}
+
+// An idle set: every update sees dD = 0 and lowers T by one down to T_min; a falling
+// departure rate raises it.
+TEST(GalThreshold, IdleLowersFallingThroughputRaises) {
+  const GalThresholdParams p{2, 128, 50, 20, 100, true};
+  GalThreshold idle(p);
+  EXPECT_EQ(idle.value(19, p), 100u);
+  EXPECT_EQ(idle.value(20, p), 99u);
+  EXPECT_EQ(idle.value(20 * 50, p), 50u);
+  EXPECT_EQ(idle.value(1000000, p), 2u);
+  GalThreshold falling(p);
+  for (uint64_t c = 0; c < 200; ++c) falling.departure(c);  // one per cycle, then none
+  const uint32_t at200 = falling.value(200, p);
+  const uint32_t at260 = falling.value(260, p);
+  EXPECT_GT(at260, at200);  // the departures stopped: dD < 0 at 220, 240, 260
+}
+
+TEST(GalChoose, MinimalBelowThresholdElseShortestWithItsTieRules) {
+  const Torus t(TorusShape{8, 2, 1, false});
+  Rng rng(5, StreamKind::Traffic, 0);
+  const int src = 0, dst = 8 * 3 + 2;  // (0,0) -> (2,3): quadrant 0 (+,+) minimal, 5 hops
+  uint16_t occ[4] = {3, 1, 1, 1};
+  bool minimal = false;
+  EXPECT_EQ(gal_choose(t, src, dst, occ, 4, rng, minimal), 0);  // 3 < T = 4
+  EXPECT_TRUE(minimal);
+  EXPECT_EQ(gal_choose(t, src, dst, occ, 3, rng, minimal), 2);  // 3 >= T: shortest, ties by hops:
+  EXPECT_FALSE(minimal);                                         // q1 (-,+) 9 hops, q2 (+,-) 7, q3 11
+  uint16_t occ2[4] = {3, 1, 2, 1};
+  EXPECT_EQ(gal_choose(t, src, dst, occ2, 3, rng, minimal), 1);  // q1 and q3 tie at 1: q1 has fewer hops
+  uint16_t occ3[4] = {1, 1, 1, 1};
+  EXPECT_EQ(gal_choose(t, src, dst, occ3, 0, rng, minimal), 0);  // all tie: the minimal one
+  EXPECT_TRUE(minimal);
+  // D = 0 in y: only the + queue of y is usable.
+  const int dst_x = 3;  // (3,0)
+  uint16_t occ4[4] = {9, 4, 0, 0};
+  EXPECT_EQ(gal_choose(t, src, dst_x, occ4, 1, rng, minimal), 1);  // q2/q3 move in y: not usable
+  // A k/2 tie: both directions minimal, the shorter minimal queue is q_min.
+  const int dst_far = 4;  // (4,0)
+  uint16_t occ5[4] = {5, 2, 0, 0};
+  EXPECT_EQ(gal_choose(t, src, dst_far, occ5, 3, rng, minimal), 1);
+  EXPECT_TRUE(minimal);
+  RouteHeader h;
+  gal_set_quadrant(t, src, dst, 2, h);  // (+,-): 2 + 5 = 7 hops > 5
+  EXPECT_EQ(h.dir_set, 3);
+  EXPECT_EQ(h.minus, 2);
+  EXPECT_TRUE(h.nonminimal);
+  gal_set_quadrant(t, src, dst_x, 0, h);
+  EXPECT_EQ(h.dir_set, 1);
+  EXPECT_FALSE(h.nonminimal);
+}
+
+TEST(GalChoose, DestinationSets) {
+  const Torus t(TorusShape{8, 2, 1, false});
+  EXPECT_EQ(gal_num_sets(t, GalSets::All), 64);
+  EXPECT_EQ(gal_num_sets(t, GalSets::Quadrant), 4);
+  EXPECT_EQ(gal_set(t, GalSets::All, 0, 37), 37);
+  EXPECT_EQ(gal_set(t, GalSets::One, 0, 37), 0);
+  EXPECT_EQ(gal_set(t, GalSets::Two, 0, 8 * 2 + 2), 0);  // (2,2): m = 2, 2 <= k/4
+  EXPECT_EQ(gal_set(t, GalSets::Two, 0, 8 * 0 + 3), 1);  // (3,0): m_x = 3 > 2
+  EXPECT_EQ(gal_set(t, GalSets::Two, 0, 8 * 5 + 0), 1);  // (0,5): m_y = 3
+  EXPECT_EQ(gal_set(t, GalSets::Quadrant, 0, 8 * 3 + 6), 1);  // (6,3): x the - way
+  EXPECT_EQ(gal_set(t, GalSets::Quadrant, 0, 8 * 4 + 4), 0);  // k/2 ties count as +
 }
 
 }  // namespace

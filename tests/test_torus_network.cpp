@@ -46,8 +46,8 @@ TEST(TorusNetwork, EveryRoutingDeliversEverythingOnTheMinimalOrItsOwnPathLength)
                          Shape{"kind=torus topology.k=4 topology.n=2", 4, 2, false},
                          Shape{"kind=torus topology.k=3 topology.n=3", 3, 3, false},
                          Shape{"kind=mesh topology.k=4 topology.n=2", 4, 2, true}})
-    for (const std::string routing : {"dor", "val", "min-ad", "goal"}) {
-      if (s.mesh && routing == "goal") continue;
+    for (const std::string routing : {"dor", "val", "min-ad", "goal", "gal"}) {
+      if (s.mesh && (routing == "goal" || routing == "gal")) continue;
       for (const std::string load : {"0.2", "0.9"}) {
         SCOPED_TRACE(std::string(s.topo) + " " + routing + " load " + load);
         const ScflyRun r = run_scfly(torus_config(), std::string("topology.") + s.topo + " routing=" + routing +
@@ -122,6 +122,26 @@ TEST(TorusNetwork, ValAndBitComplementBoundsOnTheEightAryTwoCube) {
   EXPECT_LT(metrics(dor_bc)["accepted_load"].get<double>(), 0.5 + 0.005);
 }
 
+// GAL: every destination-set choice and a fixed threshold run lossless past saturation (the
+// conservation check counts the packets waiting in the NIC's injection queues); below
+// saturation on UN GAL stays minimal; the injection link has one VC per quadrant.
+TEST(TorusNetwork, GalInjectionQueuesAreLosslessAndMinimalWhenUncongested) {
+  const ScflyRun low = run_scfly(torus_config(), "routing=gal traffic=un load=0.3 warmup_cycles=1000 measure_cycles=3000");
+  expect_ok(low);
+  EXPECT_LT(metrics(low)["nonminimal_fraction"].get<double>(), 0.01);
+  EXPECT_NEAR(metrics(low)["accepted_load"].get<double>(), 0.3, 0.01);
+  EXPECT_EQ(low.json["config"]["switch"]["vcs"]["injection"], 4);
+  EXPECT_EQ(low.json["config"]["gal"]["sets"], "all");
+  for (const std::string opt : {"gal.sets=1", "gal.sets=2", "gal.sets=4", "gal.adaptive=false gal.threshold=4",
+                                "gal.queue_depth=8"}) {
+    SCOPED_TRACE(opt);
+    const ScflyRun r = run_scfly(torus_config(), "routing=gal traffic=tor load=0.9 warmup_cycles=500 measure_cycles=2000 "
+                                                 "drain=true " + opt);
+    expect_drained(r);
+    EXPECT_GT(metrics(r)["nonminimal_fraction"].get<double>(), 0.1);  // TOR past 1/3 needs the long way
+  }
+}
+
 TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
   const auto err = [](const std::string& args) {
     const ScflyRun r = run_scfly(torus_config(), args, false);
@@ -129,7 +149,7 @@ TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
     return r.err;
   };
   EXPECT_NE(err("routing=min").find("'routing': value 'min' is not allowed on 8-ary 2-cube"), std::string::npos);
-  EXPECT_NE(err("topology.kind=mesh routing=goal").find("goal needs the wrap links"), std::string::npos);
+  EXPECT_NE(err("topology.kind=mesh routing=goal").find("need the wrap links of a torus"), std::string::npos);
   EXPECT_NE(err("topology.k=1").find("topology.k"), std::string::npos);
   EXPECT_NE(err("topology.kind=ring").find("dragonfly, torus (k-ary n-cube) or mesh"), std::string::npos);
   EXPECT_NE(err("topology.a=4").find("topology.a"), std::string::npos);
@@ -137,4 +157,9 @@ TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
   EXPECT_NE(err("traffic=adv+1").find("Dragonfly pattern"), std::string::npos);
   EXPECT_NE(err("topology.n=1 traffic=tp").find("even n"), std::string::npos);
   EXPECT_NE(err("rtl=acor").find("'rtl'"), std::string::npos);
+  EXPECT_NE(err("routing=gal switch.vcs.injection=2").find("one per quadrant"), std::string::npos);
+  EXPECT_NE(err("routing=gal gal.sets=3").find("gal.sets"), std::string::npos);
+  EXPECT_NE(err("routing=gal gal.t_min=9 gal.t_max=4").find("gal.t_min"), std::string::npos);
+  EXPECT_NE(err("routing=gal gal.threshold=200").find("gal.threshold"), std::string::npos);
+  EXPECT_NE(err("topology.kind=mesh routing=gal").find("not allowed on 8-ary 2-mesh"), std::string::npos);
 }
