@@ -12,6 +12,24 @@ int hops_via(const Dragonfly& topo, int sw, int target, const GlobalLinkEnd& lin
   return (link.sw != sw) + 1 + (landing != target);
 }
 
+// Among the links from sw's group toward target's group: the fewest hops (`best`) and how
+// many links give them.
+int exit_ties(const Dragonfly& topo, int sw, int target, int& best) {
+  const GlobalLinkEnd* links = topo.links_between(topo.group_of(sw), topo.group_of(target));
+  int count = 0;
+  best = 4;
+  for (int k = 0; k < topo.links_per_group_pair(); ++k) {
+    const int d = hops_via(topo, sw, target, links[k]);
+    if (d < best) {
+      best = d;
+      count = 1;
+    } else if (d == best) {
+      ++count;
+    }
+  }
+  return count;
+}
+
 // Pins the segment's exit link: among the links toward the target's group, those giving
 // the fewest hops; the nth of them in links_between order, nth = Rng::scale(tie_word, count).
 void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, uint32_t tie_word) {
@@ -19,16 +37,8 @@ void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, uint
   const GlobalLinkEnd* links = topo.links_between(topo.group_of(sw), topo.group_of(target));
   int pick = 0;
   if (n > 1) {
-    int best = 4, count = 0;
-    for (int k = 0; k < n; ++k) {
-      const int d = hops_via(topo, sw, target, links[k]);
-      if (d < best) {
-        best = d;
-        count = 1;
-      } else if (d == best) {
-        ++count;
-      }
-    }
+    int best = 4;
+    const int count = exit_ties(topo, sw, target, best);
     int nth = static_cast<int>(Rng::scale(tie_word, static_cast<uint32_t>(count)));
     for (int k = 0; k < n; ++k) {
       if (hops_via(topo, sw, target, links[k]) == best && nth-- == 0) {
@@ -80,6 +90,12 @@ RouteDecision dragonfly_minimal_hop_word(const Dragonfly& topo, int sw, int targ
 RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng) {
   if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
   return dragonfly_minimal_hop(topo, sw, h.dst_switch, h, rng);
+}
+
+int minimal_exit_options(const Dragonfly& topo, int sw, int target) {
+  if (topo.group_of(sw) == topo.group_of(target) || topo.links_per_group_pair() == 1) return 1;
+  int best = 4;
+  return exit_ties(topo, sw, target, best);
 }
 
 int minimal_distance(const Dragonfly& topo, int from, int to) {

@@ -41,6 +41,11 @@ bool minimal_hop_draws(const Dragonfly& topo, int sw, int target, const RouteHea
 RouteDecision dragonfly_minimal_hop_word(const Dragonfly& topo, int sw, int target, RouteHeader& h,
                                          uint32_t tie_word);
 
+// How many exit links tie for the fewest hops from `sw` to `target` in another group (the
+// choices dragonfly_minimal_hop draws among; 1 when nothing is drawn). The nth of them is
+// taken with a tie word w when Rng::scale(w, count) = n.
+int minimal_exit_options(const Dragonfly& topo, int sw, int target);
+
 // The MIN routing unit: eject at the destination switch, else a minimal hop.
 RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng);
 

@@ -21,6 +21,7 @@
 #include <systemc>
 
 #include "sc_main/config.h"
+#include "sc_main/ideal.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
 #include "sc_main/sweep.h"
@@ -212,6 +213,29 @@ int cmd_export(const std::string& db_path, const std::string& table, const std::
   return 0;
 }
 
+// Prints the throughput bounds of a configuration (sc_main/ideal.h).
+int cmd_ideal(const std::string& config_path, const std::vector<std::string>& overrides, const std::string& json_path,
+              bool no_lp) {
+  using namespace scfly;
+  SimConfig cfg;
+  try {
+    cfg = load_config(config_path, overrides);
+    if (!json_path.empty() && !std::ofstream(json_path)) throw ConfigError("--json: cannot write '" + json_path + "'");
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    const IdealResult r = ideal_throughput(cfg, !no_lp);
+    std::cout << format(r);
+    if (!json_path.empty()) std::ofstream(json_path) << to_json(r).dump(2) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -266,6 +290,15 @@ int sc_main(int argc, char* argv[]) {
   tbl->add_option("--switch,-s", table_switch, "switch id (default 0)");
   tbl->add_option("--at", table_at,
                   "run the configured network to this cycle first and show the live probabilities");
+  std::string ideal_config, ideal_json;
+  std::vector<std::string> ideal_overrides;
+  bool ideal_no_lp = false;
+  CLI::App* ideal = app.add_subcommand("ideal", "throughput bounds of a configuration: the max-concurrent-flow LP and "
+                                                "the channel-load bound of each oblivious routing");
+  ideal->add_option("config", ideal_config, "YAML configuration")->required();
+  ideal->add_option("overrides", ideal_overrides, "key=value overrides, dotted paths (traffic=tor)");
+  ideal->add_option("--json", ideal_json, "write the bounds as JSON to FILE");
+  ideal->add_flag("--no-lp", ideal_no_lp, "only the oblivious bounds (skip the LP)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -284,6 +317,7 @@ int sc_main(int argc, char* argv[]) {
   if (plot->parsed()) return cmd_plot(plot->remaining());
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
+  if (ideal->parsed()) return cmd_ideal(ideal_config, ideal_overrides, ideal_json, ideal_no_lp);
   return 1;
 }
 

@@ -241,9 +241,12 @@ std::vector<StoredPoint> ResultsDb::points_with_hashes(const std::set<std::strin
   std::vector<StoredPoint> out;
   const bool have_metrics = m_point_cols.count("accepted_load") && m_point_cols.count("latency_avg") &&
                             m_point_cols.count("offered_load");
-  Stmt s(m_db, have_metrics ? "SELECT id, hash, status, config_json, accepted_load, latency_avg, "
-                              "offered_load FROM points ORDER BY id"
-                            : "SELECT id, hash, status, config_json FROM points ORDER BY id");
+  const bool have_generated = have_metrics && m_point_cols.count("generated_load");
+  Stmt s(m_db, have_generated ? "SELECT id, hash, status, config_json, accepted_load, latency_avg, "
+                                "offered_load, generated_load FROM points ORDER BY id"
+               : have_metrics ? "SELECT id, hash, status, config_json, accepted_load, latency_avg, "
+                                "offered_load FROM points ORDER BY id"
+                              : "SELECT id, hash, status, config_json FROM points ORDER BY id");
   while (s.step()) {
     StoredPoint p;
     p.hash = s.text(1);
@@ -257,6 +260,8 @@ std::vector<StoredPoint> ResultsDb::points_with_hashes(const std::set<std::strin
       p.accepted_load = sqlite3_column_double(s.get(), 4);
       p.latency_avg = sqlite3_column_double(s.get(), 5);
       p.offered_load = sqlite3_column_double(s.get(), 6);
+      if (have_generated && sqlite3_column_type(s.get(), 7) != SQLITE_NULL)
+        p.generated_load = sqlite3_column_double(s.get(), 7);
     }
     out.push_back(std::move(p));
   }

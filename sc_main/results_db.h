@@ -46,6 +46,7 @@ struct StoredPoint {
   std::string hash, status;
   nlohmann::json config;  // parsed config_json
   double accepted_load = 0, latency_avg = 0, offered_load = 0;
+  double generated_load = -1;  // -1: not recorded
   bool has_metrics = false;
 };
 

@@ -252,6 +252,8 @@ def plot_curves(plt, a, db, rows):
                 hi = max(x for g in groups.values() for x in g)
                 ax.plot([0, hi], [0, hi], color="0.3", linestyle="--", linewidth=0.9,
                         label="ideal (y = x)")
+                for name, value, style in bounds_of(a.ideal):
+                    ax.axhline(value, color="0.25", linestyle=style, linewidth=0.9, label=name)
             if categorical:
                 ax.set_xticks(range(len(xpos)))
                 ax.set_xticklabels([str(v) for v in xpos], rotation=30, ha="right", fontsize=8)
@@ -278,12 +280,29 @@ def plot_curves(plt, a, db, rows):
     fig.suptitle(title)
     if not series and not a.ideal:   # one unnamed curve per panel: its y label says it all
         return fig
-    order = [name_of(k, y) for y in ys for k in keys] + ["ideal (y = x)"]
+    order = [name_of(k, y) for y in ys for k in keys] + ["ideal (y = x)"] + [n for n, _, _ in bounds_of(a.ideal)]
     labels = sorted(handles, key=lambda lab: order.index(lab) if lab in order else len(order))
     axes[0][ncols - 1].legend([handles[lab] for lab in labels], labels, loc="upper left",
                               bbox_to_anchor=(1.02, 1.0), fontsize=8, title=",".join(series) or None,
                               title_fontsize=8)
     return fig
+
+
+def bounds_of(ideal):
+    """(label, value, line style) of each bound in a `scfly ideal --json` file; [] for a flag."""
+    if not isinstance(ideal, str):
+        return []
+    try:
+        with open(ideal) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        raise PlotError(f"--ideal '{ideal}': not the JSON of scfly ideal --json ({e})")
+    out = []
+    if "ideal" in doc:
+        out.append((f"ideal throughput {doc['ideal']:.3f}", doc["ideal"], "-."))
+    for k, o in enumerate(doc.get("oblivious", [])):
+        out.append((f"{o['routing']} bound {o['theta']:.3f}", o["theta"], [":", (0, (5, 2, 1, 2))][k % 2]))
+    return out
 
 
 # ----------------------------------------------------------------------------- transient
@@ -622,7 +641,9 @@ def parse_args(argv):
     ap.add_argument("--title", metavar="T")
     ap.add_argument("--logy", action="store_true", help="logarithmic y axis (transient: latency panel)")
     ap.add_argument("--ymax", metavar="V", type=float, help="upper y limit (transient: latency panel)")
-    ap.add_argument("--ideal", action="store_true", default=None, help="draw the y = x line")
+    ap.add_argument("--ideal", nargs="?", const=True, default=None, metavar="BOUNDS.json",
+                    help="draw the y = x line; with the JSON of `scfly ideal --json`, also its bounds as "
+                         "horizontal lines (the ideal and each oblivious routing's)")
     ap.add_argument("--csv", metavar="FILE",
                     help="export the selected rows to this CSV file instead of plotting")
     return ap.parse_args(argv)

@@ -121,11 +121,12 @@ SweepSpec load_sweep(const std::string& path) {
   SweepSpec s;
   s.path = path;
   s.name = stem_of(path);
-  const std::set<std::string> known = {"base", "name", "set", "axes", "stop_after_saturation", "saturation"};
+  const std::set<std::string> known = {"base", "name", "set", "axes", "stop_after_saturation", "saturation",
+                                       "saturation_search"};
   for (const auto& kv : root)
     if (!known.count(kv.first.Scalar()))
       throw ConfigError("unknown sweep key '" + kv.first.Scalar() +
-                        "'; allowed: base, name, set, axes, stop_after_saturation, saturation");
+                        "'; allowed: base, name, set, axes, stop_after_saturation, saturation, saturation_search");
   if (!root["base"] || !root["base"].IsScalar())
     throw ConfigError("sweep key 'base' is missing; it names the base configuration file");
   const std::string base = root["base"].Scalar();
@@ -212,6 +213,30 @@ SweepSpec load_sweep(const std::string& path) {
                           "'; allowed: latency_factor, accept_ratio, extra_points");
       }
     }
+  }
+  if (const YAML::Node ss = root["saturation_search"]; ss && !ss.IsNull()) {
+    const std::string form = "{low: L, high: H, resolution: R} with 0 < L < H <= 1 and 0 < R < H - L";
+    if (!ss.IsMap()) throw ConfigError("sweep key 'saturation_search': expected " + form);
+    s.search.on = true;
+    for (const auto& kv : ss) {
+      const std::string k = kv.first.Scalar();
+      double v = 0;
+      if (k != "low" && k != "high" && k != "resolution")
+        throw ConfigError("unknown sweep key 'saturation_search." + k + "'; allowed: low, high, resolution");
+      if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, v) || !(v > 0) || v > 1)
+        throw ConfigError("sweep key 'saturation_search." + k + "': value '" + yaml_text(kv.second) +
+                          "' is not allowed; expected a load in (0, 1]");
+      (k == "low" ? s.search.low : k == "high" ? s.search.high : s.search.resolution) = v;
+    }
+    if (!(s.search.low < s.search.high) || !(s.search.resolution < s.search.high - s.search.low))
+      throw ConfigError("sweep key 'saturation_search': low " + std::to_string(s.search.low) + ", high " +
+                        std::to_string(s.search.high) + ", resolution " + std::to_string(s.search.resolution) +
+                        " are not allowed; expected " + form);
+    for (const auto& a : s.axes)
+      if (a.key == "load")
+        throw ConfigError("sweep key 'axes.load' is not allowed with saturation_search, which chooses the loads");
+    if (s.stop_after_saturation)
+      throw ConfigError("sweep key 'stop_after_saturation' is not allowed with saturation_search");
   }
   return s;
 }
@@ -304,6 +329,7 @@ struct Outcome {
   bool done = false;
   bool ok = false;
   double accepted = 0, latency = 0;
+  double generated = -1;  // measured generated load (-1: unknown)
 };
 
 SaturationCriteria criteria(const SweepSpec& s) {
@@ -375,29 +401,32 @@ nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPo
   return rows;
 }
 
-int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
-  std::vector<SweepPoint> pts;
-  try {
-    pts = expand_sweep(spec);
-  } catch (const ConfigError& e) {
-    std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
-  }
-  const bool has_load_axis =
-      std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.key == "load"; });
-  if (opt.dry_run) {
-    for (const auto& p : pts) std::cout << p.hash << "  " << point_label(p) << "\n";
-    std::cout << pts.size() << " points\n";
-    return 0;
-  }
+namespace {
+
+// What one batch of points did (run_points).
+struct RunCounts {
+  size_t finished = 0, failed = 0, already = 0, skipped = 0;
+  int rc = 0;  // 2: database error
+  double wall_s = 0;
+  bool fatal = false;  // nothing could run (the database or the temporary directory)
+};
+
+// Runs every point of `pts` not already in the database (up to opt.jobs at once), recording
+// each into it; `res` gets every point's outcome (from the database or the run). With
+// `early_stop` a series' loads past its saturation knee (plus extra_points) are skipped.
+// Returns false when interrupted (the caller reports it; a rerun resumes).
+bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const SweepOptions& opt, bool early_stop,
+                std::vector<Outcome>& res, RunCounts& counts) {
+  const bool has_load_axis = early_stop;
   std::unique_ptr<ResultsDb> db;
   try {
     db = std::make_unique<ResultsDb>(opt.db_path);
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    counts.fatal = true;
+    return true;
   }
-  std::vector<Outcome> res(pts.size());
+  res.assign(pts.size(), Outcome{});
   {
     std::set<std::string> present = db->hashes(!opt.retry_failed);
     std::set<std::string> all;
@@ -407,7 +436,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     for (size_t i = 0; i < pts.size(); ++i) {
       if (!present.count(pts[i].hash)) continue;
       const StoredPoint& sp = stored[pts[i].hash];
-      res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg};
+      res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg, sp.generated_load};
     }
   }
   size_t already = 0;
@@ -416,7 +445,8 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
   char tmpl[] = "/tmp/scfly-sweep-XXXXXX";
   if (!::mkdtemp(tmpl)) {
     std::cerr << "scfly: error: cannot create a temporary directory: " << std::strerror(errno) << "\n";
-    return 2;
+    counts.fatal = true;
+    return true;
   }
   const std::string tmpdir = tmpl;
   const std::string exe = self_exe();
@@ -533,6 +563,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     if (o.ok) {
       o.accepted = rec.metrics["accepted_load"].get<double>();
       o.latency = rec.metrics["latency_avg"].is_number() ? rec.metrics["latency_avg"].get<double>() : 0;
+      o.generated = rec.metrics.value("generated_load", -1.0);
     }
     ++finished;
     char line[512];
@@ -592,12 +623,212 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
   ::rmdir(tmpdir.c_str());  // empty unless interrupted
   if (opt.progress_bar) std::cerr << "\n";
   db.reset();
+  counts.finished = finished;
+  counts.failed = failed;
+  counts.already = already;
+  counts.skipped = skipped;
+  counts.rc = rc;
+  counts.wall_s = elapsed();
+  if (g_interrupted) {
+    g_interrupted = 0;
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+namespace {
+
+std::string load_text(double x) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.10g", x);
+  return b;
+}
+
+// The template point (one of a series' seeds) at offered load `load`.
+SweepPoint at_load(const SweepSpec& spec, const SweepPoint& t, double load) {
+  SweepPoint p = t;
+  const std::string lt = load_text(load);
+  p.overrides.push_back("load=" + lt);
+  p.axis_values.emplace_back("load", lt);
+  try {
+    p.cfg = load_config(spec.base, p.overrides);
+  } catch (const ConfigError& e) {
+    throw ConfigError("sweep point " + point_label(p) + ": " + e.what());
+  }
+  p.config = config_to_json(p.cfg);
+  p.hash = config_hash(p.config);
+  p.load = p.cfg.load;
+  return p;
+}
+
+// `templates`: the sweep's points (no load axis), one per series and seed.
+int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector<SweepPoint>& templates) {
+  const SweepSpec::Search& q = spec.search;
+  const double res = q.resolution;
+  auto grid = [&](double x) { return std::round(x / res) * res; };
+  struct Series {
+    std::string name;
+    std::vector<size_t> seeds;  // template indices
+    int phase = 0;              // 0 low, 1 high, 2 bisect, 3 done
+    double next = 0, ok_load = -1, bad_load = -1, zero_lat = 0, ok_accepted = 0;
+    int runs = 0;
+    bool failed = false;
+  };
+  std::vector<Series> series;
+  std::map<std::string, size_t> by_name;
+  for (size_t i = 0; i < templates.size(); ++i) {
+    auto [it, fresh] = by_name.emplace(templates[i].series, series.size());
+    if (fresh) series.push_back(Series{templates[i].series, {}, 0, q.low});
+    series[it->second].seeds.push_back(i);
+  }
+  if (opt.dry_run) {
+    for (const auto& se : series)
+      std::cout << se.name << ": " << se.seeds.size() << " seed(s), loads from " << load_text(q.low) << " and "
+                << load_text(q.high) << " by bisection to " << load_text(res) << "\n";
+    std::cout << series.size() << " series\n";
+    return 0;
+  }
+  RunCounts total;
+  std::vector<SweepPoint> all;  // every point run or read, for the saturation table
+  for (int round = 1;; ++round) {
+    std::vector<SweepPoint> batch;
+    std::vector<std::pair<size_t, size_t>> owner;  // (series, first point) per series in the batch
+    for (size_t si = 0; si < series.size(); ++si) {
+      Series& se = series[si];
+      if (se.phase == 3) continue;
+      owner.push_back({si, batch.size()});
+      try {
+        for (size_t ti : se.seeds) batch.push_back(at_load(spec, templates[ti], se.next));
+      } catch (const ConfigError& e) {
+        std::cerr << "scfly: error: " << e.what() << "\n";
+        return 2;
+      }
+    }
+    if (batch.empty()) break;
+    std::cerr << "saturation search " << spec.name << ", round " << round << ":\n";
+    std::vector<Outcome> out;
+    RunCounts c;
+    const bool complete = run_points(spec, batch, opt, false, out, c);
+    if (c.fatal) return 2;
+    total.finished += c.finished;
+    total.failed += c.failed;
+    total.already += c.already;
+    total.wall_s += c.wall_s;
+    if (c.rc) return c.rc;
+    if (!complete) {
+      std::cerr << "scfly: sweep interrupted; run the same command again to resume\n";
+      return 130;
+    }
+    for (const auto& [si, first] : owner) {
+      Series& se = series[si];
+      double acc = 0, lat = 0, gen = 0;
+      bool ok = true;
+      for (size_t k = 0; k < se.seeds.size(); ++k) {
+        const Outcome& o = out[first + k];
+        ok = ok && o.ok;
+        acc += o.accepted;
+        lat += o.latency;
+        gen += o.generated >= 0 ? o.generated : se.next;
+        all.push_back(batch[first + k]);
+      }
+      acc /= static_cast<double>(se.seeds.size());
+      lat /= static_cast<double>(se.seeds.size());
+      gen /= static_cast<double>(se.seeds.size());
+      ++se.runs;
+      se.failed = se.failed || !ok;
+      const double L = se.next;
+      if (se.phase == 0) se.zero_lat = lat;
+      // Against the measured generation: a pattern's silent nodes (tp's diagonal) offer
+      // nothing, and a short window's Bernoulli noise cancels.
+      const bool sustained = ok && acc >= spec.accept_ratio * gen && lat <= spec.latency_factor * se.zero_lat;
+      if (sustained) {
+        se.ok_load = L;
+        se.ok_accepted = acc;
+      } else {
+        se.bad_load = L;
+      }
+      if (se.phase == 0) {
+        se.phase = sustained ? 1 : 3;
+        se.next = q.high;
+      } else if (se.phase == 1) {
+        se.phase = sustained ? 3 : 2;
+      }
+      if (se.phase == 2) {
+        const double mid = grid(se.ok_load + (se.bad_load - se.ok_load) / 2);
+        if (mid <= se.ok_load + res / 2 || mid >= se.bad_load - res / 2) se.phase = 3;
+        else se.next = mid;
+      }
+    }
+  }
+  std::cerr << "sweep " << spec.name << ": " << total.finished << " run (" << total.failed << " failed), "
+            << total.already << " already in the database; wall " << fmt_duration(total.wall_s) << "\n";
+  // The table: also in the database's saturation table.
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& se : series)
+    rows.push_back({{"series", se.name},
+                    {"points", se.runs * static_cast<int>(se.seeds.size())},
+                    {"seeds", se.seeds.size()},
+                    {"zero_load_latency", se.zero_lat},
+                    {"saturation_throughput", se.ok_load < 0 ? nlohmann::json() : nlohmann::json(se.ok_accepted)},
+                    {"saturation_load", se.ok_load < 0 ? nlohmann::json() : nlohmann::json(se.ok_load)},
+                    {"latency_knee_load", se.bad_load < 0 ? nlohmann::json() : nlohmann::json(se.bad_load)},
+                    {"latency_factor", spec.latency_factor}});
+  try {
+    ResultsDb db(opt.db_path);
+    db.write_saturation(spec.name, rows);
+  } catch (const DbError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  std::printf("\nsaturation search (sustained: accepted >= %.3g x offered and latency <= %.3g x the latency at %s; "
+              "resolution %s)\n",
+              spec.accept_ratio, spec.latency_factor, load_text(q.low).c_str(), load_text(res).c_str());
+  size_t w = 6;
+  for (const auto& se : series) w = std::max(w, se.name.size());
+  std::printf("%-*s  %5s  %9s  %10s  %10s  %12s\n", static_cast<int>(w), "series", "runs", "zero-lat", "saturation",
+              "accepted", "unsustained");
+  for (const auto& se : series) {
+    const std::string sat = se.ok_load < 0 ? "< " + load_text(q.low) : load_text(se.ok_load);
+    const std::string acc = se.ok_load < 0 ? "-" : load_text(std::round(se.ok_accepted * 1e4) / 1e4);
+    const std::string bad = se.bad_load < 0 ? "> " + load_text(q.high) : load_text(se.bad_load);
+    std::printf("%-*s  %5d  %9.1f  %10s  %10s  %12s%s\n", static_cast<int>(w), se.name.c_str(), se.runs, se.zero_lat,
+                sat.c_str(), acc.c_str(), bad.c_str(), se.failed ? "  (a point failed)" : "");
+  }
+  return total.failed ? 3 : 0;
+}
+
+}  // namespace
+
+int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
+  std::vector<SweepPoint> pts;
+  try {
+    pts = expand_sweep(spec);
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  if (spec.search.on) return run_search(spec, opt, pts);
+  const bool has_load_axis =
+      std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.key == "load"; });
+  if (opt.dry_run) {
+    for (const auto& p : pts) std::cout << p.hash << "  " << point_label(p) << "\n";
+    std::cout << pts.size() << " points\n";
+    return 0;
+  }
+  std::vector<Outcome> res;
+  RunCounts counts;
+  const bool complete = run_points(spec, pts, opt, spec.stop_after_saturation && has_load_axis, res, counts);
+  if (counts.fatal) return 2;
+  const size_t finished = counts.finished, failed = counts.failed, already = counts.already, skipped = counts.skipped;
+  const int rc = counts.rc;
+  const double wall = counts.wall_s;
   std::cerr << "sweep " << spec.name << ": " << finished << " run (" << failed << " failed), " << already
             << " already in the database, " << skipped << " skipped past saturation; wall "
-            << fmt_duration(elapsed()) << "\n";
-  if (g_interrupted && rc == 0) {
+            << fmt_duration(wall) << "\n";
+  if (!complete && rc == 0) {
     std::cerr << "scfly: sweep interrupted; run the same command again to resume\n";
-    g_interrupted = 0;
     return 130;
   }
   if (rc) return rc;

@@ -16,6 +16,20 @@
 //       acor-3l: {routing: acor-switch, acor: {sequence: 3l}}
 //   stop_after_saturation: false           # skip a series' higher loads once saturated
 //   saturation: {latency_factor: 3, accept_ratio: 0.9, extra_points: 1}
+//   saturation_search: {low: 0.05, high: 1.0, resolution: 0.01}
+//                                          # instead of a load axis: per series (and all its
+//                                          # seeds together) find the saturation load by
+//                                          # bisection on a grid of `resolution` (below)
+//
+// Saturation search: a load L is sustained when every seed's run succeeded, the mean
+// accepted load is at least accept_ratio x the mean measured generated load (L, less the
+// nodes a pattern leaves silent) and the mean latency at most latency_factor x the latency
+// at `low`. The search runs `low` (not sustained: saturation is below it),
+// then `high` (sustained: it is at least `high`), then bisects between the highest
+// sustained and the lowest unsustained load, on multiples of `resolution`, until they are
+// one step apart. Every run is an ordinary point in the database, so a rerun replays the
+// same decisions from the stored results and resumes where it stopped. Series are searched
+// side by side (one point per series at a time, up to `--jobs`).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +61,10 @@ struct SweepSpec {
   double latency_factor = 3.0;  // knee: latency above this multiple of zero-load latency
   double accept_ratio = 0.9;    // or accepted load below this fraction of the offered load
   int extra_points = 1;         // loads still run past the knee with stop_after_saturation
+  struct Search {
+    bool on = false;
+    double low = 0.05, high = 1.0, resolution = 0.01;
+  } search;                     // saturation_search
 };
 
 struct SweepPoint {

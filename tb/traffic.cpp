@@ -1,5 +1,6 @@
 #include "tb/traffic.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <numeric>
 #include <stdexcept>
@@ -405,6 +406,92 @@ int TrafficPattern::dest(int src, Rng& rng) const {
       break;
   }
   return src;
+}
+
+void TrafficPattern::weights(int src, std::vector<std::pair<int, double>>& out) const {
+  out.clear();
+  if (silent(src)) return;
+  const int N = m_any->num_nodes();
+  auto uniform_into = [&](double w) {
+    for (int d = 0; d < N; ++d)
+      if (d != src) out.push_back({d, w / (N - 1)});
+  };
+  auto range_into = [&](int first, int count, double w) {  // uniform over [first, first+count)
+    for (int d = first; d < first + count; ++d) out.push_back({d, w / count});
+  };
+  switch (m_spec.kind) {
+    case TrafficKind::Uniform:
+      uniform_into(1.0);
+      return;
+    case TrafficKind::HotRegion:
+      uniform_into(0.75);
+      if (src >= m_hot) {
+        range_into(0, m_hot, 0.25);
+      } else {
+        for (int d = 0; d < m_hot; ++d)
+          if (d != src) out.push_back({d, 0.25 / (m_hot - 1)});
+      }
+      break;
+    case TrafficKind::Permutation:
+    case TrafficKind::GroupPerm:
+    case TrafficKind::BitComplement:
+    case TrafficKind::Transpose:
+      out.push_back({m_map[static_cast<size_t>(src)], 1.0});
+      return;
+    case TrafficKind::NearestNeighbor: {
+      const Torus& t = *m_torus;
+      const int P = t.hosts_per_switch(), s = src / P;
+      int np = 0;
+      for (int q = 0; q < 2 * t.n(); ++q) np += t.connected(s, P + q);
+      for (int q = 0; q < 2 * t.n(); ++q)
+        if (t.connected(s, P + q)) out.push_back({t.neighbor(s, P + q).sw * P + src % P, 1.0 / np});
+      break;
+    }
+    case TrafficKind::NeighborFixed:
+    case TrafficKind::Tornado: {
+      Rng unused(0, StreamKind::Traffic, 0);
+      out.push_back({dest(src, unused), 1.0});  // deterministic
+      return;
+    }
+    case TrafficKind::Adversarial: {
+      const Dragonfly& t = *m_topo;
+      const int per_group = t.a() * t.p();
+      range_into((src / per_group + m_spec.offset) % t.g() * per_group, per_group, 1.0);
+      return;
+    }
+    case TrafficKind::AdvConsecutive: {
+      const Dragonfly& t = *m_topo;
+      const int per_group = t.a() * t.p();
+      for (int k = 1; k <= t.h(); ++k) range_into((src / per_group + k) % t.g() * per_group, per_group, 1.0 / t.h());
+      break;
+    }
+    case TrafficKind::AdvLocal: {
+      const Dragonfly& t = *m_topo;
+      const int s = t.switch_of_node(src);
+      range_into(t.switch_id(t.group_of(s), (t.index_of(s) + 1) % t.a()) * t.p(), t.p(), 1.0);
+      return;
+    }
+    case TrafficKind::Shift:
+      out.push_back({shifted(src), 1.0});
+      return;
+    case TrafficKind::Mixed:
+      if (m_uniform_src[static_cast<size_t>(src)]) uniform_into(1.0);
+      else out.push_back({shifted(src), 1.0});
+      return;
+    case TrafficKind::TimeMixed:
+      uniform_into(m_spec.uniform_percent / 100.0);
+      if (m_spec.uniform_percent < 100) out.push_back({shifted(src), 1.0 - m_spec.uniform_percent / 100.0});
+      break;
+  }
+  // Merge repeated destinations (hot region inside uniform, mixtures, a k = 2 ring's two
+  // neighbours being one switch).
+  std::sort(out.begin(), out.end());
+  size_t w = 0;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (w > 0 && out[w - 1].first == out[i].first) out[w - 1].second += out[i].second;
+    else out[w++] = out[i];
+  }
+  out.resize(w);
 }
 
 }  // namespace scfly

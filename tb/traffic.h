@@ -75,6 +75,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "topologies/common/rng.h"
@@ -125,6 +126,9 @@ class TrafficPattern {
   TrafficPattern(const TrafficSpec& spec, const Topology& topo, uint64_t seed = 0,
                  uint64_t instance = 0);
   int dest(int src, Rng& rng) const;
+  // The exact distribution of dest(src): (node, probability) pairs summing to 1 (empty for
+  // a silent node). For the ideal-throughput model (sc_main/ideal.h).
+  void weights(int src, std::vector<std::pair<int, double>>& out) const;
   // True if `node` generates nothing under this pattern (a fixed point of bc or tp).
   bool silent(int node) const { return !m_silent.empty() && m_silent[static_cast<size_t>(node)] != 0; }
 

@@ -45,9 +45,40 @@ std::string write_sweep(const std::string& body) {
   return p;
 }
 
+// The first data row of a database's saturation table, as CSV fields: sweep, series,
+// points, seeds, zero_load_latency, saturation_throughput, saturation_load,
+// latency_knee_load, latency_factor.
+std::vector<std::string> saturation_row(const std::string& db, std::string& text);
+
 int64_t rows(const std::string& db, const std::string& table = "points") {
   scfly::ResultsDb d(db);
   return d.count(table);
+}
+
+std::vector<std::string> saturation_row(const std::string& db, std::string& text) {
+  const std::string csv = tmp("sat.csv");
+  EXPECT_EQ(scfly_cmd("export " + db + " --table saturation -o " + csv).code, 0);
+  text = slurp(csv);
+  std::remove(csv.c_str());
+  std::vector<std::string> f;
+  std::stringstream ss(text.substr(text.find('\n') + 1));
+  for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+  return f;
+}
+
+// A sweep of `body` into a fresh database, and its saturation row (fields as above).
+struct SatRun {
+  std::string sw, db, text;
+  Cmd c;
+  std::vector<std::string> f;
+};
+SatRun sweep_saturation(const std::string& body) {
+  SatRun r;
+  r.sw = write_sweep(body);
+  r.db = tmp("db.sqlite");
+  r.c = scfly_cmd("sweep " + r.sw + " --db " + r.db + " --jobs 2");
+  if (r.c.code == 0) r.f = saturation_row(r.db, r.text);
+  return r;
 }
 
 const char* kSixPoints =
@@ -124,21 +155,14 @@ TEST(Sweep, KilledSweepResumesWithoutLosingPoints) {
 
 // MIN under ADV+1: a*p = 8 nodes share one global link, 1/(a*p) = 0.125.
 TEST(Sweep, SaturationOfMinUnderAdvPlus1IsOneOverAP) {
-  const std::string sw = write_sweep(
+  const SatRun r = sweep_saturation(
       "set: {warmup_cycles: 2000, measure_cycles: 6000, traffic: adv+1, routing: min}\n"
       "axes:\n  load: \"0.05:0.5:0.05\"\n"
       "stop_after_saturation: true\nsaturation: {latency_factor: 3, extra_points: 2}\n");
-  const std::string db = tmp("db.sqlite");
-  const Cmd c = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  const std::string &sw = r.sw, &db = r.db, &text = r.text;
+  const Cmd& c = r.c;
+  const std::vector<std::string>& f = r.f;
   ASSERT_EQ(c.code, 0) << c.err;
-  const std::string csv = tmp("sat.csv");
-  ASSERT_EQ(scfly_cmd("export " + db + " --table saturation -o " + csv).code, 0);
-  const std::string text = slurp(csv);
-  // header: sweep,series,points,seeds,zero_load_latency,saturation_throughput,...
-  const auto line2 = text.substr(text.find('\n') + 1);
-  std::vector<std::string> f;
-  std::stringstream ss(line2);
-  for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
   ASSERT_GE(f.size(), 8u) << text;
   const double thr = std::stod(f[5]), knee = std::stod(f[7]);
   EXPECT_NEAR(thr, 0.125, 0.0125) << text;
@@ -147,7 +171,46 @@ TEST(Sweep, SaturationOfMinUnderAdvPlus1IsOneOverAP) {
   // Early stop: the loads well past the knee were not run.
   EXPECT_LT(rows(db), 10);
   EXPECT_NE(c.err.find("skipped past saturation"), std::string::npos);
-  std::remove(csv.c_str());
+  std::remove(db.c_str());
+  std::remove(sw.c_str());
+}
+
+// Saturation search by bisection: MIN under ADV+1 on dfly(2,4,2) is bounded by 1/(a p) =
+// 0.125; the search brackets it to one grid step, runs log2((high - low) / resolution) + 2
+// loads, and a rerun replays the same decisions from the database without running any.
+TEST(Sweep, SaturationSearchBracketsTheBoundAndResumes) {
+  const SatRun r = sweep_saturation(
+      "set: {warmup_cycles: 2000, measure_cycles: 6000, traffic: adv+1}\n"
+      "axes:\n  routing: [min]\n  seed: [1, 2]\n"
+      "saturation_search: {low: 0.02, high: 0.5, resolution: 0.01}\n"
+      "saturation: {latency_factor: 1000, accept_ratio: 0.97}\n");
+  const std::string &sw = r.sw, &db = r.db, &text = r.text;
+  const Cmd& c = r.c;
+  const std::vector<std::string>& f = r.f;
+  ASSERT_EQ(c.code, 0) << c.err;
+  ASSERT_GE(f.size(), 8u) << text;
+  const double sat = std::stod(f[6]), bad = std::stod(f[7]);
+  EXPECT_NEAR(bad - sat, 0.01, 1e-9) << text;  // bracketed to one step
+  EXPECT_LE(sat, 0.125 + 1e-9) << text;        // never above the bound
+  EXPECT_GE(sat, 0.10) << text;                // and close below it
+  EXPECT_EQ(f[3], "2") << text;                // both seeds in every decision
+  const int64_t n = rows(db);
+  EXPECT_EQ(n % 2, 0);
+  EXPECT_LE(n, 2 * 8);  // low, high and at most 6 bisection steps (0.48 / 2^6 < 0.01)
+  const Cmd again = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(rows(db), n);
+  EXPECT_NE(again.err.find("0 run (0 failed)"), std::string::npos) << again.err;
+  EXPECT_EQ(again.out, c.out);
+  // A load axis and the search do not mix.
+  const Cmd bad_axis = scfly_cmd("sweep " + write_sweep("axes: {load: [0.1]}\nsaturation_search: {}\n") + " --db " +
+                                 tmp("db2.sqlite"));
+  EXPECT_EQ(bad_axis.code, 2);
+  EXPECT_NE(bad_axis.err.find("axes.load"), std::string::npos) << bad_axis.err;
+  const Cmd bad_range = scfly_cmd("sweep " + write_sweep("axes: {routing: [min]}\nsaturation_search: {low: 0.5, high: 0.2}\n") +
+                                  " --db " + tmp("db3.sqlite"));
+  EXPECT_EQ(bad_range.code, 2);
+  EXPECT_NE(bad_range.err.find("saturation_search"), std::string::npos) << bad_range.err;
   std::remove(db.c_str());
   std::remove(sw.c_str());
 }
