@@ -391,10 +391,11 @@ SimConfig parse(YAML::Node root) {
   const std::string arb = sw.text("output_arbiter", "round-robin");
   if (arb == "round-robin") c.sw.transit_priority = false;
   else if (arb == "transit-priority") c.sw.transit_priority = true;
+  else if (arb == "age") c.sw.age_priority = true;
   else
     throw ConfigError(sw.bad("output_arbiter", YAML::Node(arb),
-                             "round-robin (every input alike) or transit-priority (transit inputs before injection "
-                             "inputs, FOGSim's PrioLRS)"));
+                             "round-robin (every input alike), transit-priority (transit inputs before injection "
+                             "inputs, FOGSim's PrioLRS) or age (the oldest packet first, by network injection cycle)"));
   Section vcs = sw.sub("vcs");
   for (int k = 0; k < classes; ++k) {
     const std::string key = class_in_key(tp, k);
@@ -744,7 +745,7 @@ nlohmann::json config_to_json(const SimConfig& c) {
   j["switch"] = {
       {"speedup", c.sw.speedup},
       {"flow_control", to_string(c.sw.flow_control)},
-      {"output_arbiter", c.sw.transit_priority ? "transit-priority" : "round-robin"},
+      {"output_arbiter", c.sw.transit_priority ? "transit-priority" : c.sw.age_priority ? "age" : "round-robin"},
       {"pipeline_cycles", c.sw.pipeline},
       {"vcs", vcs},
       {"input_buffer", ib},

@@ -105,6 +105,30 @@ TEST(TorusNetwork, TornadoOnTheRingRespectsTheAnalyticBounds) {
   EXPECT_LT(metrics(val_above)["accepted_load"].get<double>(), 0.5 + 0.005);
 }
 
+// Past saturation on the ring the output arbiter decides who gets a channel: round-robin
+// gives the injection input as much as the transit input carrying every upstream switch's
+// traffic, the sources nearest the wrap link take over and throughput collapses to about
+// half the bound; oldest-first (age) and transit priority keep DOR at its bound of 1/3.
+TEST(TorusNetwork, AgeArbitrationKeepsTheRingAtItsBoundPastSaturation) {
+  const std::string common = " routing=dor traffic=tor load=0.6 switch.vcs.link=8 warmup_cycles=2000 measure_cycles=8000";
+  const ScflyRun rr = run_scfly(ring_config(), "switch.output_arbiter=round-robin" + common);
+  const ScflyRun age = run_scfly(ring_config(), "switch.output_arbiter=age" + common);
+  const ScflyRun tp = run_scfly(ring_config(), "switch.output_arbiter=transit-priority" + common);
+  expect_ok(rr);
+  expect_ok(age);
+  expect_ok(tp);
+  EXPECT_EQ(age.json["config"]["switch"]["output_arbiter"], "age");
+  EXPECT_LT(metrics(rr)["accepted_load"].get<double>(), 0.2);
+  EXPECT_GT(metrics(rr)["jain_fairness"].get<double>(), 0.0);
+  for (const ScflyRun* r : {&age, &tp}) {
+    EXPECT_GT(metrics(*r)["accepted_load"].get<double>(), 0.3);
+    EXPECT_LT(metrics(*r)["accepted_load"].get<double>(), 1.0 / 3 + 0.005);
+  }
+  // Oldest first is also fair among the sources: every switch gets close to the same share.
+  EXPECT_GT(metrics(age)["switch_accepted_min"].get<double>(), 0.25);
+  EXPECT_LT(metrics(rr)["switch_accepted_min"].get<double>(), 0.05);
+}
+
 // 8-ary 2-cube: VAL saturates at 0.5 of capacity on TOR and on BC; BC bounds every routing
 // at 0.5 (every packet crosses the bisection).
 TEST(TorusNetwork, ValAndBitComplementBoundsOnTheEightAryTwoCube) {

@@ -24,7 +24,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_pipeline(prm.pipeline),
       m_sleep(prm.sleep),
       m_pfc(prm.flow_control == FlowControl::Pfc),
-      m_transit_prio(prm.transit_priority) {
+      m_transit_prio(prm.transit_priority),
+      m_age_prio(prm.age_priority) {
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -369,17 +370,23 @@ void Switch::allocate() {
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
   // Control requests first (strict priority), then round-robin over the inputs (with
-  // transit priority: over the transit inputs, then over the injection inputs): the order
-  // key is computed once per request.
+  // transit priority: over the transit inputs, then over the injection inputs; with age
+  // priority: oldest packet first, by network injection cycle, saturating at 2^30): the
+  // order key is computed once per request.
   const int K = m_inputs;
-  const uint32_t inj_mask = m_transit_prio ? 1u : 0u;
+  const uint64_t inj_mask = m_transit_prio ? 1u : 0u;
   for (Conn& r : m_reqs) {
     const int prio = (r.in_port - m_out_rr[r.out_port] + K) % K;
-    uint32_t data = 1;
+    uint64_t data = 1;
     if constexpr (kCtl) data = r.in_vc < m_in_data[r.in_port];
-    const uint32_t inj = m_is_host[r.in_port] & inj_mask;
-    r.key = (static_cast<uint32_t>(r.out_port) << 18) | (data << 17) | (inj << 16) |
-            (static_cast<uint32_t>(prio) << 8) | r.in_vc;
+    const uint64_t inj = m_is_host[r.in_port] & inj_mask;
+    uint64_t age = 0;
+    if (m_age_prio) {
+      const uint64_t t = m_ctx.pool[m_ivc[r.in_port][r.in_vc].buf.front().pkt].gen_cycle;
+      age = t < (1ULL << 30) ? t : (1ULL << 30) - 1;
+    }
+    r.key = (static_cast<uint64_t>(r.out_port) << 48) | (data << 47) | (inj << 46) | (age << 16) |
+            (static_cast<uint64_t>(prio) << 8) | r.in_vc;
   }
   std::sort(m_reqs.begin(), m_reqs.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
   for (const Conn& r : m_reqs) {

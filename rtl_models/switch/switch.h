@@ -88,6 +88,9 @@ struct SwitchParams {
   // true = transit priority: transit inputs (round-robin among them) before injection
   // inputs (round-robin among them), FOGSim's default PrioLRS output arbiter.
   bool transit_priority = false;
+  // switch.output_arbiter: age: the oldest packet first (the earliest network injection
+  // cycle), round-robin among equally old ones.
+  bool age_priority = false;
 };
 
 class Switch : public sc_core::sc_module, public Clocked, public ControlPort, public SwitchState {
@@ -162,7 +165,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   struct Conn {
     uint16_t in_port, out_port;
     uint8_t in_vc, out_vc;
-    uint32_t key;  // allocation order (output port, class, injection, round-robin distance, VC)
+    uint64_t key;  // allocation order (output port, class, injection, age, round-robin distance, VC)
   };
 
   void tick();
@@ -226,6 +229,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   bool m_sleep = true;
   bool m_pfc = false;
   bool m_transit_prio;  // switch.output_arbiter: transit-priority
+  bool m_age_prio;      // switch.output_arbiter: age
   std::vector<uint32_t> m_xoff, m_xon;  // PFC thresholds per input port
   bool m_credit_wake = false;  // wake on every landing credit (credit-based congestion published)
   uint32_t m_blocked_now = 0;
