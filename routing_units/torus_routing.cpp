@@ -126,7 +126,7 @@ int gal_set(const Torus& t, GalSets s, int src, int dst) {
   return 0;
 }
 
-void gal_set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h) {
+void set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h) {
   h.dir_set = h.minus = 0;
   bool longer = false;
   for (int d = 0; d < t.n(); ++d) {
@@ -263,19 +263,12 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
     case TorusAlgo::Goal:
       if (source && h.dir_set == 0) {
         // Draw the quadrant: per dimension, - with probability D/k, D = (y - x) mod k.
+        int q = 0;
         for (int d = 0; d < t.n(); ++d) {
           const int D = t.ring_hops(t.coord(sw, d), t.coord(h.dst_switch, d), false);
-          if (D == 0) continue;
-          const uint8_t m = static_cast<uint8_t>(1u << d);
-          h.dir_set |= m;
-          if (static_cast<int>(rng.below(static_cast<uint32_t>(t.k()))) < D) h.minus |= m;
+          if (D != 0 && static_cast<int>(rng.below(static_cast<uint32_t>(t.k()))) < D) q |= 1 << d;
         }
-        // Non-minimal if any dimension goes the longer way round.
-        for (int d = 0; d < t.n(); ++d) {
-          const int D = t.ring_hops(t.coord(sw, d), t.coord(h.dst_switch, d), false);
-          const int hops = bit(h.minus, d) ? t.k() - D : D;
-          if (D != 0 && hops > t.k() - hops) h.nonminimal = true;
-        }
+        set_quadrant(t, sw, h.dst_switch, q, h);
       }
       [[fallthrough]];
     case TorusAlgo::MinAd:

@@ -101,9 +101,10 @@ int gal_set(const Torus& t, GalSets s, int src_sw, int dst_sw);
 // quadrant, then fewer hops, then a random draw). Quadrants that move the wrong way in a
 // dimension with D = 0 are not usable. Returns q; `minimal` says whether q is minimal.
 int gal_choose(const Torus& t, int src, int dst, const uint16_t* occ, uint32_t T, Rng& rng, bool& minimal);
-// Sets the header's quadrant (dir_set, minus) for quadrant q from src to dst, and marks it
-// non-minimal if the quadrant's path is longer than the minimal distance.
-void gal_set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h);
+// Sets the header's quadrant (dir_set, minus) for quadrant q from src to dst (GOAL's draw,
+// GAL's injection queue), and marks it non-minimal if the quadrant's path is longer than the
+// minimal distance.
+void set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h);
 
 // The DOR hop from `sw` toward switch `target` (sw != target) with its dateline class: the
 // port, and the class (0/1) through `cls`. Draws a k/2 tie from `rng` when the dimension's

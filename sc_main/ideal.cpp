@@ -25,7 +25,6 @@ struct Route {
 
 struct Net {
   const Topology& t;
-  std::vector<int> first;  // channel id of (sw, port) = first[sw] + port - P, or -1
   std::vector<int> id;     // [sw * radix + port] -> channel, -1 if none
   std::vector<int> tail, head;  // per channel: switch it leaves, switch it enters
   std::vector<int> port;        // per channel: output port at the tail
@@ -130,7 +129,7 @@ IdealResult ideal_throughput(const SimConfig& c, bool with_lp) {
   r.traffic = to_string(c.phases.front().traffic);
   r.switches = t.num_switches();
   r.channels = net.channels();
-  const int S = t.num_switches(), N = t.num_nodes(), P = t.hosts_per_switch();
+  const int S = t.num_switches(), N = t.num_nodes();
   if (const auto* torus = dynamic_cast<const Torus*>(&t)) r.capacity = torus->capacity();
 
   // Demand per unit node rate, node level (terminal bound) and switch level (network).
@@ -151,7 +150,6 @@ IdealResult ideal_throughput(const SimConfig& c, bool with_lp) {
   }
   const double max_in = *std::max_element(in_rate.begin(), in_rate.end());
   r.terminal = 1.0 / std::max(max_out, max_in);
-  (void)P;
 
   // Oblivious bounds from exact route enumeration.
   {

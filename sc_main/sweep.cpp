@@ -691,7 +691,6 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     return 0;
   }
   RunCounts total;
-  std::vector<SweepPoint> all;  // every point run or read, for the saturation table
   for (int round = 1;; ++round) {
     std::vector<SweepPoint> batch;
     std::vector<std::pair<size_t, size_t>> owner;  // (series, first point) per series in the batch
@@ -731,7 +730,6 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
         acc += o.accepted;
         lat += o.latency;
         gen += o.generated >= 0 ? o.generated : se.next;
-        all.push_back(batch[first + k]);
       }
       acc /= static_cast<double>(se.seeds.size());
       lat /= static_cast<double>(se.seeds.size());

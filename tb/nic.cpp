@@ -192,7 +192,7 @@ void Nic::gal_inject(uint64_t now) {
     bool minimal = true;
     const int q = gal_choose(t, src, p.route.dst_switch, occ, T, m_dst_rng, minimal);
     if (occ[q] < m_prm.gal.queue_depth) {
-      gal_set_quadrant(t, src, p.route.dst_switch, q, p.route);
+      set_quadrant(t, src, p.route.dst_switch, q, p.route);
       ++occ[q];
       ++m_gal_queued;
       m_gal_fifo[static_cast<size_t>(q)].push_unbounded(id);

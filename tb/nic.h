@@ -72,8 +72,6 @@ class Nic : public sc_core::sc_module, public Clocked {
   uint64_t queued() const { return m_queue.size() + m_gal_queued; }  // generated, not yet injected
   // Packets allocated but not yet on the link (GAL's injection queues and the pending head).
   uint64_t held_packets() const { return m_gal_queued + (m_gal_pending >= 0 ? 1 : 0); }
-  // GAL: the current threshold of destination set `set` (advances its controller to now).
-  uint32_t gal_threshold(int set, uint64_t now) { return m_gal_thr[static_cast<size_t>(set)].value(now, m_prm.gal.threshold); }
 
  private:
   void tick();

@@ -183,7 +183,7 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
           h.dst_switch = t.switch_of_node(dst);
           h.dst_host = static_cast<int16_t>(t.host_of_node(dst));
           int sw = t.switch_of_node(src), in_port = t.host_of_node(src);
-          int hops = 0, seg_start = sw;
+          int hops = 0;
           int dir[Torus::kMaxDims];  // per dimension: 0 none yet, +1 / -1 (this segment)
           bool crossed[Torus::kMaxDims];
           for (int d = 0; d < s.n; ++d) dir[d] = 0, crossed[d] = false;
@@ -192,7 +192,7 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
             int q = static_cast<int>(rng.below(1u << s.n));
             for (int d = 0; d < s.n; ++d)
               if (t.coord(sw, d) == t.coord(h.dst_switch, d)) q &= ~(1 << d);
-            gal_set_quadrant(t, sw, h.dst_switch, q, h);
+            set_quadrant(t, sw, h.dst_switch, q, h);
           }
           int seg_hops[2] = {0, 0};
           bool prev_escape = false;
@@ -205,7 +205,6 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
             if (h.segment != seg_before) {  // VAL: reached the intermediate
               ASSERT_EQ(sw, h.inter_switch);
               for (int d = 0; d < s.n; ++d) dir[d] = 0, crossed[d] = false;
-              seg_start = sw;
             }
             if (hops == 0 && (algo == RoutingAlgo::Goal || algo == RoutingAlgo::Gal)) {
               quadrant_hops = 0;
@@ -307,7 +306,6 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
               break;
             default: break;
           }
-          (void)seg_start;
         }
       }
     const std::string cycle = find_cycle(cdg);
@@ -587,11 +585,11 @@ TEST(GalChoose, MinimalBelowThresholdElseShortestWithItsTieRules) {
   EXPECT_EQ(gal_choose(t, src, dst_far, occ5, 3, rng, minimal), 1);
   EXPECT_TRUE(minimal);
   RouteHeader h;
-  gal_set_quadrant(t, src, dst, 2, h);  // (+,-): 2 + 5 = 7 hops > 5
+  set_quadrant(t, src, dst, 2, h);  // (+,-): 2 + 5 = 7 hops > 5
   EXPECT_EQ(h.dir_set, 3);
   EXPECT_EQ(h.minus, 2);
   EXPECT_TRUE(h.nonminimal);
-  gal_set_quadrant(t, src, dst_x, 0, h);
+  set_quadrant(t, src, dst_x, 0, h);
   EXPECT_EQ(h.dir_set, 1);
   EXPECT_FALSE(h.nonminimal);
 }

@@ -119,7 +119,6 @@ TEST(TorusNetwork, AgeArbitrationKeepsTheRingAtItsBoundPastSaturation) {
   expect_ok(tp);
   EXPECT_EQ(age.json["config"]["switch"]["output_arbiter"], "age");
   EXPECT_LT(metrics(rr)["accepted_load"].get<double>(), 0.2);
-  EXPECT_GT(metrics(rr)["jain_fairness"].get<double>(), 0.0);
   for (const ScflyRun* r : {&age, &tp}) {
     EXPECT_GT(metrics(*r)["accepted_load"].get<double>(), 0.3);
     EXPECT_LT(metrics(*r)["accepted_load"].get<double>(), 1.0 / 3 + 0.005);
