@@ -186,7 +186,7 @@ ForwardingTable RoutingUnit::make_table(int sw) const {
 
 RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const {
   if (m_torus) {
-    if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
+    if (sw == h.dst_switch) return RouteDecision{static_cast<int16_t>(m_torus->host_port(h.dst_host)), 0};
     int cls = 0;
     const int port = torus_dor_port(*m_torus, sw, h.dst_switch, h, rng, cls);
     return RouteDecision{static_cast<int16_t>(port), static_cast<uint8_t>(cls)};

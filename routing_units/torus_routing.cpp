@@ -33,9 +33,19 @@ void vc_range(int vcs, int parts, int idx, int& lo, int& hi) {
 
 int target_of(const RouteHeader& h) { return h.segment == 0 && h.inter_switch >= 0 ? h.inter_switch : h.dst_switch; }
 
-RouteCandidates eject(const RouteHeader& h) {
+// Ejection: the destination host's port; with w terminal ports per host, its w ports in a
+// random rotation (the first free one is taken). Not sorted by queue: heads arriving on
+// different inputs in the same cycle would all ask for the same emptiest port, and a
+// separable allocator grants only `speedup` of them.
+RouteCandidates eject(const Torus& t, const RouteHeader& h, Rng& rng) {
   RouteCandidates c;
-  c.add(h.dst_host, 0, 0);
+  const int w = t.terminal_ports();
+  if (w == 1) {
+    c.add(h.dst_host, 0, 0);
+    return c;
+  }
+  const int first = t.host_port(h.dst_host), r = static_cast<int>(rng.below(static_cast<uint32_t>(w)));
+  for (int j = 0; j < w; ++j) c.add(first + (r + j) % w, 0, 0);
   return c;
 }
 
@@ -201,9 +211,9 @@ int gal_choose(const Torus& t, int src, int dst, const uint16_t* occ, uint32_t T
 }
 
 void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h) {
-  if (in_port < t.hosts_per_switch()) return;
+  if (t.is_host_port(in_port)) return;
   const int d = t.dim_of(in_port);
-  // Input p+2d comes from the + neighbour: the packet travels in the - direction.
+  // Input P+2d comes from the + neighbour: the packet travels in the - direction.
   const bool moved_minus = !t.minus_of(in_port);
   const uint8_t m = static_cast<uint8_t>(1u << d);
   h.dir_set |= m;
@@ -226,12 +236,12 @@ int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng
 
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
                             const SwitchLoad& load, int vcs) {
-  const bool source = in_port < t.hosts_per_switch();
+  const bool source = t.is_host_port(in_port);
   if (vcs < torus_required_vcs(a, t.mesh())) vcs = torus_required_vcs(a, t.mesh());
   int lo = 0, hi = 0;
   switch (a) {
     case TorusAlgo::Dor: {
-      if (sw == h.dst_switch) return eject(h);
+      if (sw == h.dst_switch) return eject(t, h, rng);
       int cls = 0;
       const int port = torus_dor_port(t, sw, h.dst_switch, h, rng, cls);
       vc_range(vcs, t.mesh() ? 1 : 2, cls, lo, hi);
@@ -250,7 +260,7 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
         h.segment = 1;
         h.dir_set = h.minus = h.wrapped = 0;
       }
-      if (sw == h.dst_switch && h.segment == 1) return eject(h);
+      if (sw == h.dst_switch && h.segment == 1) return eject(t, h, rng);
       const int target = target_of(h);
       int cls = 0;
       const int port = torus_dor_port(t, sw, target, h, rng, cls);
@@ -273,7 +283,7 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
       [[fallthrough]];
     case TorusAlgo::MinAd:
     case TorusAlgo::Gal:  // the quadrant came with the header from the NIC (gal_choose)
-      if (sw == h.dst_switch) return eject(h);
+      if (sw == h.dst_switch) return eject(t, h, rng);
       return adaptive(t, sw, h, rng, load, vcs);
   }
   return {};

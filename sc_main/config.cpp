@@ -219,6 +219,7 @@ SimConfig parse(YAML::Node root) {
     c.torus.k = static_cast<int>(topo.integer("k", 8, 2, 1 << 20, " switches per dimension"));
     c.torus.n = static_cast<int>(topo.integer("n", 2, 1, Torus::kMaxDims, " dimensions"));
     c.torus.p = static_cast<int>(topo.integer("p", 1, 1, 250, " hosts per switch"));
+    c.torus.w = static_cast<int>(topo.integer("terminal_ports", 1, 1, 8, " ports per host (phits/cycle each way)"));
     c.torus.mesh = c.topo_kind == TopologyKind::Mesh;
     topo.finish();
     if (auto why = check_shape(c.torus); !why.empty())
@@ -365,7 +366,10 @@ SimConfig parse(YAML::Node root) {
     throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
   if (auto why = check_traffic(c.traffic, tp); !why.empty())
     throw ConfigError("config key 'traffic': value '" + traffic + "' is not allowed: " + why);
-  c.load = top.real("load", 0.1, 0.0, 1.0, "an offered load in (0, 1] phits/node/cycle");
+  // Up to the terminal bandwidth: 1 phit/node/cycle, w with w terminal ports (tori).
+  const double max_load = tp.terminal_ports();
+  const std::string load_range = max_load == 1.0 ? std::string("1]") : std::to_string(tp.terminal_ports()) + "] (the terminal_ports)";
+  c.load = top.real("load", 0.1, 0.0, max_load, "an offered load in (0, " + load_range + " phits/node/cycle");
   c.seed = static_cast<uint64_t>(top.integer("seed", 1, 0, INT64_MAX));
   c.warmup_cycles = static_cast<uint64_t>(top.integer("warmup_cycles", 2000, 0, 1LL << 40, " cycles"));
   c.measure_cycles =
@@ -469,8 +473,9 @@ SimConfig parse(YAML::Node root) {
         if (auto why = check_traffic(tp.traffic, t); !why.empty())
           throw ConfigError("config key '" + e.key("traffic") + "': value '" + tr +
                             "' is not allowed: " + why);
-        tp.load = e.real("load", c.load, 0.0, 1.0,
-                         "an offered load in [0, 1] phits/node/cycle (0 = sources silent)", true);
+        tp.load = e.real("load", c.load, 0.0, t.terminal_ports(),
+                         "an offered load in [0, " + std::to_string(t.terminal_ports()) +
+                             "] phits/node/cycle (0 = sources silent)", true);
         e.finish();
         if (i == 0 && tp.start != 0)
           throw ConfigError("config key 'phases[0].start': value " + std::to_string(tp.start) +
@@ -690,8 +695,11 @@ nlohmann::json config_to_json(const SimConfig& c) {
                      {"h", c.topology.h},
                      {"g", c.topology.g},
                      {"arrangement", to_string(c.topology.arrangement)}};
-  else
+  else {
     j["topology"] = {{"kind", to_string(c.topo_kind)}, {"k", c.torus.k}, {"n", c.torus.n}, {"p", c.torus.p}};
+    // Only when not 1, so that sweep databases of single-port tori keep resuming.
+    if (c.torus.w != 1) j["topology"]["terminal_ports"] = c.torus.w;
+  }
   j["routing"] = to_string(c.routing);
   j["val"] = {{"policy", to_string(c.routing_prm.val.policy)},
               {"restricted", c.routing_prm.val.restricted},

@@ -29,7 +29,7 @@ struct Net {
   std::vector<int> tail, head;  // per channel: switch it leaves, switch it enters
   std::vector<int> port;        // per channel: output port at the tail
   explicit Net(const Topology& topo) : t(topo) {
-    const int R = t.radix(), P = t.hosts_per_switch();
+    const int R = t.radix(), P = t.host_ports();
     id.assign(static_cast<size_t>(t.num_switches()) * R, -1);
     for (int s = 0; s < t.num_switches(); ++s)
       for (int q = P; q < R; ++q) {
@@ -149,7 +149,7 @@ IdealResult ideal_throughput(const SimConfig& c, bool with_lp) {
     max_out = std::max(max_out, out);
   }
   const double max_in = *std::max_element(in_rate.begin(), in_rate.end());
-  r.terminal = 1.0 / std::max(max_out, max_in);
+  r.terminal = t.terminal_ports() / std::max(max_out, max_in);  // w terminal ports of 1 phit/cycle
 
   // Oblivious bounds from exact route enumeration.
   {

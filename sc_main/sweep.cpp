@@ -215,7 +215,9 @@ SweepSpec load_sweep(const std::string& path) {
     }
   }
   if (const YAML::Node ss = root["saturation_search"]; ss && !ss.IsNull()) {
-    const std::string form = "{low: L, high: H, resolution: R} with 0 < L < H <= 1 and 0 < R < H - L";
+    const std::string form =
+        "{low: L, high: H, resolution: R} with 0 < L < H <= 8 and 0 < R < H - L (a load above 1 "
+        "phit/node/cycle needs as many topology.terminal_ports)";
     if (!ss.IsMap()) throw ConfigError("sweep key 'saturation_search': expected " + form);
     s.search.on = true;
     for (const auto& kv : ss) {
@@ -223,9 +225,9 @@ SweepSpec load_sweep(const std::string& path) {
       double v = 0;
       if (k != "low" && k != "high" && k != "resolution")
         throw ConfigError("unknown sweep key 'saturation_search." + k + "'; allowed: low, high, resolution");
-      if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, v) || !(v > 0) || v > 1)
+      if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, v) || !(v > 0) || v > 8)
         throw ConfigError("sweep key 'saturation_search." + k + "': value '" + yaml_text(kv.second) +
-                          "' is not allowed; expected a load in (0, 1]");
+                          "' is not allowed; expected a load in (0, 8] phits/node/cycle");
       (k == "low" ? s.search.low : k == "high" ? s.search.high : s.search.resolution) = v;
     }
     if (!(s.search.low < s.search.high) || !(s.search.resolution < s.search.high - s.search.low))

@@ -89,10 +89,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     Switch& sw = *m_switches[static_cast<size_t>(s)];
     for (int host = 0; host < P; ++host) {
       Nic& nic = *m_nics[static_cast<size_t>(topo.node_of(s, host))];
-      nic.out().socket.bind(sw.in(topo.host_port(host)).socket);
-      sw.out(topo.host_port(host)).socket.bind(nic.in().socket);
+      for (int j = 0; j < topo.terminal_ports(); ++j) {
+        nic.out(j).socket.bind(sw.in(topo.host_port(host, j)).socket);
+        sw.out(topo.host_port(host, j)).socket.bind(nic.in(j).socket);
+      }
     }
-    for (int port = P; port < topo.radix(); ++port) {
+    for (int port = topo.host_ports(); port < topo.radix(); ++port) {
       if (!topo.connected(s, port)) {
         // A mesh edge: both directions end in a terminator nothing ever crosses.
         auto t = std::make_unique<LinkTerminator>(("term_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
@@ -103,7 +105,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         continue;
       }
       const PortEnd far = topo.neighbor(s, port);
-      if (far.sw < 0 || far.sw >= S || far.port < P || far.port >= topo.radix())
+      if (far.sw < 0 || far.sw >= S || topo.is_host_port(far.port) || far.port >= topo.radix())
         throw std::logic_error("topology " + topo.describe() + ": port " + std::to_string(port) + " of switch " +
                                std::to_string(s) + " has no valid neighbour");
       const PortEnd back = topo.neighbor(far.sw, far.port);

@@ -4,7 +4,12 @@
 // Generation is a Bernoulli process: in each cycle a packet is generated with probability
 // q = load / packet_phits (load in phits/node/cycle), q changing at phase boundaries. The NIC draws the gap to the next
 // generation from the equivalent geometric distribution, so an idle NIC sleeps until then
-// instead of drawing every cycle. Gaps and destinations come from two separate streams of
+// instead of drawing every cycle.
+// Terminal ports: a node with w > 1 terminal ports (topology.terminal_ports, tori) has w
+// links each way, and its source is the superposition of w independent Bernoulli sources
+// of q = load / (w * packet_phits) each (so loads up to w phits/node/cycle), merged into
+// the one source queue in generation order; each idle link starts the oldest queued
+// packet, so up to w packets leave per cycle. With w = 1 this is the process above. Gaps and destinations come from two separate streams of
 // the NIC, so a packet's destination does not depend on when it is injected.
 // The source queue is unbounded (it holds generation times only); the finite injection
 // buffer is the switch's host-port input buffer, reached with virtual cut-through (a head
@@ -17,17 +22,19 @@
 // GAL (routing gal on a torus; GAL paper sec. III.B, Fig. 6): between the source queue and
 // the link sit S sets x 2^n injection queues of `gal.queue_depth` packets, one per
 // destination set and quadrant. Each cycle the injection unit takes the source queue's
-// head (drawing its destination), and puts it into the queue gal_choose() picks with the
+// head (drawing its destination; up to w heads with w terminal ports), and puts it into the queue gal_choose() picks with the
 // set's current threshold T (gal_threshold.h), setting the packet's quadrant in its header;
 // if that queue is full the head waits. The queues of quadrant q feed injection VC q (the
 // switch's injection input has one VC per quadrant, so a congested quadrant does not block
-// the others), oldest packet first across the sets; the link serves the quadrants
-// round-robin among those with credits. A packet counts as injected (and as a departure
+// the others), oldest packet first across the sets; each link serves the quadrants
+// round-robin among those with credits on it. A packet counts as injected (and as a departure
 // for its set's threshold controller) when its head leaves on the link; until then it is
 // queued.
 #pragma once
 
+#include <memory>
 #include <systemc>
+#include <vector>
 
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/sim_context.h"
@@ -65,8 +72,9 @@ class Nic : public sc_core::sc_module, public Clocked {
   Nic(sc_core::sc_module_name name, int node, const Topology& topo, const NicParams& prm,
       SimContext& ctx, NetStats& stats, uint64_t seed, const sc_core::sc_clock& clk);
 
-  LinkTx& out() { return m_out; }
-  LinkRx& in() { return m_in; }
+  // Terminal port j's links (j < the topology's terminal_ports()).
+  LinkTx& out(int j = 0) { return *m_ports[static_cast<size_t>(j)].out; }
+  LinkRx& in(int j = 0) { return *m_ports[static_cast<size_t>(j)].in; }
   // No packet is generated at or after `cycle` (drain phase).
   void stop_generation(uint64_t cycle) { m_gen_stop = cycle; }
   uint64_t queued() const { return m_queue.size() + m_gal_queued; }  // generated, not yet injected
@@ -74,35 +82,62 @@ class Nic : public sc_core::sc_module, public Clocked {
   uint64_t held_packets() const { return m_gal_queued + (m_gal_pending >= 0 ? 1 : 0); }
 
  private:
-  void tick();
-  // Sets m_next_gen to the first generation at or after cycle `base` (phase-aware).
-  void schedule_generation(uint64_t base);
+  // One terminal port: its two links, the credits (or PFC pause state) of the switch's
+  // injection VCs behind it, and the packet being serialized onto it.
+  struct TermPort {
+    std::unique_ptr<LinkTx> out;
+    std::unique_ptr<LinkRx> in;
+    std::vector<int32_t> credits;
+    std::vector<uint8_t> paused;  // PFC: per injection VC
+    int rr = 0;
+    int64_t cur_pkt = -1;
+    uint16_t cur_seq = 0;
+    uint8_t cur_vc = 0;
+  };
+  // One of the w Bernoulli sub-sources.
+  struct Source {
+    Rng gap_rng;
+    uint64_t next_gen = 0;
+    size_t phase = 0;  // phase of next_gen
+  };
+
+  // The clocked process: tick_single for one terminal port (every Dragonfly), tick_multi
+  // for several.
+  void tick_single();
+  void tick_multi();
+  template <bool kMulti>
+  void tick_impl();
+  // Sets src.next_gen to its first generation at or after cycle `base` (phase-aware).
+  void schedule_generation(Source& src, uint64_t base);
+  // The sub-source with the earliest next generation.
+  Source& next_source() {
+    Source* b = &m_src[0];
+    for (size_t j = 1; j < m_src.size(); ++j)
+      if (m_src[j].next_gen < b->next_gen) b = &m_src[j];
+    return *b;
+  }
   // Draws the destination of the source queue's head into a new packet.
   PacketId make_packet(uint64_t now);
-  // GAL: the injection unit and the choice of the next packet onto the link.
+  // Starts packet `id` on terminal port `tp`, injection VC `vc`.
+  void start(TermPort& tp, PacketId id, int vc);
+  // GAL: the injection unit and the choice of the next packets onto the links.
   void gal_inject(uint64_t now);
+  bool can_start(const TermPort& tp, int vc, int phits) const {
+    return m_prm.pfc ? !tp.paused[static_cast<size_t>(vc)] : tp.credits[static_cast<size_t>(vc)] >= phits;
+  }
 
   int m_node;
   const Topology& m_topo;
   NicParams m_prm;
   SimContext& m_ctx;
   NetStats& m_stats;
-  Rng m_gap_rng, m_dst_rng;
-  std::vector<double> m_log1mq;  // per phase: log(1 - q); 0 if q >= 1; NaN if q == 0
-  size_t m_gen_phase = 0;        // phase of m_next_gen
+  Rng m_dst_rng;
+  std::vector<double> m_log1mq;  // per phase: log(1 - q) of one sub-source; 0 if q >= 1; NaN if q == 0
   size_t m_inj_phase = 0;        // phase of the oldest queued packet's generation
-  LinkTx m_out;
-  LinkRx m_in;
+  std::vector<Source> m_src;     // w sub-sources
+  std::vector<TermPort> m_ports; // w terminal ports
   RingBuffer<uint64_t> m_queue;  // generation cycles of packets not yet injected
-  uint64_t m_next_gen = 0;
   uint64_t m_gen_stop = UINT64_MAX;
-  std::vector<int32_t> m_credits;
-  std::vector<uint8_t> m_paused;  // PFC: per injection VC
-  bool can_start(int vc, int phits) const { return m_prm.pfc ? !m_paused[vc] : m_credits[vc] >= phits; }
-  int m_rr = 0;
-  int64_t m_cur_pkt = -1;  // packet being serialized onto the injection link
-  uint16_t m_cur_seq = 0;
-  uint8_t m_cur_vc = 0;
   // GAL
   int m_gal_q = 0;                          // quadrants 2^n (0: GAL off)
   std::vector<uint16_t> m_gal_occ;          // [set * m_gal_q + quadrant] packets queued

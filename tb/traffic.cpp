@@ -80,6 +80,44 @@ std::string shift_text(const TrafficSpec& t) {
 
 }  // namespace
 
+// mix(P1:W1,P2:W2,...): components split at the commas outside parentheses.
+static std::string parse_mix(const std::string& s, TrafficSpec& out) {
+  const std::string form =
+      "mix(P1:W1,P2:W2,...) needs 2 to 8 components pattern:weight (integer weights in [1, 1000000], "
+      "no spaces, no nested mix), e.g. mix(nnc:9,tor:1)";
+  if (s.size() < 5 || s.back() != ')') return form;
+  const std::string inner = s.substr(4, s.size() - 5);
+  std::vector<std::string> items;
+  int depth = 0;
+  size_t from = 0;
+  for (size_t i = 0; i <= inner.size(); ++i) {
+    if (i == inner.size() || (inner[i] == ',' && depth == 0)) {
+      items.push_back(inner.substr(from, i - from));
+      from = i + 1;
+    } else if (inner[i] == '(') {
+      ++depth;
+    } else if (inner[i] == ')') {
+      if (--depth < 0) return form;
+    }
+  }
+  if (depth != 0 || items.size() < 2 || items.size() > 8) return form;
+  TrafficSpec t{TrafficKind::Mix, 0};
+  for (const std::string& item : items) {
+    const size_t colon = item.rfind(':');
+    int w = 0;
+    if (colon == std::string::npos || !parse_uint(item.substr(colon + 1), w) || w < 1)
+      return form + "; '" + item + "' is not pattern:weight";
+    const std::string pat = item.substr(0, colon);
+    if (pat.rfind("mix(", 0) == 0) return form + "; '" + pat + "' is a mix";
+    TrafficSpec part;
+    if (auto why = parse_traffic(pat, part); !why.empty()) return "mix component '" + pat + "': " + why;
+    t.parts.push_back(part);
+    t.weights.push_back(w);
+  }
+  out = t;
+  return {};
+}
+
 std::string parse_traffic(const std::string& s, TrafficSpec& out) {
   const std::pair<const char*, TrafficKind> plain[] = {
       {"un", TrafficKind::Uniform},       {"advc", TrafficKind::AdvConsecutive},
@@ -87,7 +125,7 @@ std::string parse_traffic(const std::string& s, TrafficSpec& out) {
       {"perm", TrafficKind::Permutation}, {"group-perm", TrafficKind::GroupPerm},
       {"nn", TrafficKind::NearestNeighbor}, {"nnc", TrafficKind::NeighborFixed},
       {"tor", TrafficKind::Tornado},      {"bc", TrafficKind::BitComplement},
-      {"tp", TrafficKind::Transpose}};
+      {"tp", TrafficKind::Transpose},   {"hs", TrafficKind::HotSpot}};
   for (const auto& [name, kind] : plain) {
     if (s == name) {
       out = TrafficSpec{kind, 0};
@@ -103,6 +141,7 @@ std::string parse_traffic(const std::string& s, TrafficSpec& out) {
     }
     return "adv+N needs an integer group offset N >= 1";
   }
+  if (s.rfind("mix(", 0) == 0) return parse_mix(s, out);
   std::vector<int> args;
   bool ok = false;
   if (parse_call(s, "shift", args, ok)) {
@@ -161,6 +200,13 @@ std::string to_string(const TrafficSpec& t) {
     case TrafficKind::Tornado: return "tor";
     case TrafficKind::BitComplement: return "bc";
     case TrafficKind::Transpose: return "tp";
+    case TrafficKind::HotSpot: return "hs";
+    case TrafficKind::Mix: {
+      std::string m = "mix(";
+      for (size_t i = 0; i < t.parts.size(); ++i)
+        m += (i ? "," : "") + to_string(t.parts[i]) + ":" + std::to_string(t.weights[i]);
+      return m + ")";
+    }
     case TrafficKind::Shift: return "shift(" + shift_text(t) + ")";
     case TrafficKind::Mixed:
     case TrafficKind::TimeMixed: {
@@ -176,8 +222,8 @@ std::string to_string(const TrafficSpec& t) {
 const char* traffic_choices() {
   return "un, adv+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
          "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
-         "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, perm, hot on a "
-         "torus or mesh";
+         "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, hs, perm, hot on a "
+         "torus or mesh; mix(P1:W1,P2:W2,...) of those on either";
 }
 
 std::string check_traffic(const TrafficSpec& t, const Topology& any) {
@@ -189,6 +235,11 @@ std::string check_traffic(const TrafficSpec& t, const Topology& any) {
     case TrafficKind::Permutation:
     case TrafficKind::HotRegion:
       break;
+    case TrafficKind::Mix:
+      for (const TrafficSpec& part : t.parts)
+        if (auto why = check_traffic(part, any); !why.empty()) return "mix component " + to_string(part) + ": " + why;
+      return {};
+    case TrafficKind::HotSpot:
     case TrafficKind::NearestNeighbor:
     case TrafficKind::NeighborFixed:
     case TrafficKind::Tornado:
@@ -202,7 +253,7 @@ std::string check_traffic(const TrafficSpec& t, const Topology& any) {
       return {};
     default:
       if (!dynamic_cast<const Dragonfly*>(&any))
-        return name + " is a Dragonfly pattern; on " + any.describe() + " use un, nn, nnc, tor, bc, tp, perm or hot";
+        return name + " is a Dragonfly pattern; on " + any.describe() + " use un, nn, nnc, tor, bc, tp, hs, perm or hot";
       break;
   }
   if (!dynamic_cast<const Dragonfly*>(&any)) {
@@ -263,7 +314,17 @@ TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Topology& any, uin
   m_torus = dynamic_cast<const Torus*>(&any);
   Rng r(seed, StreamKind::Traffic, instance);
   const int n = any.num_nodes();
-  if (spec.kind == TrafficKind::BitComplement || spec.kind == TrafficKind::Transpose) {
+  if (spec.kind == TrafficKind::Mix) {
+    m_silent.assign(static_cast<size_t>(n), 1);
+    for (size_t i = 0; i < spec.parts.size(); ++i) {
+      m_parts.push_back(std::make_unique<TrafficPattern>(spec.parts[i], any, seed, instance * 16 + 1 + i));
+      for (int v = 0; v < n; ++v)
+        if (!m_parts.back()->silent(v)) m_silent[static_cast<size_t>(v)] = 0;
+    }
+    return;
+  }
+  const bool hs = spec.kind == TrafficKind::HotSpot;
+  if (spec.kind == TrafficKind::BitComplement || spec.kind == TrafficKind::Transpose || hs) {
     m_map.resize(static_cast<size_t>(n));
     m_silent.assign(static_cast<size_t>(n), 0);
     const Torus& t = *m_torus;
@@ -271,14 +332,27 @@ TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Topology& any, uin
     for (int s = 0; s < t.num_switches(); ++s) {
       int to = 0;
       for (int d = 0; d < t.n(); ++d) {
-        const int x = spec.kind == TrafficKind::BitComplement ? t.k() - 1 - t.coord(s, d)
-                                                              : t.coord(s, (d + t.n() / 2) % t.n());
+        const int x = spec.kind != TrafficKind::Transpose ? t.k() - 1 - t.coord(s, d)
+                                                          : t.coord(s, (d + t.n() / 2) % t.n());
         to = t.with_coord(to, d, x);
       }
       for (int host = 0; host < P; ++host) {
         m_map[static_cast<size_t>(s * P + host)] = to * P + host;
-        if (to == s) m_silent[static_cast<size_t>(s * P + host)] = 1;
+        if (to == s && !hs) m_silent[static_cast<size_t>(s * P + host)] = 1;
       }
+    }
+    if (hs) {
+      m_silent.clear();
+      int centre = 0;
+      for (int d = 0; d < t.n(); ++d) centre = t.with_coord(centre, d, t.k() / 2);
+      std::vector<int> sw{centre};
+      for (int q = 0; q < 2 * t.n(); ++q)
+        if (t.connected(centre, t.host_ports() + q)) sw.push_back(t.neighbor(centre, t.host_ports() + q).sw);
+      m_is_hot.assign(static_cast<size_t>(n), 0);
+      for (int s : sw)
+        for (int host = 0; host < P; ++host) m_is_hot[static_cast<size_t>(s * P + host)] = 1;
+      for (int v = 0; v < n; ++v)
+        if (m_is_hot[static_cast<size_t>(v)]) m_hot_list.push_back(v);
     }
     return;
   }
@@ -355,6 +429,33 @@ int TrafficPattern::dest(int src, Rng& rng) const {
     case TrafficKind::BitComplement:
     case TrafficKind::Transpose:
       return m_map[static_cast<size_t>(src)];
+    case TrafficKind::HotSpot: {
+      const int bc = m_map[static_cast<size_t>(src)];
+      if (bc != src && rng.below(2) == 0) return bc;
+      // Weight 5 per hot node, 1 per other node, the source excluded: N - 1 + 4 H' tickets,
+      // the first N - 1 one per node, then 4 more per hot node.
+      const bool self_hot = m_is_hot[static_cast<size_t>(src)] != 0;
+      const int others = m_any->num_nodes() - 1;
+      const int hot = static_cast<int>(m_hot_list.size()) - (self_hot ? 1 : 0);
+      const int u = static_cast<int>(rng.below(static_cast<uint32_t>(others + 4 * hot)));
+      if (u < others) return u >= src ? u + 1 : u;
+      int i = (u - others) / 4;
+      if (self_hot && m_hot_list[static_cast<size_t>(i)] >= src) ++i;
+      return m_hot_list[static_cast<size_t>(i)];
+    }
+    case TrafficKind::Mix: {
+      uint32_t total = 0;
+      for (size_t i = 0; i < m_parts.size(); ++i)
+        if (!m_parts[i]->silent(src)) total += static_cast<uint32_t>(m_spec.weights[i]);
+      uint32_t u = rng.below(total);
+      for (size_t i = 0; i < m_parts.size(); ++i) {
+        if (m_parts[i]->silent(src)) continue;
+        const uint32_t w = static_cast<uint32_t>(m_spec.weights[i]);
+        if (u < w) return m_parts[i]->dest(src, rng);
+        u -= w;
+      }
+      return src;  // not reached: total > 0 for a node that is not silent
+    }
     case TrafficKind::NearestNeighbor:
     case TrafficKind::NeighborFixed:
     case TrafficKind::Tornado: {
@@ -365,7 +466,7 @@ int TrafficPattern::dest(int src, Rng& rng) const {
         // One of the connected switch-to-switch ports at random (all 2n on a torus).
         int ports[2 * Torus::kMaxDims], np = 0;
         for (int q = 0; q < 2 * t.n(); ++q)
-          if (t.connected(s, P + q)) ports[np++] = P + q;
+          if (t.connected(s, t.host_ports() + q)) ports[np++] = t.host_ports() + q;
         to = t.neighbor(s, ports[rng.below(static_cast<uint32_t>(np))]).sw;
       } else {
         const int step = m_spec.kind == TrafficKind::NeighborFixed ? 1 : (t.k() + 1) / 2 - 1;
@@ -438,13 +539,36 @@ void TrafficPattern::weights(int src, std::vector<std::pair<int, double>>& out) 
     case TrafficKind::Transpose:
       out.push_back({m_map[static_cast<size_t>(src)], 1.0});
       return;
+    case TrafficKind::HotSpot: {
+      const int bc = m_map[static_cast<size_t>(src)];
+      const double w_bc = bc != src ? 0.5 : 0.0;
+      if (w_bc > 0) out.push_back({bc, w_bc});
+      const bool self_hot = m_is_hot[static_cast<size_t>(src)] != 0;
+      const double tickets = N - 1 + 4.0 * (static_cast<double>(m_hot_list.size()) - (self_hot ? 1 : 0));
+      for (int d = 0; d < N; ++d)
+        if (d != src) out.push_back({d, (1.0 - w_bc) * (m_is_hot[static_cast<size_t>(d)] ? 5.0 : 1.0) / tickets});
+      break;
+    }
+    case TrafficKind::Mix: {
+      double total = 0;
+      for (size_t i = 0; i < m_parts.size(); ++i)
+        if (!m_parts[i]->silent(src)) total += m_spec.weights[i];
+      std::vector<std::pair<int, double>> part;
+      for (size_t i = 0; i < m_parts.size(); ++i) {
+        if (m_parts[i]->silent(src)) continue;
+        m_parts[i]->weights(src, part);
+        for (const auto& [d, p] : part) out.push_back({d, p * m_spec.weights[i] / total});
+      }
+      break;
+    }
     case TrafficKind::NearestNeighbor: {
       const Torus& t = *m_torus;
       const int P = t.hosts_per_switch(), s = src / P;
       int np = 0;
-      for (int q = 0; q < 2 * t.n(); ++q) np += t.connected(s, P + q);
+      const int L = t.host_ports();  // the first switch-to-switch port
+      for (int q = 0; q < 2 * t.n(); ++q) np += t.connected(s, L + q);
       for (int q = 0; q < 2 * t.n(); ++q)
-        if (t.connected(s, P + q)) out.push_back({t.neighbor(s, P + q).sw * P + src % P, 1.0 / np});
+        if (t.connected(s, L + q)) out.push_back({t.neighbor(s, L + q).sw * P + src % P, 1.0 / np});
       break;
     }
     case TrafficKind::NeighborFixed:

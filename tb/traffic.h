@@ -63,17 +63,35 @@
 //   tp          transpose (TP): the two halves of the coordinate vector swapped,
 //               (x_0..x_{h-1}, x_h..x_{n-1}) -> (x_h..x_{n-1}, x_0..x_{h-1}), h = n/2 (2-D:
 //               (x, y) -> (y, x)). Needs an even n.
+//   hs          hot spot (HS, sec. IV.F; the paper leaves the construction open, this is
+//               ../shared/specs/gal-torus.md sec. 3's default): the hot nodes are the hosts
+//               of the centre switch (x_d = floor(k/2) in every dimension) and of its 2n
+//               neighbours (those that exist; 5 switches on the 8-ary 2-cube: (4,4), (3,4),
+//               (5,4), (4,3), (4,5)). Per packet, with probability 1/2 the bc destination,
+//               else a destination drawn with weight 5 for each hot node and 1 for every
+//               other node (the source excluded). A node bc maps onto itself always takes
+//               the weighted draw. Not admissible: the hot nodes receive far more than 1.
 //   A switch that bc or tp maps onto itself (the centre for odd k; the diagonal of tp) is
 //   silent: its hosts generate nothing under that pattern (silent(node)), so no pattern
 //   ever returns the source.
 //   un, perm and hot are defined as above on every topology; the Dragonfly patterns need a
 //   Dragonfly and these need a torus or mesh.
 //
+// On every topology:
+//   mix(P1:W1,P2:W2,...)  per-packet mixture (GAL paper sec. V, e.g. mix(nnc:9,tor:1) is its
+//               ring mix 0.9 NNc + 0.1 TOR): each packet draws component i with probability
+//               W_i / sum W, then a destination of pattern P_i. 2 to 8 components, integer
+//               weights in [1, 1000000], any pattern but mix. A node silent under a
+//               component (a bc or tp fixed point) draws among the others (renormalized);
+//               silent under all, it generates nothing. Components with per-run state
+//               (perm, group-perm, mixed) draw it from their own stream.
+//
 // Every accepted string s satisfies to_string(parse(s)) == s: integers are written without
 // sign, spaces or leading zeros.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -100,14 +118,20 @@ enum class TrafficKind {
   Tornado,          // tor
   BitComplement,    // bc
   Transpose,        // tp
+  HotSpot,          // hs
+  Mix,              // mix(P1:W1,...)
 };
 
 struct TrafficSpec {
+  TrafficSpec() = default;
+  TrafficSpec(TrafficKind k, int off) : kind(k), offset(off) {}
   TrafficKind kind = TrafficKind::Uniform;
   int offset = 1;        // adv+i: group offset i
   int shift_groups = 1;  // shift / mixed / tmixed: group offset DG
   int shift_switches = 0;  // shift / mixed / tmixed: switch offset DS
   int uniform_percent = 0;  // mixed / tmixed: UR (ADV = 100 - UR)
+  std::vector<TrafficSpec> parts;  // mix: the component patterns
+  std::vector<int> weights;        // mix: their integer weights
 };
 
 // Parses one of the patterns above; returns an empty string on success, else why not.
@@ -150,7 +174,10 @@ class TrafficPattern {
   int m_hot = 0;
   std::vector<int> m_map;              // perm, group-perm: destination of each node
   std::vector<uint8_t> m_uniform_src;  // mixed: 1 if the node sends un, else the shift
-  std::vector<uint8_t> m_silent;       // bc, tp: 1 for a node mapped onto itself
+  std::vector<uint8_t> m_silent;       // bc, tp, mix: 1 for a node that generates nothing
+  std::vector<int> m_hot_list;         // hs: the hot nodes, ascending
+  std::vector<uint8_t> m_is_hot;       // hs: 1 for a hot node
+  std::vector<std::unique_ptr<TrafficPattern>> m_parts;  // mix: the components
 };
 
 }  // namespace scfly

@@ -44,6 +44,11 @@ TEST(Ideal, EightAryTwoCubeMatchesTheHandWorkedBounds) {
   EXPECT_NEAR(nn.terminal, 1.0, 1e-9);
   EXPECT_NEAR(nn.ideal, 1.0, 1e-9);
   EXPECT_NEAR(nn.capacity, 1.0, 1e-12);
+  // Four terminal ports per node lift the terminal bound to the network's 4.
+  const IdealResult nn4 = ideal_throughput(config("torus-8x8.yaml", {"traffic=nn", "topology.terminal_ports=4"}));
+  EXPECT_NEAR(nn4.terminal, 4.0, 1e-9);
+  EXPECT_NEAR(nn4.ideal, 4.0, 1e-6);
+  EXPECT_NEAR(nn4.capacity, 1.0, 1e-12);
 }
 
 TEST(Ideal, RingTornadoAndSmallTranspose) {
@@ -86,7 +91,9 @@ TEST(Ideal, PatternWeightsAreTheSamplersLaw) {
                         Case{"dfly-tiny.yaml", "group-perm"}, Case{"dfly-tiny.yaml", "mixed(50,50)"},
                         Case{"dfly-tiny.yaml", "tmixed(30,70,2,1)"}, Case{"torus-8x8.yaml", "nn"},
                         Case{"torus-8x8.yaml", "tor"}, Case{"torus-8x8.yaml", "tp"},
-                        Case{"torus-8x8.yaml", "topology.kind=mesh traffic=nn"}}) {
+                        Case{"torus-8x8.yaml", "topology.kind=mesh traffic=nn"}, Case{"torus-8x8.yaml", "hs"},
+                        Case{"torus-8x8.yaml", "topology.k=3 traffic=hs"}, Case{"torus-8x8.yaml", "mix(nn:3,tor:1)"},
+                        Case{"torus-8x8.yaml", "mix(tp:1,nn:1)"}, Case{"dfly-tiny.yaml", "mix(un:1,adv+1:2,perm:1)"}}) {
     SCOPED_TRACE(std::string(c.file) + " " + c.traffic);
     std::vector<std::string> ov;
     std::string tr = c.traffic;

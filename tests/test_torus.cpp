@@ -446,6 +446,57 @@ TEST(TorusTraffic, PatternsMapAsDefined) {
   EXPECT_EQ(corner, (std::set<int>{1, 4}));
 }
 
+// HS: the centre switch (4,4) of the 8-ary 2-cube and its four neighbours are hot; half
+// the packets go to the bc partner, the rest by weight 5 per hot node and 1 per other node.
+TEST(TorusTraffic, HotSpotHasFiveHotNodesAroundTheCentre) {
+  const Torus t(TorusShape{8, 2, 1, false});
+  const TrafficPattern hs(spec("hs"), t);
+  auto node = [](int x, int y) { return y * 8 + x; };
+  const std::set<int> hot{node(4, 4), node(3, 4), node(5, 4), node(4, 3), node(4, 5)};
+  std::vector<std::pair<int, double>> w;
+  hs.weights(node(0, 0), w);
+  std::map<int, double> law(w.begin(), w.end());
+  EXPECT_NEAR(law[63], 0.5 + 0.5 / (63 + 4 * 5), 1e-12);  // bc partner (7,7)
+  for (int d = 1; d < 63; ++d) EXPECT_NEAR(law[d], 0.5 * (hot.count(d) ? 5.0 : 1.0) / 83, 1e-12) << d;
+  // A hot source does not send to itself: 62 others + 4 x 4 extra tickets.
+  hs.weights(node(4, 4), w);
+  law = std::map<int, double>(w.begin(), w.end());
+  EXPECT_EQ(law.count(node(4, 4)), 0u);
+  EXPECT_NEAR(law[node(3, 4)], 0.5 * 5 / (63 + 16), 1e-12);
+  // Odd k: the centre is its own bc partner and always takes the weighted draw.
+  const Torus t3(TorusShape{3, 2, 1, false});
+  const TrafficPattern hs3(spec("hs"), t3);
+  EXPECT_FALSE(hs3.silent(4));
+  hs3.weights(4, w);
+  double sum = 0;
+  for (const auto& [d, p] : w) sum += p;
+  EXPECT_NEAR(sum, 1.0, 1e-12);
+  EXPECT_NEAR(w.front().second, 1.0 / (8 + 4 * 4), 1e-12);  // node 0 is cold; 4 other hot nodes
+}
+
+// mix(...): round trip, components checked against the topology, clear errors, and a node
+// silent under one component (a tp fixed point) draws from the others only.
+TEST(TorusTraffic, MixParsesChecksAndRenormalizesAroundSilentComponents) {
+  spec("mix(nn:9,tor:1)");
+  spec("mix(shift(2,1):1,un:3)");
+  spec("mix(un:1,mixed(50,50):2,adv+3:1)");
+  TrafficSpec t;
+  for (const char* bad : {"mix(nn)", "mix(nn:0,tor:1)", "mix(nn:1)", "mix(nn:1,tor:1", "mix(nn:1,mix(un:1,tor:1):1)",
+                          "mix(nn:1,tor:01)", "mix(nn:1,foo:2)", "mix(nn:1,tor:1,un:1,bc:1,tp:1,hs:1,nnc:1,perm:1,hot:1)"})
+    EXPECT_NE(parse_traffic(bad, t), "") << bad;
+  EXPECT_NE(parse_traffic("mix(nn:1,foo:2)", t).find("unknown pattern 'foo'"), std::string::npos);
+  const Torus ring(TorusShape{8, 1, 1, false}), t2(TorusShape{8, 2, 1, false});
+  EXPECT_NE(check_traffic(spec("mix(nn:1,adv+1:1)"), ring).find("mix component adv+1"), std::string::npos);
+  EXPECT_NE(check_traffic(spec("mix(nn:1,tp:1)"), ring).find("even n"), std::string::npos);
+  const TrafficPattern m(spec("mix(tp:3,nnc:1)"), t2);
+  Rng rng(4, StreamKind::Nic, 0);
+  for (int i = 0; i < 200; ++i) EXPECT_EQ(m.dest(9, rng), 10);  // (1,1) is tp's fixed point: only nnc
+  EXPECT_FALSE(m.silent(9));
+  const TrafficPattern only_tp(spec("mix(tp:3,tp:1)"), t2);
+  EXPECT_TRUE(only_tp.silent(9));
+  EXPECT_FALSE(only_tp.silent(1));
+}
+
 TEST(TorusTraffic, PatternsAreCheckedAgainstTheTopology) {
   const Torus ring(TorusShape{8, 1, 1, false}), two(TorusShape{2, 2, 1, false});
   const Dragonfly dfly(DragonflyShape{});

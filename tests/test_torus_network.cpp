@@ -165,6 +165,41 @@ TEST(TorusNetwork, GalInjectionQueuesAreLosslessAndMinimalWhenUncongested) {
   }
 }
 
+// Terminal bandwidth: with one terminal port a node accepts at most 1 phit/cycle, so NN
+// (whose network bound is 4 on the 8-ary 2-cube) is capped at 1; with four it carries more
+// than twice that, every port is used both ways, and everything drains. GAL's injection
+// queues feed all four links. Loads above 1 need the ports.
+TEST(TorusNetwork, TerminalPortsLiftTheOnePhitPerCycleCap) {
+  const std::string common = " traffic=nn warmup_cycles=1000 measure_cycles=3000 drain=true";
+  const ScflyRun one = run_scfly(torus_config(), "routing=min-ad load=1.0" + common);
+  expect_drained(one);
+  EXPECT_LT(metrics(one)["accepted_load"].get<double>(), 1.0 + 0.005);
+  for (const std::string routing : {"min-ad", "gal", "dor"}) {
+    const ScflyRun four = run_scfly(torus_config(), "routing=" + routing + " topology.terminal_ports=4 load=2.2" + common);
+    expect_drained(four);
+    EXPECT_NEAR(metrics(four)["accepted_load"].get<double>(), 2.2, 0.05) << routing;
+    EXPECT_EQ(four.json["config"]["topology"]["terminal_ports"], 4);
+  }
+  const ScflyRun over = run_scfly(torus_config(), "load=1.5", false);
+  EXPECT_EQ(over.code, 2);
+  EXPECT_NE(over.err.find("'load'"), std::string::npos) << over.err;
+  EXPECT_NE(over.err.find("(0, 1]"), std::string::npos) << over.err;
+  const ScflyRun over4 = run_scfly(torus_config(), "topology.terminal_ports=4 load=4.5", false);
+  EXPECT_EQ(over4.code, 2);
+  EXPECT_NE(over4.err.find("(0, 4] (the terminal_ports)"), std::string::npos) << over4.err;
+}
+
+// Per-packet mixes and hot spot run on the torus and drain.
+TEST(TorusNetwork, MixAndHotSpotDrain) {
+  for (const std::string traffic : {"mix(nn:9,tor:1)", "hs"}) {
+    const ScflyRun r = run_scfly(torus_config(), "routing=gal 'traffic=" + traffic + "'" +
+                                                     " load=0.3 warmup_cycles=500 measure_cycles=2000 drain=true");
+    expect_drained(r);
+    EXPECT_EQ(r.json["config"]["traffic"], traffic);
+    EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.3, 0.02) << traffic;
+  }
+}
+
 TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
   const auto err = [](const std::string& args) {
     const ScflyRun r = run_scfly(torus_config(), args, false);
@@ -185,4 +220,6 @@ TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
   EXPECT_NE(err("routing=gal gal.t_min=9 gal.t_max=4").find("gal.t_min"), std::string::npos);
   EXPECT_NE(err("routing=gal gal.threshold=200").find("gal.threshold"), std::string::npos);
   EXPECT_NE(err("topology.kind=mesh routing=gal").find("not allowed on 8-ary 2-mesh"), std::string::npos);
+  EXPECT_NE(err("topology.terminal_ports=9").find("topology.terminal_ports"), std::string::npos);
+  EXPECT_NE(err("'traffic=mix(nn:1,adv+1:1)'").find("mix component adv+1"), std::string::npos);
 }

@@ -3,8 +3,11 @@
 //
 // Contract:
 // - Switches are 0 .. num_switches()-1, each with radix() ports and hosts_per_switch() hosts.
-// - Host ports are ports [0, hosts_per_switch()) of every switch (input = injection from the
-//   host, output = ejection to it); node n is host n % hosts_per_switch() of switch
+// - Every host reaches its switch through terminal_ports() = W ports (1 on a Dragonfly; a
+//   torus or mesh may give a node more terminal bandwidth, topology.terminal_ports): host
+//   ports are ports [0, host_ports()) = [0, hosts_per_switch() * W) of every switch, port
+//   host * W + j being terminal port j of that host (input = injection from the host,
+//   output = ejection to it); node n is host n % hosts_per_switch() of switch
 //   n / hosts_per_switch().
 // - Every port has a class: class 0 (kHostClass) is the host class; the topology names its
 //   other classes (Dragonfly: "local", "global"; a torus or mesh: "link"). Buffer depths, VC
@@ -52,13 +55,18 @@ class Topology {
   virtual PortEnd neighbor(int sw, int port) const = 0;
   // False for a switch-to-switch port with no link (a mesh's edge); routing never uses it.
   virtual bool connected(int sw, int port) const { (void)sw, (void)port; return true; }
+  // Ports per host (terminal bandwidth in phits/cycle each way); 1 unless the topology says.
+  virtual int terminal_ports() const { return 1; }
 
   int num_nodes() const { return num_switches() * hosts_per_switch(); }
   int switch_of_node(int node) const { return node / hosts_per_switch(); }
   int host_of_node(int node) const { return node % hosts_per_switch(); }
   int node_of(int sw, int host) const { return sw * hosts_per_switch() + host; }
-  int host_port(int host) const { return host; }
-  bool is_host_port(int port) const { return port < hosts_per_switch(); }
+  int host_ports() const { return hosts_per_switch() * terminal_ports(); }
+  // Terminal port j of host `host`.
+  int host_port(int host, int j = 0) const { return host * terminal_ports() + j; }
+  int host_of_port(int port) const { return port / terminal_ports(); }
+  bool is_host_port(int port) const { return port < host_ports(); }
   // Class id of a name, -1 if the topology has no such class.
   int port_class_by_name(const std::string& name) const {
     for (int c = 0; c < num_port_classes(); ++c)

@@ -11,7 +11,9 @@ std::string check_shape(const TorusShape& s) {
   if (s.n < 1 || s.n > Torus::kMaxDims)
     return "topology.n=" + str(s.n) + ": dimensions must be in [1, " + str(Torus::kMaxDims) + "]";
   if (s.p < 1) return "topology.p=" + str(s.p) + ": hosts per switch must be >= 1";
-  if (s.p + 2 * s.n > 250) return "switch radix p+2n=" + str(s.p + 2 * s.n) + " exceeds the supported 250 ports";
+  if (s.w < 1 || s.w > 8) return "topology.terminal_ports=" + str(s.w) + ": ports per host must be in [1, 8]";
+  if (s.p * s.w + 2 * s.n > 250)
+    return "switch radix p*terminal_ports+2n=" + str(s.p * s.w + 2 * s.n) + " exceeds the supported 250 ports";
   long switches = 1;
   for (int d = 0; d < s.n; ++d) {
     switches *= s.k;
@@ -22,7 +24,7 @@ std::string check_shape(const TorusShape& s) {
   return {};
 }
 
-Torus::Torus(const TorusShape& s) : m_s(s) {
+Torus::Torus(const TorusShape& s) : m_s(s), m_hp(s.p * s.w) {
   if (auto why = check_shape(s); !why.empty()) throw std::invalid_argument(why);
   for (int d = 0; d < s.n; ++d) {
     m_stride.push_back(m_switches);
@@ -33,11 +35,12 @@ Torus::Torus(const TorusShape& s) : m_s(s) {
 std::string Torus::describe() const {
   std::string d = std::to_string(m_s.k) + "-ary " + std::to_string(m_s.n) + "-" + (m_s.mesh ? "mesh" : "cube");
   if (m_s.p != 1) d += ", " + std::to_string(m_s.p) + " hosts per switch";
+  if (m_s.w != 1) d += ", " + std::to_string(m_s.w) + " terminal ports per host";
   return d;
 }
 
 bool Torus::connected(int sw, int port) const {
-  if (port < m_s.p || port >= radix()) return false;
+  if (port < m_hp || port >= radix()) return false;
   return !m_s.mesh || !crosses_wrap(coord(sw, dim_of(port)), minus_of(port));
 }
 

@@ -5,13 +5,17 @@
 //
 // Identifiers: switch s has coordinates (x_0, ..., x_{n-1}) with s = sum x_d k^d (dimension 0
 // least significant, BookSim's kncube numbering); node n = s*p + host.
+// Terminal bandwidth: each host has w terminal ports (topology.terminal_ports, default 1),
+// so a node injects and ejects up to w phits per cycle (the GAL paper's NN row needs 2n,
+// ../shared/specs/gal-torus.md sec. 1.4). Let P = p * w, the host ports.
 // Port map (stated once, used everywhere):
-//   ports [0, p)        host ports (injection / ejection), as in every topology
-//   port p + 2d         dimension d, + direction: output to the switch with x_d + 1 (mod k),
+//   ports [0, P)        host ports (injection / ejection): port host * w + j is terminal
+//                       port j of host `host`, as in every topology
+//   port P + 2d         dimension d, + direction: output to the switch with x_d + 1 (mod k),
 //                       input from it (so a packet arriving here travels in the - direction)
-//   port p + 2d + 1     dimension d, - direction: output to x_d - 1 (mod k), input from it
+//   port P + 2d + 1     dimension d, - direction: output to x_d - 1 (mod k), input from it
 // The + output of s is wired to the - input of its + neighbour and back, so
-// neighbor(s, p+2d) = (s + e_d, p+2d+1). With k = 2 a torus has two distinct channels each
+// neighbor(s, P+2d) = (s + e_d, P+2d+1). With k = 2 a torus has two distinct channels each
 // way between the two switches of a ring (the + and the - one).
 // Wrap links: the channel from x_d = k-1 to 0 (+) and from 0 to k-1 (-); a mesh lacks them,
 // and the ports that would carry them are unconnected (connected() = false).
@@ -30,6 +34,7 @@ namespace scfly {
 struct TorusShape {
   int k = 8, n = 2, p = 1;
   bool mesh = false;
+  int w = 1;  // terminal ports per host
 };
 
 // Empty when the shape is buildable, else why not and what is allowed.
@@ -44,12 +49,18 @@ class Torus final : public Topology {
   std::string describe() const override;
   int num_switches() const override { return m_switches; }
   int hosts_per_switch() const override { return m_s.p; }
-  int radix() const override { return m_s.p + 2 * m_s.n; }
+  int radix() const override { return m_hp + 2 * m_s.n; }
   int num_port_classes() const override { return 2; }
   const char* port_class_name(int cls) const override { return cls == kHostClass ? "host" : "link"; }
-  int port_class_of(int port) const override { return port < m_s.p ? kHostClass : 1; }
+  int port_class_of(int port) const override { return port < m_hp ? kHostClass : 1; }
   PortEnd neighbor(int sw, int port) const override;
   bool connected(int sw, int port) const override;
+  int terminal_ports() const override { return m_s.w; }
+  // Topology's host-port helpers without its virtual calls (the routing hot path sees a
+  // Torus): same results.
+  int host_ports() const { return m_hp; }
+  int host_port(int host, int j = 0) const { return host * m_s.w + j; }
+  bool is_host_port(int port) const { return port < m_hp; }
 
   const TorusShape& shape() const { return m_s; }
   int k() const { return m_s.k; }
@@ -61,10 +72,10 @@ class Torus final : public Topology {
     return sw + (x - coord(sw, d)) * m_stride[static_cast<size_t>(d)];
   }
   // Output port of dimension d in direction `minus` (false: +, true: -).
-  int port(int d, bool minus) const { return m_s.p + 2 * d + (minus ? 1 : 0); }
+  int port(int d, bool minus) const { return m_hp + 2 * d + (minus ? 1 : 0); }
   // For a switch-to-switch port: its dimension and direction.
-  int dim_of(int port) const { return (port - m_s.p) / 2; }
-  bool minus_of(int port) const { return ((port - m_s.p) & 1) != 0; }
+  int dim_of(int port) const { return (port - m_hp) / 2; }
+  bool minus_of(int port) const { return ((port - m_hp) & 1) != 0; }
   // True if leaving a switch at coordinate x in direction `minus` crosses the wrap link
   // (the dateline of the ring).
   bool crosses_wrap(int x, bool minus) const { return minus ? x == 0 : x == m_s.k - 1; }
@@ -82,6 +93,7 @@ class Torus final : public Topology {
 
  private:
   TorusShape m_s;
+  int m_hp = 1;  // host ports p * w
   int m_switches = 1;
   std::vector<int> m_stride;  // k^d
 };

@@ -323,7 +323,7 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   // Order matters only for the VCD's variable order: load publisher, PB flags, ACOR level.
   std::vector<std::unique_ptr<SwitchUnit>> units;
   const Topology& topo = routing.topology();
-  if (ctx.net_load) units.push_back(std::make_unique<LoadPublisher>(sw, topo.hosts_per_switch(), topo.radix(), *ctx.net_load));
+  if (ctx.net_load) units.push_back(std::make_unique<LoadPublisher>(sw, topo.host_ports(), topo.radix(), *ctx.net_load));
   if (ctx.sat_flags)
     units.push_back(std::make_unique<PbUnit>(sw, *routing.dragonfly(), routing.params().pb, *ctx.sat_flags, prm.rtl_pb, "pb_rtl"));
   if (routing.needs_level_ctrl())
@@ -338,7 +338,7 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
     units.push_back(std::make_unique<QcnUnit>(sw, *routing.dragonfly(), q, cnm, prm.packet_phits, seed, ctx));
   }
   if (routing.algo() == RoutingAlgo::MinCond && routing.params().trigger == MinCondTrigger::Pause)
-    units.push_back(std::make_unique<PauseTrigger>(topo.hosts_per_switch(), topo.radix(), prm.packet_phits));
+    units.push_back(std::make_unique<PauseTrigger>(topo.host_ports(), topo.radix(), prm.packet_phits));
   return units;
 }
 

@@ -98,7 +98,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   }
   switch (routing.reroute()) {
     case RoutingUnit::Reroute::None: m_reroute_ports = 0; break;
-    case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.hosts_per_switch(); break;
+    case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.host_ports(); break;
     case RoutingUnit::Reroute::AnyInput: m_reroute_ports = k; break;
   }
   m_credits_used.assign(K, 0);
