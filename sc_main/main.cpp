@@ -6,6 +6,8 @@
 //   scfly export DB -o FILE.csv [--table points]
 //   scfly table CONFIG.yaml [key=value ...] --switch N [--at CYCLE]   (a switch's forwarding
 //             table; --at: run to CYCLE first and show the live port probabilities)
+//   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
+//   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE] [--dry-run]
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
 // invariant violation, conservation failure, or drain incomplete; for a sweep: some point
 // failed, all others recorded); 130 sweep interrupted (resume by running it again).
@@ -24,6 +26,7 @@
 #include "sc_main/ideal.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
+#include "sc_main/report_card.h"
 #include "sc_main/sweep.h"
 #include "routing_units/forwarding_table.h"
 #include "tb/network.h"
@@ -299,6 +302,19 @@ int sc_main(int argc, char* argv[]) {
   ideal->add_option("overrides", ideal_overrides, "key=value overrides, dotted paths (traffic=tor)");
   ideal->add_option("--json", ideal_json, "write the bounds as JSON to FILE");
   ideal->add_flag("--no-lp", ideal_no_lp, "only the oblivious bounds (skip the LP)");
+  std::string card_path, card_md, card_json;
+  bool card_dry = false;
+  CLI::App* card = app.add_subcommand("report-card", "run a report card (mechanisms x figures of merit, e.g. the GAL "
+                                                     "paper's Table IV) and print it as Markdown");
+  card->add_option("card", card_path, "report card file (e.g. sc_main/experiments/gal-report-card.yaml)")->required();
+  card->add_option("--db", db_path, "results database (default: NAME.sqlite)");
+  card->add_option("--jobs,-j", jobs, "points run in parallel (default: the core count)");
+  card->add_option("--md", card_md, "also write the Markdown table to FILE");
+  card->add_option("--json", card_json, "write every value (permutation lists, series, hop histograms) to FILE");
+  card->add_flag("--dry-run", card_dry, "list each row's points, run nothing");
+  int card_perms = 0;
+  card->add_option("--permutations", card_perms, "run at most N of each row's permutations (a first look)")
+      ->check(CLI::Range(1, 100000));
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -318,6 +334,21 @@ int sc_main(int argc, char* argv[]) {
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
   if (ideal->parsed()) return cmd_ideal(ideal_config, ideal_overrides, ideal_json, ideal_no_lp);
+  if (card->parsed()) {
+    if (jobs < 1) {
+      std::cerr << "scfly: error: --jobs " << jobs << " is not allowed; expected at least 1\n";
+      return 1;
+    }
+    scfly::ReportCardOptions o;
+    o.db_path = db_path;
+    o.md_path = card_md;
+    o.json_path = card_json;
+    o.jobs = jobs;
+    o.dry_run = card_dry;
+    o.permutations = card_perms;
+    o.progress_bar = ::isatty(2) != 0;
+    return scfly::run_report_card(card_path, o);
+  }
   return 1;
 }
 

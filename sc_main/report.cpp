@@ -24,6 +24,7 @@ nlohmann::json metrics_to_json(const Metrics& m) {
       {"network_latency_p99", m.network_latency_p99},
       {"network_latency_max", m.network_latency_max},
       {"hops_avg", m.hops_avg},
+      {"hops_histogram", m.hops_histogram},
       {"nonminimal_fraction", m.nonminimal_fraction},
       {"jain_fairness", m.jain_fairness},
       {"switch_accepted_min", m.switch_accepted_min},

@@ -274,6 +274,69 @@ int64_t ResultsDb::count(const std::string& table) const {
   return sqlite3_column_int64(s.get(), 0);
 }
 
+nlohmann::json ResultsDb::saturation_rows(const std::string& sweep) const {
+  nlohmann::json rows = nlohmann::json::array();
+  Stmt s(m_db, "SELECT series, points, seeds, zero_load_latency, saturation_throughput, saturation_load, "
+               "latency_knee_load, latency_factor FROM saturation WHERE sweep = ? ORDER BY rowid");
+  s.bind(1, sweep);
+  const char* names[] = {"series", "points", "seeds", "zero_load_latency", "saturation_throughput",
+                         "saturation_load", "latency_knee_load", "latency_factor"};
+  while (s.step()) {
+    nlohmann::json r;
+    for (int i = 0; i < 8; ++i) {
+      switch (sqlite3_column_type(s.get(), i)) {
+        case SQLITE_NULL: r[names[i]] = nullptr; break;
+        case SQLITE_INTEGER: r[names[i]] = sqlite3_column_int64(s.get(), i); break;
+        case SQLITE_FLOAT: r[names[i]] = sqlite3_column_double(s.get(), i); break;
+        default: r[names[i]] = s.text(i);
+      }
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+nlohmann::json ResultsDb::point_values(const std::string& hash, const std::vector<std::string>& cols) const {
+  nlohmann::json out = nlohmann::json::object();
+  std::vector<std::string> have;
+  std::string sql = "SELECT id";
+  for (const std::string& c : cols)
+    if (m_point_cols.count(c)) {
+      have.push_back(c);
+      sql += ", " + quote_ident(c);
+    }
+  Stmt s(m_db, sql + " FROM points WHERE hash = ?");
+  s.bind(1, hash);
+  if (!s.step()) return out;
+  out["id"] = sqlite3_column_int64(s.get(), 0);
+  for (const std::string& c : cols) out[c] = nullptr;
+  for (size_t i = 0; i < have.size(); ++i) {
+    const int col = static_cast<int>(i) + 1;
+    switch (sqlite3_column_type(s.get(), col)) {
+      case SQLITE_NULL: break;
+      case SQLITE_INTEGER: out[have[i]] = sqlite3_column_int64(s.get(), col); break;
+      case SQLITE_FLOAT: out[have[i]] = sqlite3_column_double(s.get(), col); break;
+      default: {
+        const std::string t = s.text(col);
+        nlohmann::json j = nlohmann::json::parse(t, nullptr, false);
+        out[have[i]] = j.is_discarded() ? nlohmann::json(t) : j;
+      }
+    }
+  }
+  return out;
+}
+
+std::vector<nlohmann::json> ResultsDb::timeseries_column(int64_t point_id, const std::string& col) const {
+  std::vector<nlohmann::json> out;
+  Stmt s(m_db, "SELECT " + quote_ident(col) + " FROM timeseries WHERE point_id = ? ORDER BY bin");
+  s.bind(1, point_id);
+  while (s.step()) {
+    if (sqlite3_column_type(s.get(), 0) == SQLITE_NULL) out.emplace_back(nullptr);
+    else out.emplace_back(sqlite3_column_double(s.get(), 0));
+  }
+  return out;
+}
+
 void ResultsDb::write_saturation(const std::string& sweep, const nlohmann::json& rows) {
   exec("BEGIN IMMEDIATE");
   try {

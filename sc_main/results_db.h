@@ -70,6 +70,13 @@ class ResultsDb {
   int64_t count(const std::string& table) const;
   // Replaces the saturation rows of `sweep`.
   void write_saturation(const std::string& sweep, const nlohmann::json& rows);
+  // The saturation rows of `sweep` (objects with the columns of write_saturation).
+  nlohmann::json saturation_rows(const std::string& sweep) const;
+  // Point `hash`'s values of the named columns (null where absent); metric lists stored as
+  // JSON text come back parsed. Empty object if the point is not there.
+  nlohmann::json point_values(const std::string& hash, const std::vector<std::string>& cols) const;
+  // Column `col` of the time series of point `point_id`, in bin order (null for NULL).
+  std::vector<nlohmann::json> timeseries_column(int64_t point_id, const std::string& col) const;
   // Writes table `table` as CSV (header + rows) to `path`; returns the row count.
   int64_t export_csv(const std::string& table, const std::string& path) const;
 

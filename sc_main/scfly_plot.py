@@ -13,6 +13,11 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
   scfly plot DB --recipe fairness (--point ID | --where SQL)
   scfly plot DB --recipe group-fairness [--where SQL] [--series COLS] [--group G]
   scfly plot DB [--where SQL] [--status ok|error|all] --csv FILE.csv   (export, no plot)
+  scfly plot CARD.json --recipe card-permutations|card-stability|card-hops
+                 (from `scfly report-card --json`: the histogram of each column's
+                 per-permutation saturation throughputs (GAL paper Fig. 9), the accepted
+                 load over time past saturation (Figs. 13-14), the hop-count distributions
+                 of the latency row (sec. IV.D))
 
 Columns are those of the `points` table: config keys with '.' -> '_', and the metrics.
 Rows of one series at the same x (e.g. seeds) are averaged; a band shows their min..max.
@@ -591,6 +596,84 @@ def plot_group_fairness(plt, a, db):
 
 
 # ----------------------------------------------------------------------------- main
+def load_card(path):
+    try:
+        with open(path) as f:
+            card = json.load(f)
+    except OSError as e:
+        raise PlotError(f"'{path}': {e.strerror or e}")
+    except ValueError as e:
+        raise PlotError(f"'{path}' is not the JSON of scfly report-card --json: {e}")
+    if not isinstance(card, dict) or "rows" not in card or "columns" not in card:
+        raise PlotError(f"'{path}' is not the JSON of scfly report-card --json (no rows/columns)")
+    return card
+
+
+def card_rows(card, kind, what):
+    rows = [r for r in card["rows"] if r.get("kind") == kind and
+            (kind != "saturation" or any("permutations" in c for c in r["values"].values()))]
+    if not rows:
+        raise PlotError(f"the card '{card.get('name')}' has no {what}")
+    return rows
+
+
+def plot_card(plt, a, card):
+    cols = card["columns"]
+    if a.recipe == "card-permutations":
+        row = card_rows(card, "saturation", "row with permutations")[0]
+        fig, axes = plt.subplots(1, len(cols), figsize=(3.2 * len(cols), 3.0), sharex=True, squeeze=False)
+        vals = {c: [v for v in row["values"][c].get("permutations", []) if is_num(v)] for c in cols}
+        allv = [v for c in cols for v in vals[c]]
+        if not allv:
+            raise PlotError(f"row {row['name']} has no finished permutation yet")
+        lo, hi = min(allv), max(allv)
+        width = 0.02  # the spec's default bin width (the paper's is not stated)
+        edges = [math.floor(lo / width) * width + i * width for i in range(int((hi - lo) / width) + 3)]
+        for ax, c in zip(axes[0], cols):
+            v = vals[c]
+            ax.hist(v, bins=edges, color="tab:blue")
+            if v:
+                m = sum(v) / len(v)
+                ax.axvline(m, color="k", ls="--", lw=1)
+                ax.set_title(f"{c}: mean {m:.3f} ({len(v)})", fontsize=9)
+            ax.set_xlabel("saturation throughput (phits/node/cycle)")
+        axes[0][0].set_ylabel("permutations")
+        fig.suptitle(a.title or f"{card['name']}: {row['label']}", fontsize=10)
+        a.layout_rect = (0, 0, 1, 0.93)
+        return fig
+    if a.recipe == "card-stability":
+        row = card_rows(card, "stability", "stability row")[0]
+        fig, ax = plt.subplots(figsize=(6.4, 3.6))
+        for c in cols:
+            cell = row["values"].get(c, {})
+            s = cell.get("series")
+            if not s:
+                continue
+            b = cell.get("bin_cycles", 1)
+            xs = [(i + 0.5) * b for i in range(len(s))]
+            ys = [v if is_num(v) else float("nan") for v in s]
+            stable = "stable" if cell.get("stable") else "unstable"
+            ax.plot(xs, ys, label=f"{c} ({stable})")
+        ax.set_xlabel("cycle")
+        ax.set_ylabel("accepted load (phits/node/cycle)")
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=8)
+        ax.set_title(a.title or f"{card['name']}: {row['label']}", fontsize=10)
+        return fig
+    row = card_rows(card, "latency", "latency row")[0]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    n = len(cols)
+    for k, c in enumerate(cols):
+        h = row["values"].get(c, {}).get("hops_histogram") or []
+        xs = [i + (k - (n - 1) / 2) * 0.8 / n for i in range(len(h))]
+        ax.bar(xs, h, width=0.8 / n, label=f"{c} (mean {row['values'][c].get('hops_avg', float('nan')):.2f})")
+    ax.set_xlabel("hops")
+    ax.set_ylabel("fraction of packets")
+    ax.legend(fontsize=8)
+    ax.set_title(a.title or f"{card['name']}: hop distribution, {row['label']}", fontsize=10)
+    return fig
+
+
 def export_csv(db, a):
     rows = select(db, a.where, a.status or "ok")
     try:
@@ -619,9 +702,9 @@ def parse_args(argv):
     ap = Parser(prog=PREFIX, description=__doc__.split("\n")[0],
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="\n".join(__doc__.split("\n")[2:]))
-    ap.add_argument("db", help="results database (SQLite) written by scfly sweep")
+    ap.add_argument("db", help="results database (SQLite) written by scfly sweep, or a report card's JSON")
     ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "transients", "fairness",
-                                        "group-fairness"])
+                                        "group-fairness", "card-permutations", "card-stability", "card-hops"])
     ap.add_argument("--group", metavar="G", type=int, help="group-fairness: the group whose switches to draw (default 0)")
     ap.add_argument("--x", metavar="COL", help="x column")
     ap.add_argument("--y", metavar="COL", action="append",
@@ -651,6 +734,20 @@ def parse_args(argv):
 
 def run(argv):
     a = parse_args(argv)
+    if a.recipe and a.recipe.startswith("card-"):
+        card = load_card(a.db)
+        ext = os.path.splitext(a.output)[1].lower()
+        if ext not in FORMATS:
+            raise PlotError(f"-o '{a.output}': unknown format '{ext or '(none)'}'; use {', '.join(FORMATS)}")
+        plt = import_pyplot()
+        fig = plot_card(plt, a, card)
+        fig.tight_layout(rect=getattr(a, "layout_rect", None))
+        try:
+            fig.savefig(a.output, dpi=120 if ext == ".png" else None)
+        except (OSError, ValueError) as e:
+            raise PlotError(f"-o '{a.output}': {getattr(e, 'strerror', None) or e}")
+        print(f"wrote {a.output}")
+        return 0
     db, tables = open_db(a.db)
     if a.csv:
         export_csv(db, a)

@@ -117,6 +117,10 @@ SweepSpec load_sweep(const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw ConfigError("sweep file '" + path + "': not valid YAML: " + e.what());
   }
+  return parse_sweep(root, path);
+}
+
+SweepSpec parse_sweep(const YAML::Node& root, const std::string& path) {
   if (!root.IsMap()) throw ConfigError("sweep file '" + path + "': the top level must be a mapping");
   SweepSpec s;
   s.path = path;

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
 #include "sc_main/config.h"
 
@@ -81,6 +82,9 @@ struct SweepPoint {
 
 // Parses and validates a sweep file (errors are ConfigError naming the key).
 SweepSpec load_sweep(const std::string& path);
+// The same from a parsed document; `path` names it in messages, gives the default name
+// (its stem) and the directory a relative `base` is also tried against.
+SweepSpec parse_sweep(const YAML::Node& root, const std::string& path);
 // "a:b:step" -> the values a, a+step, ..., up to b inclusive (to within 1e-9 step).
 std::vector<std::string> expand_range(const std::string& key, const std::string& range);
 // Every point of the sweep, each configuration validated; ordered by series, load, seed.

@@ -32,10 +32,13 @@ void NetStats::delivered(const Packet& p, uint64_t at) {
   m_phits += p.phits;
   m_lat.push_back(static_cast<uint32_t>(at - p.gen_cycle));
   m_net_lat.push_back(static_cast<uint32_t>(at - p.inject_cycle));
+  uint32_t hops = 0;
   for (size_t c = 1; c < m_class_names.size(); ++c) {
     m_class_hops[c] += p.class_hops[c];
-    m_hops += p.class_hops[c];
+    hops += p.class_hops[c];
   }
+  m_hops += hops;
+  ++m_hop_hist[std::min<uint32_t>(hops, Metrics::kMaxHopBins - 1)];
   m_nonmin += p.route.nonminimal;
   ++m_policy[p.route.policy < 6 ? p.route.policy : 0];
   m_switch_phits[static_cast<size_t>(p.src_node / m_per_switch)] += p.phits;
@@ -79,6 +82,9 @@ Metrics NetStats::compute(double offered_load) const {
   m.network_latency_max = n.max;
   const double pk = m_pkts ? static_cast<double>(m_pkts) : 1.0;
   m.hops_avg = static_cast<double>(m_hops) / pk;
+  int last = Metrics::kMaxHopBins - 1;
+  while (last >= 0 && m_hop_hist[last] == 0) --last;
+  for (int h = 0; h <= last; ++h) m.hops_histogram.push_back(static_cast<double>(m_hop_hist[h]) / pk);
   for (size_t c = 1; c < m_class_names.size(); ++c)
     m.class_hops_avg.emplace_back(m_class_names[c], static_cast<double>(m_class_hops[c]) / pk);
   m.nonminimal_fraction = static_cast<double>(m_nonmin) / pk;

@@ -24,6 +24,10 @@ struct Metrics {
   double network_latency_avg = 0, network_latency_p50 = 0, network_latency_p99 = 0,
          network_latency_max = 0;
   double hops_avg = 0;
+  // Fraction of measured packets by switch-to-switch hop count (index = hops; the last
+  // entry, kMaxHopBins - 1, also counts longer paths); trailing zeros dropped.
+  static constexpr int kMaxHopBins = 64;
+  std::vector<double> hops_histogram;
   // Hops per port class the topology names (Dragonfly: local, global), by class name.
   std::vector<std::pair<std::string, double>> class_hops_avg;
   double nonminimal_fraction = 0;
@@ -124,6 +128,7 @@ class NetStats {
   uint64_t m_generated = 0, m_injected = 0, m_delivered = 0;
   uint64_t m_gen_phits = 0, m_phits = 0, m_pkts = 0;
   uint64_t m_hops = 0, m_nonmin = 0;
+  uint64_t m_hop_hist[Metrics::kMaxHopBins] = {};
   std::vector<std::string> m_class_names;
   uint64_t m_class_hops[kMaxPortClasses] = {};
   uint64_t m_policy[6] = {0, 0, 0, 0, 0, 0};

@@ -51,6 +51,17 @@ TEST(Ideal, EightAryTwoCubeMatchesTheHandWorkedBounds) {
   EXPECT_NEAR(nn4.capacity, 1.0, 1e-12);
 }
 
+// The GAL paper's ring mix (sec. V.A), 0.9 NNc + 0.1 TOR with two terminal ports: the optimum
+// splits the flows so both directions carry 0.85 per unit rate (theta = 1/0.85 = 1.176, the
+// spec's worked value); DOR sends everything clockwise, 0.9 + 3 x 0.1 = 1.2 per unit rate.
+TEST(Ideal, RingMixOfNeighbourAndTornado) {
+  const IdealResult mix =
+      ideal_throughput(config("torus-ring-8.yaml", {"traffic=mix(nnc:9,tor:1)", "topology.terminal_ports=2"}));
+  EXPECT_NEAR(mix.ideal, 1.0 / 0.85, 1e-6);
+  EXPECT_NEAR(bound(mix, "dor"), 1.0 / 1.2, 1e-9);
+  EXPECT_NEAR(mix.terminal, 2.0, 1e-12);
+}
+
 TEST(Ideal, RingTornadoAndSmallTranspose) {
   const IdealResult ring = ideal_throughput(config("torus-ring-8.yaml", {"traffic=tor"}));
   EXPECT_NEAR(ring.ideal, 8.0 / 15, 1e-6);  // 5/8 minimal, 3/8 the long way (Fig. 2)

@@ -1,0 +1,140 @@
+// The report card end to end on the 8-node ring (fast): every row kind, the Markdown and
+// JSON it writes, the analytic bound DOR cannot pass (TOR at 1/3), a permutation row whose
+// prefix run is reused by the full one, resume with nothing rerun, the figures drawn from
+// its JSON, and clear errors for a bad card.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "scfly_run.h"
+
+namespace {
+
+struct Cmd {
+  int code = -1;
+  std::string out, err;
+};
+
+std::string tmp(const std::string& what) {
+  static int n = 0;
+  return "/tmp/scfly_cardtest_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + what;
+}
+
+Cmd scfly_cmd(const std::string& args) {
+  const std::string o = tmp("out"), e = tmp("err");
+  const int st = std::system((std::string(SCFLY_BIN) + " " + args + " >" + o + " 2>" + e).c_str());
+  Cmd c;
+  c.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  c.out = slurp(o);
+  c.err = slurp(e);
+  std::remove(o.c_str());
+  std::remove(e.c_str());
+  return c;
+}
+
+std::string write_card(const std::string& body) {
+  const std::string p = tmp("card.yaml");
+  std::ofstream(p) << "base: " << SCFLY_SOURCE_DIR << "/sc_main/configs/torus-ring-8.yaml\n" << body;
+  return p;
+}
+
+const char* kCard = R"(name: ringcard
+set: {switch: {vcs: {link: 4}}, warmup_cycles: 1000, measure_cycles: 3000}
+columns:
+  DOR: {routing: dor}
+  MIN AD: {routing: min-ad}
+normalize_to: DOR
+search: {low: 0.05, high: 1.0, resolution: 0.02}
+saturation: {latency_factor: 1000, accept_ratio: 0.98}
+rows:
+  - {name: TOR, label: "Θ_TOR", kind: saturation, set: {traffic: tor}}
+  - {name: avg, kind: saturation, set: {traffic: perm}, permutations: 3}
+  - {name: Lat, kind: latency, set: {traffic: un, load: 0.1}}
+  - {name: Stab, kind: stability, reference: TOR, bin_cycles: 500, set: {traffic: tor, load: 0.9}}
+)";
+
+}  // namespace
+
+TEST(ReportCard, EveryRowKindOnTheRingResumesAndPlots) {
+  const std::string card = write_card(kCard), db = tmp("card.sqlite"), md = tmp("card.md"), js = tmp("card.json");
+  // A first look with two of the three permutations.
+  const Cmd first = scfly_cmd("report-card " + card + " --db " + db + " --jobs 2 --permutations 2");
+  ASSERT_EQ(first.code, 0) << first.err;
+  EXPECT_NE(first.out.find("2 of 3"), std::string::npos) << first.out;
+  // The full card reuses every point of the first look: only the third permutation runs.
+  const Cmd full = scfly_cmd("report-card " + card + " --db " + db + " --jobs 2 --md " + md + " --json " + js);
+  ASSERT_EQ(full.code, 0) << full.err;
+  EXPECT_NE(full.err.find("sweep ringcard-TOR: 0 run (0 failed)"), std::string::npos) << full.err;
+  EXPECT_EQ(full.out.find(" of 3"), std::string::npos) << full.out;
+  const std::string table = slurp(md);
+  EXPECT_NE(table.find("| ringcard | DOR | MIN AD |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| Θ_TOR |"), std::string::npos) << table;
+  EXPECT_NE(full.out.find(table), std::string::npos);
+
+  const nlohmann::json j = nlohmann::json::parse(slurp(js));
+  ASSERT_EQ(j["rows"].size(), 4u);
+  const nlohmann::json& tor = j["rows"][0]["values"];
+  // Minimal routing on TOR (i -> i+3 on a ring of 8) is bounded by 1/3.
+  for (const char* col : {"DOR", "MIN AD"}) {
+    EXPECT_LE(tor[col]["value"].get<double>(), 1.0 / 3 + 0.005) << col;
+    EXPECT_GE(tor[col]["value"].get<double>(), 0.2) << col;
+  }
+  const nlohmann::json& avg = j["rows"][1]["values"]["DOR"];
+  ASSERT_EQ(avg["permutations"].size(), 3u);
+  double sum = 0;
+  for (const auto& v : avg["permutations"]) sum += v.get<double>();
+  EXPECT_NEAR(avg["value"].get<double>(), sum / 3, 1e-12);
+  EXPECT_LE(avg["min"].get<double>(), avg["max"].get<double>());
+  // Latency row: DOR on a ring is minimal: mean hops = mean ring distance (16/7 over 7 others).
+  const nlohmann::json& lat = j["rows"][2]["values"]["DOR"];
+  EXPECT_NEAR(lat["hops_avg"].get<double>(), 16.0 / 7, 0.05);
+  double hsum = 0;
+  for (const auto& h : lat["hops_histogram"]) hsum += h.get<double>();
+  EXPECT_NEAR(hsum, 1.0, 1e-9);
+  EXPECT_EQ(lat["hops_histogram"].size(), 5u);  // 0..4 hops, 0 never
+  EXPECT_EQ(lat["hops_histogram"][0].get<double>(), 0.0);
+  // Stability: DOR past TOR's bound holds its throughput under oldest-first arbitration.
+  const nlohmann::json& stab = j["rows"][3]["values"]["DOR"];
+  EXPECT_NEAR(stab["ratio"].get<double>(), stab["accepted_load"].get<double>() / tor["DOR"]["value"].get<double>(),
+              1e-12);
+  EXPECT_GE(stab["series"].size(), 8u);
+  EXPECT_TRUE(stab["stable"].is_boolean());
+
+  // Resume: nothing runs again.
+  const Cmd again = scfly_cmd("report-card " + card + " --db " + db + " --jobs 2");
+  ASSERT_EQ(again.code, 0) << again.err;
+  EXPECT_EQ(again.err.find("[1/"), std::string::npos) << again.err;
+
+  for (const std::string recipe : {"card-permutations", "card-stability", "card-hops"}) {
+    const std::string png = tmp(recipe + ".png");
+    const Cmd p = scfly_cmd("plot " + js + " --recipe " + recipe + " -o " + png);
+    EXPECT_EQ(p.code, 0) << recipe << p.err;
+    EXPECT_GT(slurp(png).size(), 1000u) << recipe;
+    std::remove(png.c_str());
+  }
+  for (const std::string& f : {card, db, md, js}) std::remove(f.c_str());
+}
+
+TEST(ReportCard, BadCardsNameTheKey) {
+  struct Case {
+    const char* body;
+    const char* says;
+  };
+  for (const Case& c : {
+           Case{"columns: {A: {routing: dor}}\nrows: [{name: x, kind: fast}]\n", "rows[0].kind"},
+           Case{"columns: {A: {routing: dor}}\nrows: [{name: x, kind: saturation, colour: red}]\n", "rows[0].colour"},
+           Case{"columns: {A: {routing: dor}}\nrows: [{name: s, kind: stability, reference: nope}]\n", "rows.s.reference"},
+           Case{"columns: {A: {routing: dor}}\nrows: [{name: x, kind: latency, permutations: 3}]\n", "permutations"},
+           Case{"columns: {A: {routing: dor}}\nnormalize_to: B\nrows: [{name: x, kind: latency}]\n", "normalize_to"},
+           Case{"columns: {A: {routing: min}}\nrows: [{name: x, kind: latency}]\n", "'routing'"},
+           Case{"rows: [{name: x, kind: latency}]\n", "columns"},
+           Case{"columns: {A: {routing: dor}}\nrows: [{name: a b, kind: latency}]\n", "rows[0].name"},
+       }) {
+    const Cmd r = scfly_cmd("report-card " + write_card(c.body) + " --dry-run");
+    EXPECT_EQ(r.code, 2) << c.body << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.body << r.err;
+  }
+}
