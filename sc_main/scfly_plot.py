@@ -736,25 +736,13 @@ def run(argv):
     a = parse_args(argv)
     if a.recipe and a.recipe.startswith("card-"):
         card = load_card(a.db)
-        ext = os.path.splitext(a.output)[1].lower()
-        if ext not in FORMATS:
-            raise PlotError(f"-o '{a.output}': unknown format '{ext or '(none)'}'; use {', '.join(FORMATS)}")
-        plt = import_pyplot()
-        fig = plot_card(plt, a, card)
-        fig.tight_layout(rect=getattr(a, "layout_rect", None))
-        try:
-            fig.savefig(a.output, dpi=120 if ext == ".png" else None)
-        except (OSError, ValueError) as e:
-            raise PlotError(f"-o '{a.output}': {getattr(e, 'strerror', None) or e}")
-        print(f"wrote {a.output}")
-        return 0
+        ext = output_format(a)
+        return save(plot_card(import_pyplot(), a, card), a, ext)
     db, tables = open_db(a.db)
     if a.csv:
         export_csv(db, a)
         return 0
-    ext = os.path.splitext(a.output)[1].lower()
-    if ext not in FORMATS:
-        raise PlotError(f"-o '{a.output}': unknown format '{ext or '(none)'}'; use {', '.join(FORMATS)}")
+    ext = output_format(a)
     plt = import_pyplot()
     if a.recipe == "transient":
         fig = plot_transient(plt, a, db, tables)
@@ -775,6 +763,17 @@ def run(argv):
         if not a.x or not a.y:
             raise PlotError("give --x and --y, or a --recipe")
         fig = plot_curves(plt, a, db, select(db, a.where, a.status or "ok"))
+    return save(fig, a, ext)
+
+
+def output_format(a):
+    ext = os.path.splitext(a.output)[1].lower()
+    if ext not in FORMATS:
+        raise PlotError(f"-o '{a.output}': unknown format '{ext or '(none)'}'; use {', '.join(FORMATS)}")
+    return ext
+
+
+def save(fig, a, ext):
     fig.tight_layout(rect=getattr(a, "layout_rect", None))
     try:
         fig.savefig(a.output, dpi=120 if ext == ".png" else None)

@@ -51,6 +51,29 @@ inline ScflyRun run_scfly(const std::string& config, const std::string& args, bo
   return r;
 }
 
+// A fresh temporary path for `what` (per process and call).
+inline std::string tmp(const std::string& what) {
+  static int n = 0;
+  return "/tmp/scfly_test_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + what;
+}
+
+// Any scfly subcommand: `scfly ARGS` (a shell command line), exit code and output.
+struct Cmd {
+  int code = -1;
+  std::string out, err;
+};
+inline Cmd scfly_cmd(const std::string& args) {
+  const std::string o = tmp("out"), e = tmp("err");
+  const int st = std::system((std::string(SCFLY_BIN) + " " + args + " >" + o + " 2>" + e).c_str());
+  Cmd c;
+  c.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  c.out = slurp(o);
+  c.err = slurp(e);
+  std::remove(o.c_str());
+  std::remove(e.c_str());
+  return c;
+}
+
 inline const nlohmann::json& metrics(const ScflyRun& r) { return r.json.at("metrics"); }
 
 // Fails with the child's stderr so a broken run explains itself.

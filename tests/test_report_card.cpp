@@ -13,28 +13,6 @@
 
 namespace {
 
-struct Cmd {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string tmp(const std::string& what) {
-  static int n = 0;
-  return "/tmp/scfly_cardtest_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + what;
-}
-
-Cmd scfly_cmd(const std::string& args) {
-  const std::string o = tmp("out"), e = tmp("err");
-  const int st = std::system((std::string(SCFLY_BIN) + " " + args + " >" + o + " 2>" + e).c_str());
-  Cmd c;
-  c.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  c.out = slurp(o);
-  c.err = slurp(e);
-  std::remove(o.c_str());
-  std::remove(e.c_str());
-  return c;
-}
-
 std::string write_card(const std::string& body) {
   const std::string p = tmp("card.yaml");
   std::ofstream(p) << "base: " << SCFLY_SOURCE_DIR << "/sc_main/configs/torus-ring-8.yaml\n" << body;

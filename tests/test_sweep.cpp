@@ -16,28 +16,6 @@
 
 namespace {
 
-struct Cmd {
-  int code = -1;
-  std::string out, err;
-};
-
-std::string tmp(const std::string& what) {
-  static int n = 0;
-  return "/tmp/scfly_sweeptest_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + what;
-}
-
-// Runs `scfly ARGS` (a shell command line) and captures its output.
-Cmd scfly_cmd(const std::string& args) {
-  const std::string o = tmp("out"), e = tmp("err");
-  const int st = std::system((std::string(SCFLY_BIN) + " " + args + " >" + o + " 2>" + e).c_str());
-  Cmd c;
-  c.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  c.out = slurp(o);
-  c.err = slurp(e);
-  std::remove(o.c_str());
-  std::remove(e.c_str());
-  return c;
-}
 
 std::string write_sweep(const std::string& body) {
   const std::string p = tmp("sweep.yaml");
