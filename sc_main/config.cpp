@@ -1,5 +1,7 @@
 #include "sc_main/config.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -166,6 +168,9 @@ void apply_override(YAML::Node& root, const std::string& ov) {
   if (eq == std::string::npos || eq == 0)
     throw ConfigError("override '" + ov + "' is not of the form key=value (e.g. topology.p=4)");
   const std::string path = ov.substr(0, eq), value = ov.substr(eq + 1);
+  if (value.find_first_not_of(" \t") == std::string::npos)
+    throw ConfigError("override '" + ov + "': empty value for key '" + path +
+                      "'; give a value (key=value) or leave the key out for its default");
   std::vector<std::string> parts;
   std::stringstream ss(path);
   for (std::string part; std::getline(ss, part, '.');) {
@@ -645,6 +650,7 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& origin) {
   try {
     YAML::Node n = YAML::Load(text);
     if (!n || n.IsNull()) return YAML::Node(YAML::NodeType::Map);
+    reject_duplicate_keys(n, origin, "");
     return n;
   } catch (const YAML::Exception& e) {
     throw ConfigError(origin + ": not valid YAML: " + e.what());
@@ -663,11 +669,32 @@ SimConfig parse_with(YAML::Node root, const std::vector<std::string>& overrides)
 
 }  // namespace
 
+// yaml-cpp keeps both entries of a mapping key given twice and answers lookups with the
+// first one: a typo'd duplicate would silently be ignored, so it is an error.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& origin, const std::string& where) {
+  if (n.IsMap()) {
+    std::set<std::string> seen;
+    for (const auto& kv : n) {
+      const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "?";
+      const std::string path = where.empty() ? k : where + "." + k;
+      if (kv.first.IsScalar() && !seen.insert(k).second)
+        throw ConfigError(origin + ": key '" + path + "' is given twice (line " +
+                          std::to_string(kv.first.Mark().line + 1) + "); keep one");
+      reject_duplicate_keys(kv.second, origin, path);
+    }
+  } else if (n.IsSequence()) {
+    for (size_t i = 0; i < n.size(); ++i) reject_duplicate_keys(n[i], origin, where + "[" + std::to_string(i) + "]");
+  }
+}
+
 SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides) {
   return parse_with(load_yaml_text(yaml, "config"), overrides);
 }
 
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw ConfigError("config file '" + path + "' does not exist");
+  if (!S_ISREG(st.st_mode)) throw ConfigError("config file '" + path + "' is not a regular file (a directory?)");
   std::ifstream in(path);
   if (!in) throw ConfigError("config file '" + path + "' cannot be read");
   std::stringstream ss;

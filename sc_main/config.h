@@ -14,6 +14,8 @@
 
 #include "tb/sim_config.h"
 
+#include <yaml-cpp/yaml.h>
+
 namespace scfly {
 
 struct ConfigError : std::runtime_error {
@@ -29,6 +31,10 @@ std::string traffic_summary(const SimConfig& c);
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
 // Same from YAML text (tests).
 SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides);
+
+// Throws ConfigError naming the first mapping key given twice in `n` (yaml-cpp would keep
+// both and answer lookups with the first); `origin` names the file in the message.
+void reject_duplicate_keys(const YAML::Node& n, const std::string& origin, const std::string& where = "");
 
 // The resolved configuration, with the same keys the YAML uses.
 nlohmann::json config_to_json(const SimConfig& c);

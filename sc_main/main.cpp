@@ -55,6 +55,9 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   TraceRequest trace = trace_in;
   try {
     cfg = load_config(config_path, overrides);
+    // Found now, not after a long run: the JSON is written at the end.
+    if (!json_path.empty() && !std::ofstream(json_path, std::ios::app))
+      throw ConfigError("--json: cannot write '" + json_path + "'");
     if (!trace.path.empty()) {
       const std::unique_ptr<Topology> t = make_topology(cfg);
       trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t->num_switches());

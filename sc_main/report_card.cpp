@@ -85,6 +85,7 @@ Card load_card(const std::string& path) {
     throw ConfigError("report card '" + path + "': not valid YAML: " + e.what());
   }
   if (!root.IsMap()) throw ConfigError("report card '" + path + "': the top level must be a mapping");
+  reject_duplicate_keys(root, "report card '" + path + "'");
   only_keys(root, "", {"name", "base", "set", "columns", "normalize_to", "search", "saturation", "rows"});
   Card c;
   c.path = path;

@@ -117,6 +117,7 @@ SweepSpec load_sweep(const std::string& path) {
   } catch (const YAML::Exception& e) {
     throw ConfigError("sweep file '" + path + "': not valid YAML: " + e.what());
   }
+  reject_duplicate_keys(root, "sweep file '" + path + "'");
   return parse_sweep(root, path);
 }
 

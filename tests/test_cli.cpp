@@ -2,6 +2,8 @@
 // what is allowed; good ones print a readable summary.
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include "scfly_run.h"
 
 namespace {
@@ -31,6 +33,38 @@ TEST(Cli, BadTraceSwitchExits2) {
 
 TEST(Cli, UnwritableVcdExits2) {
   expect_config_error("--vcd /nonexistent-dir/x.vcd", "--vcd");
+}
+
+// Found before the run (which may take hours), not after it.
+TEST(Cli, UnwritableJsonExits2BeforeRunning) {
+  const ScflyRun r = run_scfly(tiny_config(), "--json /nonexistent-dir/x.json", false);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("--json: cannot write '/nonexistent-dir/x.json'"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("accepted load"), std::string::npos) << "the run happened first";
+}
+
+TEST(Cli, EmptyOverrideValueExits2) { expect_config_error("routing=", "empty value for key 'routing'"); }
+
+TEST(Cli, DirectoryAsConfigExits2) {
+  const ScflyRun r = run_scfly("/tmp", "", false);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'/tmp' is not a regular file"), std::string::npos) << r.err;
+}
+
+// yaml-cpp would answer with the first of two equal keys; scfly names the duplicate and its
+// line, at any depth, in configs, sweep files and report cards.
+TEST(Cli, DuplicateYamlKeyExits2) {
+  const std::string cfg = tmp("dup.yaml"), sweep = tmp("dup-sweep.yaml");
+  std::ofstream(cfg) << "routing: min\nswitch:\n  speedup: 2\n  pipeline_cycles: 3\n  speedup: 1\n";
+  const ScflyRun r = run_scfly(cfg, "", false);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("key 'switch.speedup' is given twice (line 5)"), std::string::npos) << r.err;
+  std::ofstream(sweep) << "base: " << tiny_config() << "\naxes: {load: [0.1]}\naxes: {load: [0.2]}\n";
+  const Cmd s = scfly_cmd("sweep " + sweep + " --dry-run");
+  EXPECT_EQ(s.code, 2);
+  EXPECT_NE(s.err.find("key 'axes' is given twice"), std::string::npos) << s.err;
+  std::remove(cfg.c_str());
+  std::remove(sweep.c_str());
 }
 
 TEST(Cli, SummaryNamesTheNetworkAndTheMetrics) {
