@@ -82,7 +82,9 @@ void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h);
 // (the allocator takes the lowest free one), so VCs beyond the minimum relieve head-of-line
 // blocking without changing the deadlock argument: DOR splits them in 2 dateline ranges
 // (mesh: 1), VAL in 4 (segment x dateline; mesh: 2 by segment), MIN AD and GOAL keep the
-// last 2 (mesh: 1) as escape VCs and make every VC below adaptive.
+// last 2 (mesh: 1) as escape VCs and make every VC below adaptive. At the destination
+// switch every unit ejects on VC 0 of the destination host's port, or with w terminal ports
+// (topology.terminal_ports) offers the host's w ports in a random rotation.
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
                             const SwitchLoad& load, int vcs = 0);
 
