@@ -1,6 +1,7 @@
 #include "sc_main/report_card.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -43,12 +44,6 @@ struct Card {
   std::vector<Row> rows;
 };
 
-std::string stem(const std::string& p) {
-  std::string f = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
-  const auto d = f.rfind('.');
-  return d == std::string::npos || d == 0 ? f : f.substr(0, d);
-}
-
 [[noreturn]] void bad(const std::string& key, const std::string& why) {
   throw ConfigError("report card key '" + key + "': " + why);
 }
@@ -89,7 +84,7 @@ Card load_card(const std::string& path) {
   only_keys(root, "", {"name", "base", "set", "columns", "normalize_to", "search", "saturation", "rows"});
   Card c;
   c.path = path;
-  c.name = root["name"] && root["name"].IsScalar() ? root["name"].Scalar() : stem(path);
+  c.name = root["name"] && root["name"].IsScalar() ? root["name"].Scalar() : stem_of(path);
   if (!root["base"]) bad("base", "missing; it names the base configuration file");
   c.base = root["base"];
   if (root["set"]) c.set = root["set"];

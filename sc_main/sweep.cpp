@@ -45,11 +45,6 @@ std::string dir_of(const std::string& p) {
   return s == std::string::npos ? "." : p.substr(0, s);
 }
 
-std::string stem_of(const std::string& p) {
-  std::string f = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
-  const auto d = f.rfind('.');
-  return d == std::string::npos || d == 0 ? f : f.substr(0, d);
-}
 
 // Nested `set` maps become dotted keys; lists and scalars are values.
 void flatten_set(const YAML::Node& n, const std::string& prefix, std::vector<std::string>& out) {
@@ -106,6 +101,12 @@ std::vector<std::string> expand_range(const std::string& key, const std::string&
     out.push_back(buf);
   }
   return out;
+}
+
+std::string stem_of(const std::string& p) {
+  std::string f = p.substr(p.rfind('/') == std::string::npos ? 0 : p.rfind('/') + 1);
+  const auto d = f.rfind('.');
+  return d == std::string::npos || d == 0 ? f : f.substr(0, d);
 }
 
 SweepSpec load_sweep(const std::string& path) {

@@ -80,6 +80,8 @@ struct SweepPoint {
   size_t level = 0;       // index of `load` among its series' distinct loads
 };
 
+// A path's file name without its extension (a sweep's or a report card's default name).
+std::string stem_of(const std::string& path);
 // Parses and validates a sweep file (errors are ConfigError naming the key).
 SweepSpec load_sweep(const std::string& path);
 // The same from a parsed document; `path` names it in messages, gives the default name
