@@ -74,7 +74,7 @@ RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const
   }
   for (int i = 0; i < n; ++i) {
     opts[i].q = load.at(opts[i].port);
-    opts[i].tie = n > 1 ? rng.next32() : 0;
+    opts[i].tie = n > 1 ? rng.order_word() : 0;
   }
   // Insertion sort by (queue, random tie word): n <= 2 * kMaxDims.
   for (int i = 1; i < n; ++i)

@@ -167,6 +167,10 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
     h.exit_switch = -1;
     h.exit_port = -1;
   }
+  // PAR: past the source group's pre-global stage every packet's local VCs are one up (2-4),
+  // whether it turned non-minimal in transit or not, so that local VC 1 (a turned packet's
+  // second source-group hop, before its first global hop) is never also used after one.
+  if (prm.kind == AdaptiveKind::Par && (h.segment == 1 || h.global_done)) h.vc_shift = 1;
   if (h.segment == 0 && h.inter_switch >= 0) return dragonfly_minimal_hop(t, sw, h.inter_switch, h, rng);
   if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
   return dragonfly_minimal_hop(t, sw, h.dst_switch, h, rng);

@@ -31,8 +31,13 @@
 // ports; PB/PB-ACOR additionally the group's saturation flags.
 // VC use per hop: the hop-slot rule (minimal.h) with 2 segments, 4 local / 2 global VCs;
 // a minimal path uses segment 0 only. PAR adds one: a packet that turns non-minimal after
-// its first local hop shifts every later local VC up by one (local VCs 0, then 1..4), so
-// PAR needs 5 local / 2 global VCs.
+// its first local hop takes local VC 1 for its next local hop (still before its first global
+// hop), and every packet's local hops after that stage (after a global hop or in segment 1)
+// are one VC up, 2-4: local VC order 0 < 1 < global 0 < 2 < 3 < global 1 < 4 along every
+// path, so PAR needs 5 local / 2 global VCs. (Shifting only the turned packets, as scfly did
+// before the deadlock checker, sc_main/deadlock_check.h, found the cycle local 3 -> global 1
+// -> local 3: a turned packet's segment-1 local hop before its global hop shared VC 3 with an
+// unturned packet's hop after it.)
 #pragma once
 
 #include <cstdint>

@@ -8,9 +8,11 @@
 //             table; --at: run to CYCLE first and show the live port probabilities)
 //   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE] [--dry-run]
+//   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
 // invariant violation, conservation failure, or drain incomplete; for a sweep: some point
-// failed, all others recorded); 130 sweep interrupted (resume by running it again).
+// failed, all others recorded; check-deadlock: the network is too large to enumerate); 4
+// check-deadlock found a dependency cycle or a routing error; 130 sweep interrupted (resume by running it again).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,6 +25,7 @@
 #include <systemc>
 
 #include "sc_main/config.h"
+#include "sc_main/deadlock_check.h"
 #include "sc_main/ideal.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
@@ -242,6 +245,58 @@ int cmd_ideal(const std::string& config_path, const std::vector<std::string>& ov
   return 0;
 }
 
+// Checks deadlock freedom of a configuration (sc_main/deadlock_check.h).
+int cmd_check_deadlock(const std::string& config_path, const std::vector<std::string>& overrides,
+                       const std::vector<std::string>& vcs, bool minimize, const std::string& json_path) {
+  using namespace scfly;
+  SimConfig cfg;
+  DeadlockCheckOptions opt;
+  try {
+    cfg = load_config(config_path, overrides);
+    if (!json_path.empty() && !std::ofstream(json_path)) throw ConfigError("--json: cannot write '" + json_path + "'");
+    const std::unique_ptr<Topology> t = make_topology(cfg);
+    std::string classes;
+    for (int k = 1; k < t->num_port_classes(); ++k) classes += std::string(k > 1 ? ", " : "") + t->port_class_name(k);
+    for (const std::string& v : vcs) {
+      const auto eq = v.find('=');
+      const int k = eq == std::string::npos ? -1 : t->port_class_by_name(v.substr(0, eq));
+      int n = 0;
+      try {
+        n = eq == std::string::npos ? 0 : std::stoi(v.substr(eq + 1));
+      } catch (const std::exception&) {
+        n = 0;
+      }
+      if (k < 1 || n < 1 || n > 16)
+        throw ConfigError("--vcs '" + v + "': expected CLASS=N with CLASS one of " + classes + " and N in 1-16");
+      opt.vcs[k] = n;
+    }
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    const DeadlockCheckResult r = check_deadlock(cfg, opt);
+    std::cout << format(r);
+    nlohmann::json j = to_json(r);
+    if (minimize) {
+      std::cout << "  smallest deadlock-free VC count per class (the others as analysed above):";
+      nlohmann::json m = nlohmann::json::object();
+      for (const auto& [name, n] : min_vcs(cfg, opt)) {
+        std::cout << " " << name << " " << (n > 0 ? std::to_string(n) : std::string("none"));
+        m[name] = n;
+      }
+      std::cout << "\n";
+      j["min_vcs"] = m;
+    }
+    if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
+    if (r.too_large) return 3;
+    return r.deadlock_free() ? 0 : 4;
+  } catch (const std::exception& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 3;
+  }
+}
+
 }  // namespace
 
 int sc_main(int argc, char* argv[]) {
@@ -305,6 +360,17 @@ int sc_main(int argc, char* argv[]) {
   ideal->add_option("overrides", ideal_overrides, "key=value overrides, dotted paths (traffic=tor)");
   ideal->add_option("--json", ideal_json, "write the bounds as JSON to FILE");
   ideal->add_flag("--no-lp", ideal_no_lp, "only the oblivious bounds (skip the LP)");
+  std::string dl_config, dl_json;
+  std::vector<std::string> dl_overrides, dl_vcs;
+  bool dl_min = false;
+  CLI::App* dl = app.add_subcommand("check-deadlock", "check deadlock freedom: the channel dependency graph of the "
+                                                      "topology x routing x VCs, built from the routing units");
+  dl->add_option("config", dl_config, "YAML configuration")->required();
+  dl->add_option("overrides", dl_overrides, "key=value overrides, dotted paths (routing=val)");
+  dl->add_option("--vcs", dl_vcs, "analyse CLASS with N VCs instead of the configured count (e.g. local=3); VCs the "
+                                  "unit uses beyond N fold onto the last");
+  dl->add_flag("--min-vcs", dl_min, "also find the smallest deadlock-free VC count of each class");
+  dl->add_option("--json", dl_json, "write the result as JSON to FILE");
   std::string card_path, card_md, card_json;
   bool card_dry = false;
   CLI::App* card = app.add_subcommand("report-card", "run a report card (mechanisms x figures of merit, e.g. the GAL "
@@ -337,6 +403,7 @@ int sc_main(int argc, char* argv[]) {
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
   if (ideal->parsed()) return cmd_ideal(ideal_config, ideal_overrides, ideal_json, ideal_no_lp);
+  if (dl->parsed()) return cmd_check_deadlock(dl_config, dl_overrides, dl_vcs, dl_min, dl_json);
   if (card->parsed()) {
     if (jobs < 1) {
       std::cerr << "scfly: error: --jobs " << jobs << " is not allowed; expected at least 1\n";

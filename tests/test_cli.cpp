@@ -79,3 +79,34 @@ TEST(Cli, SummaryNamesTheNetworkAndTheMetrics) {
     EXPECT_TRUE(r.json["metrics"].contains(k)) << k;
   EXPECT_EQ(r.json["config"]["topology"]["p"], 2);
 }
+
+// scfly check-deadlock: exit 0 and "deadlock-free" at the configured VCs, exit 4 and the
+// cycle with a VC too few, exit 2 naming the problem for a bad --vcs, JSON on request.
+TEST(Cli, CheckDeadlockExitCodesAndCycle) {
+  const std::string json = tmp("dl.json");
+  const Cmd ok = scfly_cmd("check-deadlock " + tiny_config() + " routing=val --json " + json + " --min-vcs");
+  ASSERT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("deadlock-free: the channel dependency graph is acyclic"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("local 4 global 2"), std::string::npos) << ok.out;
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("verdict"), "acyclic");
+  EXPECT_EQ(j.at("min_vcs").at("local"), 4);
+  EXPECT_EQ(j.at("max_hops"), 6);
+  std::remove(json.c_str());
+
+  const Cmd bad = scfly_cmd("check-deadlock " + tiny_config() + " routing=val --vcs local=3");
+  EXPECT_EQ(bad.code, 4) << bad.out << bad.err;
+  EXPECT_NE(bad.out.find("local: VC 3 folded onto VC 2"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("DEADLOCK POSSIBLE"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("=>"), std::string::npos) << bad.out;
+
+  const Cmd err = scfly_cmd("check-deadlock " + tiny_config() + " --vcs link=3");
+  EXPECT_EQ(err.code, 2);
+  EXPECT_NE(err.err.find("--vcs 'link=3'"), std::string::npos) << err.err;
+  EXPECT_NE(err.err.find("local, global"), std::string::npos) << err.err;
+  const Cmd torus = scfly_cmd("check-deadlock " + std::string(SCFLY_SOURCE_DIR) +
+                              "/sc_main/configs/torus-ring-8.yaml routing=min-ad");
+  EXPECT_EQ(torus.code, 0) << torus.out << torus.err;
+  EXPECT_NE(torus.out.find("Duato"), std::string::npos) << torus.out;
+}

@@ -1,0 +1,171 @@
+// The deadlock-freedom checker (sc_main/deadlock_check.h): every mechanism on small shapes of
+// every topology is deadlock-free at the VC counts config validation requires (acyclic, or
+// Duato's condition for the escape-VC schemes), and one VC fewer on any class that needs more
+// than one gives a dependency cycle: the checker, built from the routing units, agrees with
+// the hand-kept VC table (routing.h, required_vcs / required_link_vcs) in both directions.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "routing_units/routing.h"
+#include "sc_main/config.h"
+#include "sc_main/deadlock_check.h"
+
+namespace scfly {
+namespace {
+
+using Verdict = DeadlockCheckResult::Verdict;
+
+SimConfig config(const std::string& file, std::vector<std::string> ov) {
+  return load_config(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/" + file, ov);
+}
+
+DeadlockCheckOptions quick() {
+  DeadlockCheckOptions o;
+  o.random_views = 1;  // the extreme views plus one random one: fast enough for the suite
+  return o;
+}
+
+std::string show(const DeadlockCheckResult& r) { return format(r); }
+
+// The configured (= required) counts are deadlock-free with the expected verdict; one fewer on
+// each class that needs more than one is not, and the cycle runs through that class.
+void expect_minimal(const SimConfig& c, Verdict expected, const std::string& what) {
+  SCOPED_TRACE(what);
+  const DeadlockCheckResult ok = check_deadlock(c, quick());
+  EXPECT_EQ(ok.verdict, expected) << show(ok);
+  EXPECT_TRUE(ok.folded.empty()) << show(ok);
+  EXPECT_GT(ok.dependencies, 0u);
+  const std::unique_ptr<Topology> t = make_topology(c);
+  for (int k = 1; k < t->num_port_classes(); ++k) {
+    if (c.sw.vcs[k] <= 1) continue;
+    DeadlockCheckOptions o = quick();
+    o.vcs[k] = c.sw.vcs[k] - 1;
+    const DeadlockCheckResult bad = check_deadlock(c, o);
+    EXPECT_EQ(bad.verdict, Verdict::Cycle) << t->port_class_name(k) << " with " << o.vcs[k] << " VCs\n" << show(bad);
+    ASSERT_FALSE(bad.cycle.empty());
+    ASSERT_FALSE(bad.folded.empty());
+    bool through = false;
+    for (const std::string& e : bad.cycle) through |= e.find(t->port_class_name(k)) != std::string::npos;
+    EXPECT_TRUE(through) << show(bad);
+  }
+}
+
+TEST(DeadlockCheck, DragonflyMechanismsNeedExactlyTheirVcs) {
+  for (const char* shape : {"palmtree", "absolute"})
+    for (const char* r : {"min", "val", "acor-packet", "acor-switch", "ugal-l", "ugal-g", "par", "pb", "pb-acor",
+                          "min-table", "min-cond"}) {
+      std::vector<std::string> ov{std::string("routing=") + r};
+      if (std::string(shape) == "absolute") ov.insert(ov.end(), {"topology.g=5", "topology.arrangement=absolute"});
+      const SimConfig c = config("dfly-tiny.yaml", ov);
+      const VcBudget need = required_vcs(c.routing);
+      EXPECT_EQ(c.sw.vcs[1], need.local);
+      EXPECT_EQ(c.sw.vcs[2], need.global);
+      expect_minimal(c, Verdict::Acyclic, std::string(r) + " on " + shape);
+    }
+}
+
+TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {
+  struct Shape {
+    const char* kind;
+    int k, n, w;
+  };
+  for (const Shape& s : {Shape{"torus", 8, 1, 1}, Shape{"torus", 4, 2, 1}, Shape{"torus", 4, 3, 1},
+                         Shape{"torus", 4, 2, 2}, Shape{"mesh", 4, 2, 1}, Shape{"mesh", 3, 3, 1}})
+    for (const char* r : {"dor", "val", "min-ad", "goal", "gal"}) {
+      const bool mesh = std::string(s.kind) == "mesh";
+      if (mesh && (std::string(r) == "goal" || std::string(r) == "gal")) continue;
+      if (s.n == 3 && !mesh && std::string(r) != "dor" && std::string(r) != "min-ad") continue;  // 4-ary 3-cube: 3-5 s each
+      const SimConfig c =
+          config("torus-ring-8.yaml", {std::string("topology.kind=") + s.kind, "topology.k=" + std::to_string(s.k),
+                                       "topology.n=" + std::to_string(s.n),
+                                       "topology.terminal_ports=" + std::to_string(s.w), std::string("routing=") + r});
+      EXPECT_EQ(c.sw.vcs[1], required_link_vcs(c.routing, mesh));
+      const bool escape = std::string(r) == "min-ad" || std::string(r) == "goal" || std::string(r) == "gal";
+      expect_minimal(c, escape ? Verdict::Duato : Verdict::Acyclic,
+                     std::string(r) + " on " + s.kind + " k=" + std::to_string(s.k) + " n=" + std::to_string(s.n) +
+                         " w=" + std::to_string(s.w));
+    }
+}
+
+// On a 3-ary torus a minimal route moves at most one hop per dimension, so it never follows
+// a ring's wrap link with another hop of the same ring: DOR, VAL and MIN AD need no dateline
+// classes there (the VC table, written for any k, is conservative), while GOAL and GAL, whose
+// quadrant may go the long way (2 hops), still do.
+TEST(DeadlockCheck, ThreeAryToriNeedNoDatelineForMinimalRoutes) {
+  for (const char* r : {"dor", "val", "min-ad", "goal", "gal"}) {
+    const SimConfig c = config("torus-ring-8.yaml", {"topology.k=3", "topology.n=3", std::string("routing=") + r});
+    DeadlockCheckOptions o = quick();
+    o.vcs[1] = c.sw.vcs[1] - 1;
+    const DeadlockCheckResult res = check_deadlock(c, o);
+    const bool quadrant = std::string(r) == "goal" || std::string(r) == "gal";
+    EXPECT_EQ(res.deadlock_free(), !quadrant) << r << "\n" << show(res);
+    EXPECT_FALSE(res.folded.empty());
+    EXPECT_TRUE(check_deadlock(c, quick()).deadlock_free()) << r;
+  }
+}
+
+// The longest route the checker finds is each mechanism's hop bound.
+TEST(DeadlockCheck, LongestRoutesAreTheMechanismsHopBounds) {
+  auto hops = [](const std::string& file, const std::vector<std::string>& ov) {
+    return check_deadlock(config(file, ov), quick()).max_hops;
+  };
+  EXPECT_EQ(hops("dfly-tiny.yaml", {"routing=min"}), 3);  // l g l
+  EXPECT_EQ(hops("dfly-tiny.yaml", {"routing=val"}), 6);  // l g l, l g l
+  EXPECT_EQ(hops("dfly-tiny.yaml", {"routing=par"}), 7);  // one more local hop before turning
+  const std::vector<std::string> t44{"topology.k=4", "topology.n=2"};
+  auto with = [&](const char* r) {
+    std::vector<std::string> ov = t44;
+    ov.push_back(std::string("routing=") + r);
+    return ov;
+  };
+  EXPECT_EQ(hops("torus-ring-8.yaml", with("dor")), 4);   // n * k/2
+  EXPECT_EQ(hops("torus-ring-8.yaml", with("val")), 7);   // two DOR phases of 4, to another switch (p = 1)
+  EXPECT_EQ(hops("torus-ring-8.yaml", with("goal")), 6);  // n * (k - 1): the far way round in each dimension
+  EXPECT_EQ(hops("torus-ring-8.yaml", with("gal")), 6);
+}
+
+// Every draw is enumerated: VAL's intermediate over all switches reaches every channel VC,
+// and control frames (QCN's CNMs) are checked on their own VCs.
+TEST(DeadlockCheck, EnumeratesEveryDrawAndControlFrames) {
+  const DeadlockCheckResult val = check_deadlock(config("dfly-tiny.yaml", {"routing=val"}), quick());
+  EXPECT_EQ(val.channels_used, val.channels);
+  EXPECT_EQ(val.channels, 36u * (3u * 4u + 2u * 2u));  // 36 switches x (3 local x 4 VCs + 2 global x 2)
+  const DeadlockCheckResult qcn = check_deadlock(config("qcn-tiny.yaml", {}), quick());
+  EXPECT_TRUE(qcn.control);
+  EXPECT_EQ(qcn.verdict, Verdict::Acyclic) << show(qcn);
+  EXPECT_EQ(qcn.channels_used, qcn.channels);  // data and control VCs alike
+}
+
+TEST(DeadlockCheck, IsDeterministic) {
+  const SimConfig c = config("dfly-tiny.yaml", {"routing=ugal-l"});
+  const DeadlockCheckResult a = check_deadlock(c, quick()), b = check_deadlock(c, quick());
+  EXPECT_EQ(a.states, b.states);
+  EXPECT_EQ(a.calls, b.calls);
+  EXPECT_EQ(a.dependencies, b.dependencies);
+  DeadlockCheckOptions o = quick();
+  o.vcs[1] = 3;
+  EXPECT_EQ(check_deadlock(c, o).cycle, check_deadlock(c, o).cycle);
+}
+
+TEST(DeadlockCheck, MinVcsMatchesTheTable) {
+  const SimConfig c = config("dfly-tiny.yaml", {"routing=val"});
+  const auto m = min_vcs(c, quick());
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0], std::make_pair(std::string("local"), 4));
+  EXPECT_EQ(m[1], std::make_pair(std::string("global"), 2));
+}
+
+TEST(DeadlockCheck, StateBudgetIsAnError) {
+  DeadlockCheckOptions o = quick();
+  o.max_states = 100;
+  const DeadlockCheckResult r = check_deadlock(config("dfly-tiny.yaml", {"routing=val"}), o);
+  EXPECT_EQ(r.verdict, Verdict::Error);
+  EXPECT_NE(r.error.find("routing states"), std::string::npos) << r.error;
+  EXPECT_TRUE(r.too_large);
+  EXPECT_FALSE(r.deadlock_free());
+}
+
+}  // namespace
+}  // namespace scfly
