@@ -1,6 +1,6 @@
 // The scfly command line.
 //   scfly run CONFIG.yaml [key=value ...] [--json FILE] [--vcd FILE --trace-switches 0,3
-//             [--trace-from C] [--trace-to C]] [--quiet]
+//             [--trace-from C] [--trace-to C]] [--quiet] [--fault KIND:SW:PORT:VC:CYCLE]
 //   scfly sweep SWEEP.yaml [--db FILE] [--jobs N] [--retry-failed] [--dry-run]
 //   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
 //   scfly export DB -o FILE.csv [--table points]
@@ -52,12 +52,19 @@ std::vector<int> parse_switch_list(const std::string& s, int num_switches) {
 
 int cmd_run(const std::string& config_path, const std::vector<std::string>& overrides,
             const std::string& json_path, const scfly::TraceRequest& trace_in,
-            const std::string& trace_list, bool quiet) {
+            const std::string& trace_list, bool quiet, const std::string& fault) {
   using namespace scfly;
   SimConfig cfg;
   TraceRequest trace = trace_in;
   try {
     cfg = load_config(config_path, overrides);
+    if (!fault.empty()) {
+      try {
+        trace.fault = parse_fault(fault);
+      } catch (const std::invalid_argument& e) {
+        throw ConfigError(e.what());
+      }
+    }
     // Found now, not after a long run: the JSON is written at the end.
     if (!json_path.empty() && !std::ofstream(json_path, std::ios::app))
       throw ConfigError("--json: cannot write '" + json_path + "'");
@@ -77,8 +84,14 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   const auto warnings = sizing_warnings(cfg);
   for (const auto& w : warnings) std::cerr << "scfly: warning: " << w << "\n";
 
-  Network net("net", cfg, trace);
-  const RunOutcome r = net.run();
+  std::unique_ptr<Network> net_ptr;
+  try {
+    net_ptr = std::make_unique<Network>("net", cfg, trace);
+  } catch (const std::invalid_argument& e) {  // --fault on a port or VC the network lacks
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  const RunOutcome r = net_ptr->run();
   if (!quiet) std::cout << human_summary(cfg, r);
   if (!json_path.empty()) {
     std::ofstream out(json_path);
@@ -316,6 +329,9 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--trace-from", trace_from, "first traced cycle");
   run->add_option("--trace-to", trace_to, "last traced cycle");
   run->add_flag("-q,--quiet", quiet, "no summary on stdout");
+  std::string fault;
+  run->add_option("--fault", fault, "inject a fault to see the safety checks fire: KIND:SWITCH:PORT:VC:CYCLE, KIND "
+                                    "extra-credit|double-credits|lose-credits|wrong-vc|drop-pause (rtl_models/switch/fault_link.h)");
   std::string rtl_list;
   run->add_option("--rtl", rtl_list,
                   "co-simulate these Verilated blocks in every switch (acor); same as rtl=[...]");
@@ -396,7 +412,7 @@ int sc_main(int argc, char* argv[]) {
     tr.from = trace_from;
     tr.to = trace_to;
     if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
-    return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet);
+    return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
   }
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry);
   if (plot->parsed()) return cmd_plot(plot->remaining());

@@ -1,5 +1,7 @@
 #include "tb/network.h"
 
+#include "rtl_models/switch/fault_link.h"
+
 #include <chrono>
 #include <sstream>
 #include <stdexcept>
@@ -112,9 +114,28 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       if (back.sw != s || back.port != port)
         throw std::logic_error("topology " + topo.describe() + ": the neighbour map is not symmetric at switch " +
                                std::to_string(s) + " port " + std::to_string(port));
+      if (trace.fault.kind != FaultKind::None && trace.fault.sw == s && trace.fault.port == port) {
+        // --fault: this channel passes through a FaultLink (rtl_models/switch/fault_link.h).
+        const int cls = topo.port_class_of(port);
+        const int vcs = cfg.sw.vcs[cls] + cfg.sw.ctrl_vcs[cls];
+        if (trace.fault.vc >= vcs)
+          throw std::invalid_argument("--fault: VC " + std::to_string(trace.fault.vc) + " of switch " +
+                                      std::to_string(s) + " port " + std::to_string(port) + ": the port has " +
+                                      std::to_string(vcs) + " VCs");
+        m_fault = std::make_unique<FaultLink>(("fault_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
+                                              trace.fault, cfg.sw.latency[cls], static_cast<uint8_t>(vcs));
+        sw.out(port).socket.bind(m_fault->from_sender);
+        m_fault->to_receiver.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
+        continue;
+      }
       sw.out(port).socket.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
     }
   }
+  if (trace.fault.kind != FaultKind::None && !m_fault)
+    throw std::invalid_argument("--fault: switch " + std::to_string(trace.fault.sw) + " port " +
+                                std::to_string(trace.fault.port) + " is not a switch-to-switch link of " +
+                                topo.describe() + " (ports " + std::to_string(topo.host_ports()) + "-" +
+                                std::to_string(topo.radix() - 1) + " of switches 0-" + std::to_string(S - 1) + ")");
 
   if (!trace.path.empty()) {
     m_vcd = std::make_unique<VcdWriter>("vcd", trace.path, m_period, trace.from, trace.to);
@@ -238,6 +259,8 @@ bool Network::advance(uint64_t cycles) {
   sc_core::sc_start(m_period * static_cast<double>(cycles));
   return m_ctx.error.empty();
 }
+
+Network::~Network() = default;
 
 RunOutcome Network::run() {
   RunOutcome out;

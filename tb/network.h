@@ -11,6 +11,7 @@
 
 #include <systemc>
 
+#include "rtl_models/switch/fault_spec.h"
 #include "rtl_models/switch/switch.h"
 #include "tb/sim_config.h"
 #include "tb/nic.h"
@@ -26,6 +27,7 @@ struct TraceRequest {
   std::string path;            // empty = no VCD
   std::vector<int> switches;   // switch ids to trace
   uint64_t from = 0, to = UINT64_MAX;
+  FaultSpec fault;             // a fault injected on one channel (`--fault`), none by default
 };
 
 struct RunOutcome {
@@ -40,9 +42,12 @@ struct RunOutcome {
   double router_cycles_per_s = 0;
 };
 
+class FaultLink;
+
 class Network : public sc_core::sc_module {
  public:
   Network(sc_core::sc_module_name name, const SimConfig& cfg, const TraceRequest& trace = {});
+  ~Network() override;
 
   RunOutcome run();
   // Advance the simulation by `cycles` (benchmarks); returns false on a fatal error.
@@ -69,6 +74,7 @@ class Network : public sc_core::sc_module {
   Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
   RoutingUnit m_routing;
   std::vector<std::unique_ptr<LinkTerminator>> m_terminators;  // unconnected mesh ports
+  std::unique_ptr<FaultLink> m_fault;                          // --fault: the faulty channel
   std::vector<std::unique_ptr<TrafficPattern>> m_patterns;  // one per traffic phase
   sc_core::sc_time m_period;
   sc_core::sc_clock m_clk;  // the network clock; active blocks run on its rising edge

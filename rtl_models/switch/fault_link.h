@@ -1,0 +1,83 @@
+// Fault injection on one switch-to-switch channel (`scfly run --fault`), so that every safety
+// check can be shown to fire (tests/test_safety.cpp). The faulty channel's sender socket is
+// bound to a FaultLink and the FaultLink to the receiver, so both directions pass through
+// it; every other channel is wired directly and costs nothing. (This header is included by
+// the network builder only: the switch and NIC translation units still see the link classes
+// as the only implementations of the TLM interfaces.)
+//
+// Faults (on the channel leaving switch `sw` through output port `port`, for messages of VC
+// `vc`, from cycle `cycle` on, by the message's send cycle):
+//   extra-credit   the first credit is delivered twice (a duplicated credit): the sender's
+//                  credits exceed the receiver's buffer once the channel is idle;
+//   double-credits every credit is delivered twice: under load the sender overruns the
+//                  receiver's input buffer;
+//   lose-credits   every credit is dropped: the sender's output VC wedges;
+//   wrong-vc       the first phit is delivered on a VC the receiving port does not have;
+//   drop-pause     every PFC PAUSE is dropped (switch.flow_control: pfc): the receiver's
+//                  headroom overflows.
+#pragma once
+
+#include <string>
+
+#include "rtl_models/switch/fault_spec.h"
+#include "rtl_models/switch/link.h"
+
+namespace scfly {
+
+class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm_bw_transport_if<LinkProtocol> {
+ public:
+  FaultLink(const char* name, const FaultSpec& f, uint64_t latency_cycles, uint8_t bad_vc)
+      : from_sender((std::string(name) + "_t").c_str()),
+        to_receiver((std::string(name) + "_i").c_str()),
+        m_f(f),
+        m_lat(latency_cycles),
+        m_bad_vc(bad_vc) {
+    from_sender.bind(*this);
+    to_receiver.bind(*this);
+  }
+  LinkTargetSocket from_sender;    // the sender's initiator socket binds this
+  LinkInitiatorSocket to_receiver;  // this binds the receiver's target socket
+  uint64_t injected() const { return m_done; }
+
+  tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
+    if (m_f.kind == FaultKind::WrongVc && !m_done && active(m) && m.flit.vc == m_f.vc) {
+      m.flit.vc = m_bad_vc;
+      ++m_done;
+    }
+    return to_receiver->nb_transport_fw(m, ph, d);
+  }
+  tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
+    if (active(m) && m.vc == m_f.vc) {
+      if (m_f.kind == FaultKind::LoseCredits && m.kind == FlowMsg::Credit) {
+        ++m_done;
+        return tlm::TLM_ACCEPTED;
+      }
+      if (m_f.kind == FaultKind::DropPause && m.kind == FlowMsg::Pause) {
+        ++m_done;
+        return tlm::TLM_ACCEPTED;
+      }
+      if (((m_f.kind == FaultKind::ExtraCredit && !m_done) || m_f.kind == FaultKind::DoubleCredits) &&
+          m.kind == FlowMsg::Credit) {
+        ++m_done;
+        LinkMsg twin = m;
+        tlm::tlm_phase p2 = ph;
+        sc_core::sc_time d2 = d;
+        from_sender->nb_transport_bw(twin, p2, d2);
+      }
+    }
+    return from_sender->nb_transport_bw(m, ph, d);
+  }
+  void b_transport(LinkMsg&, sc_core::sc_time&) override {}
+  bool get_direct_mem_ptr(LinkMsg&, tlm::tlm_dmi&) override { return false; }
+  unsigned int transport_dbg(LinkMsg&) override { return 0; }
+  void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
+
+ private:
+  bool active(const LinkMsg& m) const { return m.arrival >= m_f.cycle + m_lat; }
+  FaultSpec m_f;
+  uint64_t m_lat;
+  uint8_t m_bad_vc;
+  uint64_t m_done = 0;
+};
+
+}  // namespace scfly
