@@ -85,9 +85,10 @@ uint64_t path_occupancy(const Dragonfly& t, int sw, const Candidate& c, const Ad
       h.exit_switch = -1;
       h.exit_port = -1;
     }
-    const int target = h.segment == 0 ? h.inter_switch : h.dst_switch;
-    if (h.segment == 1 && at == h.dst_switch) break;
-    d = dragonfly_minimal_hop(t, at, target, h, rng);
+    // A minimal candidate (no intermediate) heads for the destination in segment 0.
+    const bool to_dst = h.segment == 1 || h.inter_switch < 0;
+    if (to_dst && at == h.dst_switch) break;
+    d = dragonfly_minimal_hop(t, at, to_dst ? h.dst_switch : h.inter_switch, h, rng);
   }
   return sum;
 }

@@ -3,6 +3,7 @@
 // and route_adaptive's choices under synthetic congestion (UGAL-L, UGAL-G, PAR, PB).
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "routing_units/routing.h"
@@ -155,6 +156,65 @@ TEST(Ugal, ParTurnsNonMinimalAtTheSecondSwitchWithOneMoreLocalVc) {
   }
   EXPECT_GT(turned, 10);
   (void)busy;
+}
+
+// UGAL-G sums the queues of every hop of each candidate path from the global table (one
+// cycle old): a queue on the minimal path's last local hop, in the destination group and
+// invisible to UGAL-L's first-hop view, sends most packets Valiant; the same queue
+// published in the current cycle is not seen yet; a queue on a port off every minimal path
+// to that destination changes nothing.
+TEST(Ugal, GlobalSumsTheQueuesAlongTheWholePath) {
+  const Dragonfly t = tiny();
+  RoutingParams prm;
+  const RoutingUnit ugal_g(RoutingAlgo::UgalG, t, prm), ugal_l(RoutingAlgo::UgalL, t, prm),
+      min(RoutingAlgo::Min, t, prm);
+  NetworkLoad table(t.num_switches(), t.radix());
+  FakeLoad load(t);
+  load.view.global = &table;
+  RouteContext ctx;
+  ctx.view = &load.view;
+  Rng rng(6, StreamKind::Traffic, 0);
+  // The minimal path from node 0 (switch 0) to a node of group 4 not on its entry switch.
+  int dst = -1;
+  std::vector<std::pair<int, int>> hops;  // (switch, output port)
+  for (int node = 4 * 8; node < 5 * 8 && dst < 0; ++node) {
+    hops.clear();
+    RouteHeader h = to(t, node);
+    int at = 0, in = 0;
+    for (int k = 0; k < 8; ++k) {
+      const RouteDecision d = min.route(at, in, h, rng, ctx);
+      if (t.port_class(d.port) == PortClass::Host) break;
+      hops.push_back({at, d.port});
+      const PortEnd far = t.neighbor(at, d.port);
+      at = far.sw;
+      in = far.port;
+    }
+    if (hops.size() == 3) dst = node;  // local, global, local
+  }
+  ASSERT_GE(dst, 0);
+  const auto [last_sw, last_port] = hops.back();
+  ASSERT_EQ(last_sw / t.a(), 4);
+  auto nonmin_of = [&](const RoutingUnit& u, uint64_t now) {
+    load.view.now = now;
+    int n = 0;
+    for (int k = 0; k < 400; ++k) {
+      RouteHeader h = to(t, dst);
+      u.route(0, 0, h, rng, ctx);
+      n += h.nonminimal;
+    }
+    return n;
+  };
+  EXPECT_EQ(nonmin_of(ugal_g, 10), 0);  // every queue empty: minimal
+  table.publish(last_sw, last_port, 200, 10);
+  EXPECT_EQ(nonmin_of(ugal_g, 10), 0) << "a value of the current cycle was seen";
+  EXPECT_GT(nonmin_of(ugal_g, 11), 200) << "the queue on the last hop did not count";
+  EXPECT_EQ(nonmin_of(ugal_l, 11), 0) << "UGAL-L cannot see past its first hop";
+  // The same queue moved to the other local port of that switch (on no minimal path from
+  // group 0 to dst): UGAL-G stays minimal.
+  table.publish(last_sw, last_port, 0, 12);
+  const int other = last_port == t.p() ? t.p() + 1 : t.p();
+  table.publish(last_sw, other, 200, 12);
+  EXPECT_EQ(nonmin_of(ugal_g, 13), 0);
 }
 
 TEST(Piggyback, SaturatedMinimalLinkSendsPacketsValiant) {
