@@ -607,6 +607,11 @@ SimConfig parse(YAML::Node root) {
 
   Section sim = top.sub("sim");
   c.sw.sleep = sim.boolean("sleep", true);
+  c.sw.check_vc_order = sim.boolean("check_vc_order", false);
+  if (c.sw.check_vc_order && c.topo_kind != TopologyKind::Dragonfly)
+    throw ConfigError("config key 'sim.check_vc_order': value 'true' is allowed on topology.kind dragonfly only "
+                      "(the check knows the Dragonfly hop-slot VC order; the torus schemes' orders are checked "
+                      "statically by scfly check-deadlock)");
   sim.finish();
 
   Section links = top.sub("links");
@@ -796,6 +801,9 @@ nlohmann::json config_to_json(const SimConfig& c) {
   if (c.sw.rtl_pb) j["rtl"].push_back("pb");
   if (c.sw.rtl_min_route) j["rtl"].push_back("min_route");
   j["sim"] = {{"sleep", c.sw.sleep}};
+  // A debug check that changes no result: echoed only when on, so the echo (and with it
+  // every stored sweep point's hash) of a run without it is what it was before the key.
+  if (c.sw.check_vc_order) j["sim"]["check_vc_order"] = true;
   j["control"] = {{"probe_interval", c.sw.probe_interval}, {"frame_phits", c.sw.probe_phits}};
   j["links"] = links;
   return j;

@@ -1,6 +1,7 @@
 // The scfly command line.
 //   scfly run CONFIG.yaml [key=value ...] [--json FILE] [--vcd FILE --trace-switches 0,3
 //             [--trace-from C] [--trace-to C]] [--quiet] [--fault KIND:SW:PORT:VC:CYCLE]
+//             [--shuffle-construction SEED]
 //   scfly sweep SWEEP.yaml [--db FILE] [--jobs N] [--retry-failed] [--dry-run]
 //   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
 //   scfly export DB -o FILE.csv [--table points]
@@ -90,6 +91,11 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   } catch (const std::invalid_argument& e) {  // --fault on a port or VC the network lacks
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
+  }
+  if (trace.shuffle_construction != 0) {
+    std::cerr << "scfly: construction order (--shuffle-construction " << trace.shuffle_construction << "):";
+    for (const std::string& n : net_ptr->construction_order(8)) std::cerr << " " << n;
+    std::cerr << " ...\n";
   }
   const RunOutcome r = net_ptr->run();
   if (!quiet) std::cout << human_summary(cfg, r);
@@ -332,6 +338,10 @@ int sc_main(int argc, char* argv[]) {
   std::string fault;
   run->add_option("--fault", fault, "inject a fault to see the safety checks fire: KIND:SWITCH:PORT:VC:CYCLE, KIND "
                                     "extra-credit|double-credits|lose-credits|wrong-vc|drop-pause (rtl_models/switch/fault_link.h)");
+  uint64_t shuffle_construction = 0;
+  run->add_option("--shuffle-construction", shuffle_construction,
+                  "build the switches and NICs in an order shuffled by this seed (so SystemC evaluates them in another "
+                  "order within a cycle); results must be identical (a test option)");
   std::string rtl_list;
   run->add_option("--rtl", rtl_list,
                   "co-simulate these Verilated blocks in every switch (acor); same as rtl=[...]");
@@ -411,6 +421,7 @@ int sc_main(int argc, char* argv[]) {
     tr.path = vcd_path;
     tr.from = trace_from;
     tr.to = trace_to;
+    tr.shuffle_construction = shuffle_construction;
     if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
   }

@@ -2,7 +2,9 @@
 
 #include "rtl_models/switch/fault_link.h"
 
+#include <algorithm>
 #include <chrono>
+#include <random>
 #include <sstream>
 #include <stdexcept>
 
@@ -74,16 +76,28 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     np.gal_torus = dynamic_cast<const Torus*>(&topo);
     np.gal = cfg.routing_prm.gal;
   }
-  m_switches.reserve(static_cast<size_t>(S));
-  m_nics.reserve(static_cast<size_t>(topo.num_nodes()));
   SwitchParams sp = cfg.sw;
   sp.packet_phits = static_cast<uint16_t>(cfg.packet_phits);
-  for (int s = 0; s < S; ++s)
-    m_switches.push_back(std::make_unique<Switch>(("sw" + std::to_string(s)).c_str(), s, topo,
-                                                  sp, m_routing, m_ctx, cfg.seed, m_clk));
-  for (int n = 0; n < topo.num_nodes(); ++n)
-    m_nics.push_back(std::make_unique<Nic>(("nic" + std::to_string(n)).c_str(), n, topo, np,
-                                           m_ctx, m_stats, cfg.seed, m_clk));
+  // Construction order: switches, then NICs, unless `--shuffle-construction SEED` (a test
+  // option) permutes them all; SystemC creates their processes, and so evaluates them
+  // within a cycle, in this order, which must not change a result (docs/model.md).
+  const int N = topo.num_nodes();
+  std::vector<int> order(static_cast<size_t>(S + N));
+  for (int k = 0; k < S + N; ++k) order[static_cast<size_t>(k)] = k;
+  if (trace.shuffle_construction != 0) {
+    std::mt19937_64 g(trace.shuffle_construction);
+    std::shuffle(order.begin(), order.end(), g);
+  }
+  m_switches.resize(static_cast<size_t>(S));
+  m_nics.resize(static_cast<size_t>(N));
+  for (int k : order) {
+    if (k < S)
+      m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
+                                                                    m_routing, m_ctx, cfg.seed, m_clk);
+    else
+      m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(("nic" + std::to_string(k - S)).c_str(), k - S, topo,
+                                                                 np, m_ctx, m_stats, cfg.seed, m_clk);
+  }
 
   // Wiring from the neighbour map. Every channel is one initiator socket bound to one
   // target socket; the far end's matching channel is bound when its switch comes.
@@ -123,7 +137,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                                       std::to_string(s) + " port " + std::to_string(port) + ": the port has " +
                                       std::to_string(vcs) + " VCs");
         m_fault = std::make_unique<FaultLink>(("fault_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
-                                              trace.fault, cfg.sw.latency[cls], static_cast<uint8_t>(vcs));
+                                              trace.fault, cfg.sw.latency[cls], static_cast<uint8_t>(vcs), m_ctx.pool);
         sw.out(port).socket.bind(m_fault->from_sender);
         m_fault->to_receiver.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
         continue;
@@ -201,6 +215,16 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_sample_ev.notify(m_period * (static_cast<double>(cfg.timeseries.bin_cycles) - 0.5));
     }
   }
+}
+
+std::vector<std::string> Network::construction_order(size_t n) const {
+  std::vector<std::string> out;
+  for (const sc_core::sc_object* o : get_child_objects()) {
+    if (out.size() == n) break;
+    const std::string b = o->basename();
+    if (b.rfind("sw", 0) == 0 || b.rfind("nic", 0) == 0) out.push_back(b);
+  }
+  return out;
 }
 
 void Network::publish_switch_series(const std::string& name, std::function<double(int)> sample) {

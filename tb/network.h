@@ -28,6 +28,7 @@ struct TraceRequest {
   std::vector<int> switches;   // switch ids to trace
   uint64_t from = 0, to = UINT64_MAX;
   FaultSpec fault;             // a fault injected on one channel (`--fault`), none by default
+  uint64_t shuffle_construction = 0;  // != 0: build switches and NICs in an order shuffled by this seed
 };
 
 struct RunOutcome {
@@ -50,6 +51,9 @@ class Network : public sc_core::sc_module {
   ~Network() override;
 
   RunOutcome run();
+  // The first `n` switches and NICs as SystemC holds them (creation order, which is the
+  // order their processes are first evaluated in): shows `--shuffle-construction` at work.
+  std::vector<std::string> construction_order(size_t n) const;
   // Advance the simulation by `cycles` (benchmarks); returns false on a fatal error.
   bool advance(uint64_t cycles);
 

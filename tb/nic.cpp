@@ -99,13 +99,25 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
 
   for (size_t i = 0; i < np; ++i) {
     TermPort& tp = ports[i];
-    // Sink: tails delivered at their arrival cycle.
+    // Sink: tails delivered at their arrival cycle. Phit-level check: the phits arrive
+    // numbered 0..n-1 packet after packet (one ejection VC, virtual cut-through: a packet's
+    // phits are never interleaved with another's), the tail being phit n-1 of its packet:
+    // none missing or repeated.
     LinkRx& in = *tp.in;
     while (!in.line.empty() && in.line.front().cycle <= now) {
       const FlitArrival a = in.line.front();
       in.line.pop();
+      if (a.flit.seq != tp.rx_next) [[unlikely]] {
+        phit_order_error(i, a.flit, tp);
+        return;
+      }
+      tp.rx_next = a.flit.tail ? 0 : static_cast<uint16_t>(a.flit.seq + 1);
       if (!a.flit.tail) continue;
       const Packet& p = m_ctx.pool[a.flit.pkt];
+      if (a.flit.seq + 1 != p.phits) [[unlikely]] {
+        phit_order_error(i, a.flit, tp);
+        return;
+      }
       if (p.dst_node != m_node) {
         m_ctx.fail(std::string(name()) + ": received packet " + std::to_string(p.src_node) + "->" +
                    std::to_string(p.dst_node) + " meant for another node");
@@ -200,6 +212,18 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
   m_asleep = true;
   if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);
+}
+
+void Nic::phit_order_error(size_t j, const Flit& f, const TermPort& tp) {
+  const int sw = m_topo.switch_of_node(m_node);
+  const int port = m_topo.host_port(m_topo.host_of_node(m_node), static_cast<int>(j));
+  const Packet& p = m_ctx.pool[f.pkt];
+  const std::string expected = tp.rx_next == 0 ? "a head (phit 0)" : "phit " + std::to_string(tp.rx_next);
+  m_ctx.fail(std::string(name()) + ": phit-order violation on the ejection link from switch " + std::to_string(sw) +
+             " port " + std::to_string(port) + " VC " + std::to_string(f.vc) + ": phit " + std::to_string(f.seq) +
+             (f.tail ? " (tail)" : "") + " of packet #" + std::to_string(f.pkt) + " (" + std::to_string(p.src_node) +
+             " -> " + std::to_string(p.dst_node) + ", " + std::to_string(p.phits) + " phits) arrived where " + expected +
+             " was expected (a phit lost, repeated or interleaved)");
 }
 
 void Nic::tick_single() { tick_impl<false>(); }

@@ -93,6 +93,8 @@ class Nic : public sc_core::sc_module, public Clocked {
     int64_t cur_pkt = -1;
     uint16_t cur_seq = 0;
     uint8_t cur_vc = 0;
+    // Sink: the phit index expected next on the ejection link (0: a head).
+    uint16_t rx_next = 0;
   };
   // One of the w Bernoulli sub-sources.
   struct Source {
@@ -122,6 +124,8 @@ class Nic : public sc_core::sc_module, public Clocked {
   void start(TermPort& tp, PacketId id, int vc);
   // GAL: the injection unit and the choice of the next packets onto the links.
   void gal_inject(uint64_t now);
+  // Stops the run: phit `f` arrived on ejection port `j` out of order (see the sink).
+  void phit_order_error(size_t j, const Flit& f, const TermPort& tp);
   bool can_start(const TermPort& tp, int vc, int phits) const {
     return m_prm.pfc ? !tp.paused[static_cast<size_t>(vc)] : tp.credits[static_cast<size_t>(vc)] >= phits;
   }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "scfly_run.h"
+#include "vcd_parse.h"
 
 namespace {
 
@@ -53,6 +54,9 @@ TEST(ValiantNet, AdvPlusHGroupPoliciesSaturateNearOneOverH) {
   EXPECT_LT(accepted(crg_gr), h_bound + 0.02) << accepted(crg_gr);
   EXPECT_GT(accepted(crg_gr), 0.6 * h_bound) << accepted(crg_gr);
   EXPECT_LT(accepted(rrg_gr), h_bound + 0.02) << accepted(rrg_gr);
+  // ... and from below: the shared local link caps RRG-Gr near 1/h (0.230 measured), it does
+  // not collapse towards MIN's 1/(a·p) = 0.056.
+  EXPECT_GT(accepted(rrg_gr), 0.6 * h_bound) << accepted(rrg_gr);
   EXPECT_GT(accepted(rrg_sw), h_bound + 0.08) << accepted(rrg_sw);
   // Hop counts follow Table 1: CRG-Gr Phase A is one global hop, G-LGL at most.
   EXPECT_LE(metrics(crg_gr)["hops_avg"].get<double>(), 4.0);
@@ -131,14 +135,47 @@ TEST(AcorNet, RecomputationIsDeterministic) {
   EXPECT_EQ(a.json["metrics"], b.json["metrics"]);
 }
 
-TEST(AcorNet, VcdTracesTheLevelController) {
+// The traced level controller is the switch's: its level at every cycle equals the
+// per-switch time series with one-cycle bins (sampled from the controller itself), and the
+// traced values obey the controller's rule (acor_level_ctrl.h): a level changes only with
+// its counter reset to 0, and below the top level the counter never reaches the increase
+// threshold IT[level] (it would have raised the level). The load drops mid-run, so the
+// level rises and falls back.
+TEST(AcorNet, VcdTracesTheLevelControllerWithItsValues) {
   const std::string vcd = "/tmp/scfly_acor_" + std::to_string(getpid()) + ".vcd";
-  const ScflyRun r = run_scfly(tiny_config(), "routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=500 "
-                                              "measure_cycles=1500 --vcd " + vcd + " --trace-switches 7");
+  const int sw = 7;
+  const ScflyRun r = run_scfly(tiny_config(), "routing=acor-switch traffic=adv+1 "
+                                              "'phases=[{start: 0, load: 0.4}, {start: 1200, load: 0.02}]' "
+                                              "warmup_cycles=500 measure_cycles=2500 timeseries.bin_cycles=1 "
+                                              "timeseries.per_switch=true --vcd " + vcd +
+                                              " --trace-switches " + std::to_string(sw));
   expect_ok(r);
-  const std::string text = slurp(vcd);
-  EXPECT_NE(text.find("acor_level"), std::string::npos);
-  EXPECT_NE(text.find("acor_blocked_counter"), std::string::npos);
-  EXPECT_NE(text.find("blocked_injections"), std::string::npos);
+  const Waves w = parse_vcd(slurp(vcd));
   std::remove(vcd.c_str());
+  const std::string pre = "net.sw" + std::to_string(sw) + ".";
+  const auto& level = w.values.at(pre + "acor_level");
+  const auto& counter = w.values.at(pre + "acor_blocked_counter");
+  ASSERT_TRUE(w.values.count(pre + "blocked_injections"));
+  const uint64_t it[2] = {15, 500};  // Table 3 defaults, 3 levels
+  int ups = 0, downs = 0;
+  for (size_t i = 0; i < w.times.size(); ++i) {
+    if (level[i] < 2) {
+      ASSERT_LT(counter[i], it[level[i]]) << "t=" << w.times[i] << " level " << level[i];
+    }
+    if (i > 0 && level[i] != level[i - 1]) {
+      (level[i] > level[i - 1] ? ups : downs)++;
+      ASSERT_EQ(counter[i], 0u) << "t=" << w.times[i] << " level " << level[i - 1] << " -> " << level[i];
+    }
+  }
+  EXPECT_GE(ups, 1) << "the level never rose; the test would prove little";
+  EXPECT_GE(downs, 1) << "the level never fell back";
+  // Cycle by cycle against the time series: the VCD's time stamp c (1 ns cycles, ps
+  // stamps) holds the state after cycle c, as the series' bin c does.
+  const auto& series = r.json["timeseries"]["per_switch"]["acor_level"];
+  ASSERT_EQ(series.size(), 3000u);
+  size_t k = 0;
+  for (size_t c = 0; c < series.size(); ++c) {
+    while (k + 1 < w.times.size() && w.times[k + 1] <= c * 1000) ++k;
+    ASSERT_EQ(level[k], static_cast<uint64_t>(series[c][sw].get<double>())) << "cycle " << c;
+  }
 }

@@ -5,6 +5,10 @@
 // reason would show.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "scfly_run.h"
 
 namespace {
@@ -67,6 +71,48 @@ TEST(Safety, LostPauseFramesExceedThePfcHeadroom) {
   expect_fires(qcn_tiny(), "routing=min traffic=adv+1 load=0.9 warmup_cycles=2000 measure_cycles=10000",
                "drop-pause:0:4:0:1000",
                {"net.sw3: PFC headroom exceeded (frame loss), input buffer port 2 VC 0 overflows (2000 phits)"});
+}
+
+// A duplicated phit (its credit dropped, so the flow control stays balanced and no buffer
+// check sees it): the packet reaches its NIC with one phit twice, and the sink's phit-order
+// check stops the run naming the ejection link (switch, port, VC) and the packet.
+TEST(Safety, DuplicatedPhitFiresThePhitOrderCheck) {
+  expect_fires(tiny_config(), "load=0.3 warmup_cycles=500 measure_cycles=3000", "dup-phit:0:5:0:100",
+               {"phit-order violation on the ejection link from switch ", " VC 0: phit ", " arrived where phit ",
+                "(a phit lost, repeated or interleaved)"});
+}
+
+// sim.check_vc_order: every Dragonfly mechanism (control frames included: QCN's CNMs) runs
+// clean with it past saturation, with the same metrics as without it.
+TEST(Safety, VcOrderCheckPassesEveryDragonflyMechanism) {
+  std::vector<std::pair<std::string, std::string>> cases;
+  for (const char* r : {"min", "val", "acor-packet", "acor-switch", "ugal-l", "ugal-g", "par", "pb", "pb-acor",
+                        "min-table"})
+    cases.push_back({tiny_config(), std::string("routing=") + r + " traffic=adv+1 load=0.6"});
+  cases.push_back({tiny_config(), "routing=val val.policy=crg-gr traffic=un load=0.9"});
+  cases.push_back({tiny_config(), "routing=ugal-l switch.vcs.local=6 switch.vcs.global=3 traffic=un load=0.9"});
+  cases.push_back({qcn_tiny(), "routing=min-cond traffic=adv+1 load=0.6"});
+  for (const auto& [config, args] : cases) {
+    SCOPED_TRACE(args);
+    const ScflyRun plain = run_scfly(config, args + " warmup_cycles=500 measure_cycles=3000");
+    const ScflyRun checked = run_scfly(config, args + " warmup_cycles=500 measure_cycles=3000 sim.check_vc_order=true");
+    expect_ok(plain);
+    expect_ok(checked);
+    EXPECT_EQ(plain.json["metrics"], checked.json["metrics"]);
+    EXPECT_EQ(checked.json["config"]["sim"]["check_vc_order"], true);
+  }
+  const Cmd torus = scfly_cmd("run " + std::string(SCFLY_SOURCE_DIR) +
+                              "/sc_main/configs/torus-ring-8.yaml -q sim.check_vc_order=true");
+  EXPECT_EQ(torus.code, 2);
+  EXPECT_NE(torus.err.find("'sim.check_vc_order'"), std::string::npos) << torus.err;
+}
+
+// A route header that loses its "global hop taken" bit in flight: the next switch gives the
+// packet's last local hop the local VC its first hop used, and the check stops the run.
+TEST(Safety, CorruptedHeaderFiresTheVcOrderCheck) {
+  expect_fires(tiny_config(), "routing=min load=0.3 warmup_cycles=500 measure_cycles=3000 sim.check_vc_order=true",
+               "clear-global-done:0:5:0:100",
+               {": VC order violated: packet #", "(local) on VC 0 after VC 0 on an earlier local hop"});
 }
 
 TEST(Safety, BadFaultsAreConfigErrors) {

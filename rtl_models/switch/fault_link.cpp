@@ -6,7 +6,7 @@
 
 namespace scfly {
 
-const char* fault_kinds() { return "extra-credit, double-credits, lose-credits, wrong-vc, drop-pause"; }
+const char* fault_kinds() { return "extra-credit, double-credits, lose-credits, wrong-vc, drop-pause, dup-phit, clear-global-done"; }
 
 FaultSpec parse_fault(const std::string& s) {
   std::vector<std::string> f;
@@ -21,6 +21,8 @@ FaultSpec parse_fault(const std::string& s) {
   else if (f[0] == "lose-credits") out.kind = FaultKind::LoseCredits;
   else if (f[0] == "wrong-vc") out.kind = FaultKind::WrongVc;
   else if (f[0] == "drop-pause") out.kind = FaultKind::DropPause;
+  else if (f[0] == "dup-phit") out.kind = FaultKind::DupPhit;
+  else if (f[0] == "clear-global-done") out.kind = FaultKind::ClearGlobalDone;
   else throw std::invalid_argument(usage);
   try {
     size_t used = 0;

@@ -14,7 +14,13 @@
 //   lose-credits   every credit is dropped: the sender's output VC wedges;
 //   wrong-vc       the first phit is delivered on a VC the receiving port does not have;
 //   drop-pause     every PFC PAUSE is dropped (switch.flow_control: pfc): the receiver's
-//                  headroom overflows.
+//                  headroom overflows;
+//   dup-phit       the first body phit (not a head) is delivered twice, and the next credit
+//                  of that VC dropped so the flow control stays balanced: the packet reaches
+//                  its NIC with a phit repeated (the sink's phit-order check);
+//   clear-global-done  every head's route header loses its "global hop taken" bit (a soft
+//                  error in the header): the next switch gives the packet's last local hop
+//                  the VC of its first (sim.check_vc_order).
 #pragma once
 
 #include <string>
@@ -26,12 +32,13 @@ namespace scfly {
 
 class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm_bw_transport_if<LinkProtocol> {
  public:
-  FaultLink(const char* name, const FaultSpec& f, uint64_t latency_cycles, uint8_t bad_vc)
+  FaultLink(const char* name, const FaultSpec& f, uint64_t latency_cycles, uint8_t bad_vc, PacketPool& pool)
       : from_sender((std::string(name) + "_t").c_str()),
         to_receiver((std::string(name) + "_i").c_str()),
         m_f(f),
         m_lat(latency_cycles),
-        m_bad_vc(bad_vc) {
+        m_bad_vc(bad_vc),
+        m_pool(pool) {
     from_sender.bind(*this);
     to_receiver.bind(*this);
   }
@@ -44,9 +51,25 @@ class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm
       m.flit.vc = m_bad_vc;
       ++m_done;
     }
+    if (m_f.kind == FaultKind::ClearGlobalDone && active(m) && m.flit.vc == m_f.vc && m.flit.head()) {
+      m_pool[m.flit.pkt].route.global_done = 0;
+      ++m_done;
+    }
+    if (m_f.kind == FaultKind::DupPhit && !m_done && active(m) && m.flit.vc == m_f.vc && !m.flit.head()) {
+      ++m_done;
+      m_swallow = true;
+      LinkMsg twin = m;
+      tlm::tlm_phase p2 = ph;
+      sc_core::sc_time d2 = d;
+      to_receiver->nb_transport_fw(twin, p2, d2);
+    }
     return to_receiver->nb_transport_fw(m, ph, d);
   }
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
+    if (m_swallow && m.vc == m_f.vc && m.kind == FlowMsg::Credit) {  // dup-phit: the twin's credit
+      m_swallow = false;
+      return tlm::TLM_ACCEPTED;
+    }
     if (active(m) && m.vc == m_f.vc) {
       if (m_f.kind == FaultKind::LoseCredits && m.kind == FlowMsg::Credit) {
         ++m_done;
@@ -77,7 +100,9 @@ class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm
   FaultSpec m_f;
   uint64_t m_lat;
   uint8_t m_bad_vc;
+  PacketPool& m_pool;
   uint64_t m_done = 0;
+  bool m_swallow = false;  // dup-phit: drop the next credit of the VC
 };
 
 }  // namespace scfly

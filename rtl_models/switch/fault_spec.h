@@ -7,7 +7,7 @@
 
 namespace scfly {
 
-enum class FaultKind : uint8_t { None, ExtraCredit, DoubleCredits, LoseCredits, WrongVc, DropPause };
+enum class FaultKind : uint8_t { None, ExtraCredit, DoubleCredits, LoseCredits, WrongVc, DropPause, DupPhit, ClearGlobalDone };
 
 struct FaultSpec {
   FaultKind kind = FaultKind::None;

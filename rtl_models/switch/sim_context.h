@@ -3,9 +3,11 @@
 // SystemC runs one process at a time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include <systemc>
 
@@ -29,6 +31,8 @@ struct SimContext {
   // hold references (std::map never moves its elements). Reported as `counters`.
   std::map<std::string, uint64_t> counters;
   std::string error;        // first fatal error; the run stops
+  // sim.check_vc_order: per packet id, the last VC it used in each port class (-1: none).
+  std::vector<std::array<int8_t, kMaxPortClasses>> vc_seen;
   // Shared congestion observations of source-adaptive routing (null when unused):
   // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.
   NetworkLoad* net_load = nullptr;

@@ -23,6 +23,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_speedup(prm.speedup),
       m_pipeline(prm.pipeline),
       m_sleep(prm.sleep),
+      m_check_vc_order(prm.check_vc_order),
       m_pfc(prm.flow_control == FlowControl::Pfc),
       m_transit_prio(prm.transit_priority),
       m_age_prio(prm.age_priority) {
@@ -179,7 +180,10 @@ void Switch::cycle_stages(uint64_t now) {
     allocate<kCtl>();
     if (m_reroute_ports) mark_blocked();
     traverse_crossbar<kPfc, kCtl>(now);
-    transmit<kPfc, kCtl>(now);
+    if (m_check_vc_order) [[unlikely]]
+      transmit<kPfc, kCtl, true>(now);
+    else
+      transmit<kPfc, kCtl, false>(now);
   }
   if (!m_units.empty()) {
     SwitchCycle c;
@@ -484,7 +488,7 @@ void Switch::drain_endpoint(uint64_t now) {
   }
 }
 
-template <bool kPfc, bool kCtl>
+template <bool kPfc, bool kCtl, bool kCheckVc>
 void Switch::transmit(uint64_t now) {
   m_out_busy.for_each([&](int op) SCFLY_ALWAYS_INLINE {
     if constexpr (kCtl) {
@@ -531,12 +535,42 @@ void Switch::transmit(uint64_t now) {
         --ov.credits;
         ++m_credits_used[op];
       }
+      if constexpr (kCheckVc) {
+        if (f.head() && !vc_order_ok(f.pkt, op, v)) return;
+      }
       if (f.head()) ++m_ctx.pool[f.pkt].class_hops[m_port_class[op]];
     }
     m_out[op]->send(f, now);
     ++m_ctx.phit_moves;
     if (f.tail) m_link_vc[op] = -1;
   });
+}
+
+// sim.check_vc_order (Dragonfly): the hop-slot rule (minimal.h) and every Dragonfly unit's
+// VC use make a packet's VC strictly increase within each port class along its path (a
+// segment has at most one local hop before and one after its global hop; PAR's turned
+// packets go one VC up; control frames likewise on their own VCs).
+// The last VC per class is kept per packet id beside the pool, reset at the packet's first
+// switch-to-switch hop.
+bool Switch::vc_order_ok(PacketId id, int op, int v) {
+  auto& seen = m_ctx.vc_seen;
+  if (seen.size() <= id) seen.resize(static_cast<size_t>(id) + 1024);
+  const Packet& pkt = m_ctx.pool[id];
+  bool first = true;
+  for (int k = 0; k < kMaxPortClasses; ++k) first = first && pkt.class_hops[k] == 0;
+  if (first) seen[id].fill(-1);
+  const int cls = m_port_class[op];
+  int8_t& last = seen[id][static_cast<size_t>(cls)];
+  if (v <= last) {
+    m_ctx.fail(std::string(name()) + ": VC order violated: packet #" + std::to_string(id) + " (" +
+               std::to_string(pkt.src_node) + " -> " + std::to_string(pkt.dst_node) + ") leaves port " +
+               std::to_string(op) + " (" + m_topo.port_class_name(cls) + ") on VC " + std::to_string(v) +
+               " after VC " + std::to_string(last) + " on an earlier " + m_topo.port_class_name(cls) +
+               " hop (a packet's VC strictly increases within a port class: the hop-slot rule, minimal.h)");
+    return false;
+  }
+  last = static_cast<int8_t>(v);
+  return true;
 }
 
 void Switch::schedule(uint64_t now) {

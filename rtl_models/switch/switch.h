@@ -75,6 +75,7 @@ struct SwitchParams {
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
+  bool check_vc_order = false;            // sim.check_vc_order: stop if a packet's VC decreases in a class
   FlowControl flow_control = FlowControl::Credit;
   uint32_t pfc_xoff[kMaxPortClasses] = {};  // PFC: input VC occupancy that sends PAUSE, phits
   uint32_t pfc_xon[kMaxPortClasses] = {};   // ... and RESUME (<= XOFF), phits
@@ -181,10 +182,12 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void allocate();
   template <bool kPfc, bool kCtl>
   void traverse_crossbar(uint64_t now);
-  template <bool kPfc, bool kCtl>
+  template <bool kPfc, bool kCtl, bool kCheckVc>  // kCheckVc: sim.check_vc_order
   void transmit(uint64_t now);
   void drain_endpoint(uint64_t now);  // the switch's own endpoint output (control frames)
   void schedule(uint64_t now);
+  // sim.check_vc_order: false (and the run stopped) if packet `id` leaving on (op, v) breaks the VC order.
+  bool vc_order_ok(PacketId id, int op, int v);
   void mark_blocked();
 
   int m_id;
@@ -227,6 +230,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void for_each_waiting_for(int port, F&& f) const;
   std::vector<PacketId> m_last_out;             // last data packet switched into each output
   bool m_sleep = true;
+  bool m_check_vc_order = false;
   bool m_pfc = false;
   bool m_transit_prio;  // switch.output_arbiter: transit-priority
   bool m_age_prio;      // switch.output_arbiter: age
