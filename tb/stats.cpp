@@ -30,8 +30,8 @@ void NetStats::delivered(const Packet& p, uint64_t at) {
   if (!in_window(at)) return;
   ++m_pkts;
   m_phits += p.phits;
-  m_lat.push_back(static_cast<uint32_t>(at - p.gen_cycle));
-  m_net_lat.push_back(static_cast<uint32_t>(at - p.inject_cycle));
+  m_lat.add(at - p.gen_cycle);
+  m_net_lat.add(at - p.inject_cycle);
   uint32_t hops = 0;
   for (size_t c = 1; c < m_class_names.size(); ++c) {
     m_class_hops[c] += p.class_hops[c];
@@ -48,22 +48,27 @@ namespace {
 struct Summary {
   double avg = 0, p50 = 0, p99 = 0, max = 0;
 };
-// Nearest-rank percentiles.
-Summary summarize(std::vector<uint32_t> v) {
+// Nearest-rank percentiles (the k-th smallest value, k = ceil(q n)), read off the counts.
+template <typename Counts>
+Summary summarize(const Counts& c) {
   Summary s;
-  if (v.empty()) return s;
-  uint64_t sum = 0;
-  for (uint32_t x : v) sum += x;
-  s.avg = static_cast<double>(sum) / static_cast<double>(v.size());
+  if (c.n == 0) return s;
+  s.avg = static_cast<double>(c.sum) / static_cast<double>(c.n);
   auto rank = [&](double q) {
-    size_t k = static_cast<size_t>(q * static_cast<double>(v.size()) + 0.999999);
-    k = std::min(std::max<size_t>(k, 1), v.size()) - 1;
-    std::nth_element(v.begin(), v.begin() + static_cast<long>(k), v.end());
-    return static_cast<double>(v[k]);
+    size_t k = static_cast<size_t>(q * static_cast<double>(c.n) + 0.999999);
+    k = std::min<size_t>(std::max<size_t>(k, 1), c.n) - 1;  // 0-based index into the sorted values
+    uint64_t below = 0;
+    for (size_t v = 0; v < c.count.size(); ++v) {
+      below += c.count[v];
+      if (below > k) return static_cast<double>(v);
+    }
+    return 0.0;  // unreachable: the counts add up to n
   };
   s.p50 = rank(0.50);
   s.p99 = rank(0.99);
-  s.max = static_cast<double>(*std::max_element(v.begin(), v.end()));
+  size_t top = c.count.size();
+  while (top > 0 && c.count[top - 1] == 0) --top;
+  s.max = static_cast<double>(top - 1);
   return s;
 }
 }  // namespace

@@ -4,6 +4,7 @@
 // Integer accumulators only, so results do not depend on process evaluation order.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -132,7 +133,20 @@ class NetStats {
   std::vector<std::string> m_class_names;
   uint64_t m_class_hops[kMaxPortClasses] = {};
   uint64_t m_policy[6] = {0, 0, 0, 0, 0, 0};
-  std::vector<uint32_t> m_lat, m_net_lat;
+  // Latencies of the window's packets as counts per value (cycles), so memory follows the
+  // longest latency, not the number of packets; the mean and the nearest-rank
+  // percentiles are exactly those of the list of values.
+  struct LatencyCounts {
+    std::vector<uint64_t> count;
+    uint64_t n = 0, sum = 0;
+    void add(uint64_t x) {
+      if (x >= count.size()) count.resize(std::max<size_t>(static_cast<size_t>(x) + 1, 2 * count.size()));
+      ++count[static_cast<size_t>(x)];
+      ++n;
+      sum += x;
+    }
+  };
+  LatencyCounts m_lat, m_net_lat;
   std::vector<uint64_t> m_switch_phits;
 
   struct Bin {
