@@ -2,6 +2,11 @@
 // errors that name the key, the value and what is allowed.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
 #include "sc_main/config.h"
 
 using namespace scfly;
@@ -152,4 +157,51 @@ TEST(Config, WatchdogMustOutlastTheLongestCreditRoundTrip) {
   const std::string e = error_of("watchdog_cycles: 150\nlinks: {global_latency: 100}");
   EXPECT_NE(e.find("watchdog_cycles"), std::string::npos) << e;
   EXPECT_EQ(error_of("watchdog_cycles: 300\nlinks: {global_latency: 100}"), "");
+}
+
+// docs/config.md against the JSON echo (issue 16 sec. 2, a first step): every key some
+// preset echoes has a row in the keys table, and every key the table documents is echoed
+// by some preset. A key parsed but missing from the echo would let a resumed sweep merge
+// two different points (the sweep keys points by the echo), and a key echoed but not
+// documented is a key users cannot find. (`a/b/c` in a key cell stands for a.b, a.c ...)
+namespace {
+void flatten(const nlohmann::json& j, const std::string& prefix, std::set<std::string>& out) {
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string k = prefix + it.key();
+    if (it->is_object() && !it->empty()) flatten(*it, k + ".", out);
+    else out.insert(k);
+  }
+}
+}  // namespace
+
+TEST(Config, DocsListEveryEchoedKeyAndNoOther) {
+  std::ifstream in(std::string(SCFLY_SOURCE_DIR) + "/docs/config.md");
+  ASSERT_TRUE(in);
+  std::set<std::string> documented;
+  const std::regex tick("`([^`]+)`");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("## Traffic patterns", 0) == 0) break;  // the keys table ends before it
+    if (line.rfind("| `", 0) != 0) continue;
+    const std::string cell = line.substr(1, line.find('|', 1) - 1);
+    for (std::sregex_iterator m(cell.begin(), cell.end(), tick), e; m != e; ++m) {
+      const std::string key = (*m)[1];
+      const size_t dot = key.rfind('.');
+      const std::string last = key.substr(dot + 1);
+      std::stringstream parts(last);
+      for (std::string p; std::getline(parts, p, '/');) documented.insert(key.substr(0, dot + 1) + p);
+    }
+  }
+  ASSERT_GT(documented.size(), 60u);
+  const std::string cfg = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/";
+  std::set<std::string> echoed;
+  for (const auto& [file, ov] : std::vector<std::pair<std::string, std::vector<std::string>>>{
+           {"dfly-tiny.yaml", {"sim.check_vc_order=true"}},
+           {"qcn-tiny.yaml", {}},
+           {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
+           {"torus-8x8.yaml", {}}}) {
+    const SimConfig c = load_config(cfg + file, ov);
+    flatten(config_to_json(c), "", echoed);
+  }
+  for (const std::string& k : echoed) EXPECT_TRUE(documented.count(k)) << "echoed, not in docs/config.md: " << k;
+  for (const std::string& k : documented) EXPECT_TRUE(echoed.count(k)) << "in docs/config.md, never echoed: " << k;
 }
