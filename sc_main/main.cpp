@@ -3,6 +3,9 @@
 //             [--trace-from C] [--trace-to C]] [--quiet] [--fault KIND:SW:PORT:VC:CYCLE]
 //             [--shuffle-construction SEED]
 //   scfly sweep SWEEP.yaml [--db FILE] [--jobs N] [--retry-failed] [--dry-run]
+//   scfly sweep SWEEP.yaml --slurm [--partition P] [--time T] [--mem M] [--max-parallel N]
+//             [--points-per-task K] [--sbatch-arg ARG ...] [--db FILE] [--retry-failed] [--dry-run]
+//   scfly sweep SWEEP.yaml --gather [--db FILE]        (sc_main/slurm.h)
 //   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
 //   scfly export DB -o FILE.csv [--table points]
 //   scfly table CONFIG.yaml [key=value ...] --switch N [--at CYCLE]   (a switch's forwarding
@@ -13,7 +16,8 @@
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
 // invariant violation, conservation failure, or drain incomplete; for a sweep: some point
 // failed, all others recorded; check-deadlock: the network is too large to enumerate); 4
-// check-deadlock found a dependency cycle or a routing error; 130 sweep interrupted (resume by running it again).
+// check-deadlock found a dependency cycle or a routing error; sweep --gather: points still
+// missing; 130 sweep interrupted (resume by running it again).
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +34,7 @@
 #include "sc_main/ideal.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
+#include "sc_main/slurm.h"
 #include "sc_main/report_card.h"
 #include "sc_main/sweep.h"
 #include "routing_units/forwarding_table.h"
@@ -124,7 +129,15 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   return 0;
 }
 
-int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, bool dry) {
+// How `scfly sweep` was asked to run: here, on Slurm, as one Slurm task, or gathering.
+struct SweepMode {
+  bool slurm = false, gather = false;
+  std::string task_dir;
+  int task = -1;
+  scfly::SlurmOptions so;
+};
+
+int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, bool dry, const SweepMode& mode) {
   using namespace scfly;
   SweepSpec spec;
   try {
@@ -143,6 +156,13 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
   opt.retry_failed = retry;
   opt.dry_run = dry;
   opt.progress_bar = ::isatty(2) != 0;
+  if (mode.slurm) {
+    scfly::SlurmOptions so = mode.so;
+    so.dry_run = dry;
+    return slurm_submit(path, spec, opt, so);
+  }
+  if (mode.gather) return slurm_gather(spec, opt);
+  if (!mode.task_dir.empty()) return slurm_task(spec, opt, mode.task_dir, mode.task);
   return run_sweep(spec, opt);
 }
 
@@ -354,7 +374,32 @@ int sc_main(int argc, char* argv[]) {
   sweep->add_option("--db", db_path, "results database (default: NAME.sqlite)");
   sweep->add_option("--jobs,-j", jobs, "points run in parallel (default: the core count)");
   sweep->add_flag("--retry-failed", retry, "run again the points recorded as failed");
-  sweep->add_flag("--dry-run", dry, "list the points and their hashes, run nothing");
+  sweep->add_flag("--dry-run", dry, "list the points and their hashes, run nothing (with --slurm: write the job "
+                                     "script and print it, submit nothing)");
+  SweepMode sweep_mode;
+  auto* o_slurm = sweep->add_flag("--slurm", sweep_mode.slurm,
+                                  "submit the points still missing as a Slurm job array (one SQLite shard per task); "
+                                  "prints the job id");
+  auto* o_gather = sweep->add_flag("--gather", sweep_mode.gather,
+                                   "merge the Slurm tasks' shards into the database, show progress, failed points and, "
+                                   "when complete, the saturation summary");
+  auto* o_task = sweep->add_option("--slurm-task", sweep_mode.task_dir,
+                                   "run one task of a submission directory (what the job script calls)");
+  sweep->add_option("--task", sweep_mode.task, "with --slurm-task: the task index (default $SLURM_ARRAY_TASK_ID)")
+      ->needs(o_task);
+  sweep->add_option("--partition", sweep_mode.so.partition, "Slurm partition")->needs(o_slurm);
+  sweep->add_option("--time", sweep_mode.so.time, "Slurm time limit per task (e.g. 2:00:00)")->needs(o_slurm);
+  sweep->add_option("--mem", sweep_mode.so.mem, "Slurm memory per task (e.g. 4G)")->needs(o_slurm);
+  sweep->add_option("--max-parallel", sweep_mode.so.max_parallel, "at most N array tasks at once")->needs(o_slurm);
+  sweep->add_option("--points-per-task", sweep_mode.so.units_per_task,
+                    "points per array task (default 1; saturation_search and stop_after_saturation sweeps: series "
+                    "per task)")
+      ->needs(o_slurm);
+  sweep->add_option("--sbatch-arg", sweep_mode.so.sbatch_args,
+                    "an extra sbatch option written as an #SBATCH line (repeatable), e.g. --sbatch-arg=--account=A")
+      ->needs(o_slurm);
+  o_slurm->excludes(o_gather)->excludes(o_task);
+  o_gather->excludes(o_task);
 
   std::vector<std::string> plot_args;
   CLI::App* plot = app.add_subcommand("plot", "plot a results database (matplotlib)");
@@ -425,7 +470,7 @@ int sc_main(int argc, char* argv[]) {
     if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
   }
-  if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry);
+  if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
   if (plot->parsed()) return cmd_plot(plot->remaining());
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <tuple>
 
 namespace scfly {
 
@@ -237,22 +238,110 @@ int64_t ResultsDb::insert(const PointRecord& r) {
   }
 }
 
+std::pair<int64_t, int64_t> ResultsDb::merge_from(const std::string& path, const std::set<std::string>* only) {
+  if (!std::ifstream(path)) throw DbError("results database '" + path + "' cannot be read");
+  {
+    Stmt att(m_db, "ATTACH DATABASE ? AS shard");
+    att.bind(1, path);
+    att.step();
+  }
+  struct Detach {
+    sqlite3* db;
+    ~Detach() { sqlite3_exec(db, "DETACH DATABASE shard", nullptr, nullptr, nullptr); }
+  } detach{m_db};
+  // A shard written by an older build may lack a table: then it has no rows of it.
+  auto shard_columns = [&](const std::string& table) {
+    std::vector<std::pair<std::string, std::string>> cols;  // name, declared type
+    Stmt s(m_db, "PRAGMA shard.table_info(" + quote_ident(table) + ")");
+    while (s.step()) cols.emplace_back(s.text(1), s.text(2));
+    return cols;
+  };
+  const auto pcols = shard_columns("points");
+  if (pcols.empty()) throw DbError("'" + path + "' is not a scfly results database (no points table)");
+  int64_t taken = 0, left = 0;
+  exec("BEGIN IMMEDIATE");
+  try {
+    std::string names;  // every shard column but id, now also a column here
+    for (const auto& [c, type] : pcols) {
+      if (c == "id") continue;
+      if (!m_point_cols.count(c)) {
+        exec("ALTER TABLE points ADD COLUMN " + quote_ident(c) + " " + (type.empty() ? "TEXT" : type));
+        m_point_cols.insert(c);
+      }
+      names += (names.empty() ? "" : ", ") + quote_ident(c);
+    }
+    // The series tables have fixed columns (the constructor's), bar point_id.
+    auto series_cols = [&](const std::string& table) {
+      std::string out;
+      for (const auto& [c, type] : shard_columns(table))
+        if (c != "point_id") out += ", " + quote_ident(c);
+      return out;
+    };
+    const std::string ts_cols = series_cols("timeseries"), sw_cols = series_cols("switch_series");
+    std::vector<std::tuple<int64_t, std::string, std::string>> rows;  // shard id, hash, status
+    {
+      Stmt s(m_db, "SELECT id, hash, status FROM shard.points ORDER BY id");
+      while (s.step()) rows.emplace_back(sqlite3_column_int64(s.get(), 0), s.text(1), s.text(2));
+    }
+    for (const auto& [sid, hash, status] : rows) {
+      if (only && !only->count(hash)) continue;
+      int64_t here = -1;
+      std::string here_status;
+      {
+        Stmt q(m_db, "SELECT id, status FROM main.points WHERE hash = ?");
+        q.bind(1, hash);
+        if (q.step()) {
+          here = sqlite3_column_int64(q.get(), 0);
+          here_status = q.text(1);
+        }
+      }
+      if (here >= 0 && !(here_status != "ok" && status == "ok")) {
+        ++left;
+        continue;
+      }
+      if (here >= 0) {
+        exec("DELETE FROM main.timeseries WHERE point_id = " + std::to_string(here));
+        exec("DELETE FROM main.switch_series WHERE point_id = " + std::to_string(here));
+        exec("DELETE FROM main.points WHERE id = " + std::to_string(here));
+      }
+      exec("INSERT INTO main.points (" + names + ") SELECT " + names + " FROM shard.points WHERE id = " +
+           std::to_string(sid));
+      const std::string id = std::to_string(sqlite3_last_insert_rowid(m_db));
+      if (!ts_cols.empty())
+        exec("INSERT INTO main.timeseries (point_id" + ts_cols + ") SELECT " + id + ts_cols +
+             " FROM shard.timeseries WHERE point_id = " + std::to_string(sid) + " ORDER BY rowid");
+      if (!sw_cols.empty())
+        exec("INSERT INTO main.switch_series (point_id" + sw_cols + ") SELECT " + id + sw_cols +
+             " FROM shard.switch_series WHERE point_id = " + std::to_string(sid) + " ORDER BY rowid");
+      ++taken;
+    }
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    m_point_cols = columns("points");
+    throw;
+  }
+  return {taken, left};
+}
+
 std::vector<StoredPoint> ResultsDb::points_with_hashes(const std::set<std::string>& hashes) const {
   std::vector<StoredPoint> out;
   const bool have_metrics = m_point_cols.count("accepted_load") && m_point_cols.count("latency_avg") &&
                             m_point_cols.count("offered_load");
   const bool have_generated = have_metrics && m_point_cols.count("generated_load");
   Stmt s(m_db, have_generated ? "SELECT id, hash, status, config_json, accepted_load, latency_avg, "
-                                "offered_load, generated_load FROM points ORDER BY id"
+                                "offered_load, generated_load, error FROM points ORDER BY id"
                : have_metrics ? "SELECT id, hash, status, config_json, accepted_load, latency_avg, "
-                                "offered_load FROM points ORDER BY id"
-                              : "SELECT id, hash, status, config_json FROM points ORDER BY id");
+                                "offered_load, NULL, error FROM points ORDER BY id"
+                              : "SELECT id, hash, status, config_json, NULL, NULL, NULL, NULL, error "
+                                "FROM points ORDER BY id");
   while (s.step()) {
     StoredPoint p;
     p.hash = s.text(1);
     if (!hashes.count(p.hash)) continue;
     p.id = sqlite3_column_int64(s.get(), 0);
     p.status = s.text(2);
+    p.error = s.text(8);
     p.config = nlohmann::json::parse(s.text(3), nullptr, false);
     if (have_metrics && sqlite3_column_type(s.get(), 4) != SQLITE_NULL &&
         sqlite3_column_type(s.get(), 5) != SQLITE_NULL) {

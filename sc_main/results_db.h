@@ -43,7 +43,7 @@ struct PointRecord {
 // A finished point as read back (for saturation analysis and tests).
 struct StoredPoint {
   int64_t id = 0;
-  std::string hash, status;
+  std::string hash, status, error;
   nlohmann::json config;  // parsed config_json
   double accepted_load = 0, latency_avg = 0, offered_load = 0;
   double generated_load = -1;  // -1: not recorded
@@ -68,6 +68,12 @@ class ResultsDb {
   int64_t insert(const PointRecord& r);
   std::vector<StoredPoint> points_with_hashes(const std::set<std::string>& hashes) const;
   int64_t count(const std::string& table) const;
+  // Copies the points of database `path` (a Slurm task's shard) into this one with their
+  // time series, in one transaction: a point whose hash is absent here, or recorded here as
+  // failed while `path` has it ok, is taken; every other is left (merging twice adds
+  // nothing). With `only`, only those hashes are considered. Columns this database lacks
+  // are added. Returns {points taken, points left as they were}.
+  std::pair<int64_t, int64_t> merge_from(const std::string& path, const std::set<std::string>* only = nullptr);
   // Replaces the saturation rows of `sweep`.
   void write_saturation(const std::string& sweep, const nlohmann::json& rows);
   // The saturation rows of `sweep` (objects with the columns of write_saturation).

@@ -339,6 +339,7 @@ struct Outcome {
   bool ok = false;
   double accepted = 0, latency = 0;
   double generated = -1;  // measured generated load (-1: unknown)
+  std::string error;      // a failed point's recorded error (plan mode)
 };
 
 SaturationCriteria criteria(const SweepSpec& s) {
@@ -445,9 +446,11 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     for (size_t i = 0; i < pts.size(); ++i) {
       if (!present.count(pts[i].hash)) continue;
       const StoredPoint& sp = stored[pts[i].hash];
-      res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg, sp.generated_load};
+      res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg, sp.generated_load,
+                       opt.plan ? sp.error : std::string()};
     }
   }
+  if (opt.plan) return true;  // what is stored is all a plan needs
   size_t already = 0;
   for (const auto& r : res) already += r.done;
 
@@ -482,7 +485,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   // other point is still running) instead of a kill timed by the wall clock.
   const char* crash_env = std::getenv("SCFLY_TEST_CRASH_AFTER_ROWS");
   const long crash_after_rows = crash_env ? std::strtol(crash_env, nullptr, 10) : 0;
-  long rows_written = 0;
+  static long rows_written = 0;  // over the whole process (a search writes a round at a time)
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   auto progress = [&](const std::string& line) {
     const double el = elapsed();
@@ -540,6 +543,15 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     running.erase(pid);
     const SweepPoint& p = pts[r.idx];
     const std::string base = tmpdir + "/p" + std::to_string(r.idx);
+    // A point killed by SIGINT or SIGTERM was interrupted with the sweep (Ctrl-C reaches the
+    // whole process group, scancel every process of the job), not failed: it is not recorded,
+    // the sweep stops, and a rerun runs it.
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGTERM)) {
+      std::remove((base + ".json").c_str());
+      std::remove((base + ".err").c_str());
+      g_interrupted = 1;
+      return;
+    }
     PointRecord rec;
     rec.hash = p.hash;
     rec.sweep = spec.name;
@@ -722,7 +734,7 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
       }
     }
     if (batch.empty()) break;
-    std::cerr << "saturation search " << spec.name << ", round " << round << ":\n";
+    if (!opt.plan) std::cerr << "saturation search " << spec.name << ", round " << round << ":\n";
     std::vector<Outcome> out;
     RunCounts c;
     const bool complete = run_points(spec, batch, opt, false, out, c);
@@ -738,6 +750,24 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     }
     for (const auto& [si, first] : owner) {
       Series& se = series[si];
+      if (opt.plan) {  // replay what is stored; the series is missing from its first unrun point
+        bool all = true;
+        for (size_t k = 0; k < se.seeds.size(); ++k) {
+          const Outcome& o = out[first + k];
+          if (!o.done) {
+            all = false;
+            continue;
+          }
+          ++opt.plan->points_stored;
+          opt.plan->stored[se.name].push_back(batch[first + k].hash);
+          if (!o.ok) opt.plan->failed.emplace_back(point_label(batch[first + k]), o.error);
+        }
+        if (!all) {
+          opt.plan->missing.push_back(se.name);
+          se.phase = 3;
+          continue;
+        }
+      }
       double acc = 0, lat = 0, gen = 0;
       bool ok = true;
       for (size_t k = 0; k < se.seeds.size(); ++k) {
@@ -776,6 +806,11 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
       }
     }
   }
+  if (opt.plan) {
+    opt.plan->units = series.size();
+    return 0;
+  }
+  if (!opt.summary) return total.failed ? 3 : 0;
   std::cerr << "sweep " << spec.name << ": " << total.finished << " run (" << total.failed << " failed), "
             << total.already << " already in the database; wall " << fmt_duration(total.wall_s) << "\n";
   // The table: also in the database's saturation table.
@@ -823,9 +858,41 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
-  if (spec.search.on) return run_search(spec, opt, pts);
   const bool has_load_axis =
       std::any_of(spec.axes.begin(), spec.axes.end(), [](const SweepAxis& a) { return a.key == "load"; });
+  const bool by_series = spec.search.on || (spec.stop_after_saturation && has_load_axis);
+  if (opt.only_units) {
+    std::vector<SweepPoint> kept;
+    for (auto& p : pts)
+      if (opt.only_units->count(by_series ? p.series : p.hash)) kept.push_back(std::move(p));
+    pts = std::move(kept);
+  }
+  if (opt.plan) opt.plan->by_series = by_series;
+  if (spec.search.on) return run_search(spec, opt, pts);
+  if (opt.plan) {
+    std::vector<Outcome> res;
+    RunCounts counts;
+    run_points(spec, pts, opt, false, res, counts);
+    if (counts.fatal) return 2;
+    SweepPlan& pl = *opt.plan;
+    std::map<std::string, size_t> limit;  // early stop: the levels a series still needs
+    if (by_series)
+      for (const auto& p : pts) limit.emplace(p.series, series_limit(pts, res, p.series, spec));
+    std::set<std::string> units, missing;
+    for (size_t i = 0; i < pts.size(); ++i) {
+      const std::string unit = by_series ? pts[i].series : pts[i].hash;
+      units.insert(unit);
+      if (res[i].done) {
+        ++pl.points_stored;
+        if (by_series) pl.stored[unit].push_back(pts[i].hash);
+        if (!res[i].ok) pl.failed.emplace_back(point_label(pts[i]), res[i].error);
+      } else if (!(by_series && pts[i].level > limit[unit]) && missing.insert(unit).second) {
+        pl.missing.push_back(unit);
+      }
+    }
+    pl.units = units.size();
+    return 0;
+  }
   if (opt.dry_run) {
     for (const auto& p : pts) std::cout << p.hash << "  " << point_label(p) << "\n";
     std::cout << pts.size() << " points\n";
@@ -847,7 +914,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
   }
   if (rc) return rc;
 
-  if (has_load_axis) {
+  if (has_load_axis && opt.summary) {
     try {
       const nlohmann::json rows = saturation_table(spec, pts, opt.db_path);
       std::printf("\nsaturation (zero-load latency = latency at the lowest load; knee = first load with "

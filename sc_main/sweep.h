@@ -34,6 +34,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,12 +95,30 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec);
 // 64-bit FNV-1a of the configuration's canonical JSON, as 16 hex digits.
 std::string config_hash(const nlohmann::json& config);
 
+// What a sweep still needs from its database (SweepOptions::plan). A work unit is a point
+// (its hash), or a whole series (its name) when the series is adaptive, i.e. under
+// saturation_search or stop_after_saturation with a load axis: its next load depends on the
+// results before it, so it runs in one place (one Slurm task).
+struct SweepPlan {
+  bool by_series = false;
+  size_t units = 0;                  // units of the sweep (after any only_units filter)
+  std::vector<std::string> missing;  // units still to run, in sweep order
+  // Series units: the hashes of the points already stored that the series' run replays
+  // (a Slurm task gets them in its shard, so it resumes the series instead of redoing it).
+  std::map<std::string, std::vector<std::string>> stored;
+  size_t points_stored = 0;  // points of the sweep found in the database
+  std::vector<std::pair<std::string, std::string>> failed;  // (point label, error) recorded as failed
+};
+
 struct SweepOptions {
   std::string db_path;
   int jobs = 1;
   bool retry_failed = false;  // re-run points recorded with status 'error'
   bool dry_run = false;       // list the points, run nothing
   bool progress_bar = false;  // redraw one status line (terminal) vs a line per point
+  bool summary = true;        // print (and store) the saturation summary at the end
+  SweepPlan* plan = nullptr;  // set: run nothing, print nothing, fill *plan from the database
+  const std::set<std::string>* only_units = nullptr;  // set: only these units (a Slurm task)
 };
 
 // Runs the sweep; returns the exit code (0 all ok, 3 some point failed, 2 bad input,
