@@ -75,6 +75,8 @@ class Stmt {
   sqlite3_stmt* m_s = nullptr;
 };
 
+}  // namespace
+
 std::string now_utc() {
   const std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -83,8 +85,6 @@ std::string now_utc() {
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
 }
-
-}  // namespace
 
 std::vector<std::pair<std::string, nlohmann::json>> flatten_columns(const nlohmann::json& j,
                                                                    const std::string& prefix) {

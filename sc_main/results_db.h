@@ -50,6 +50,9 @@ struct StoredPoint {
   bool has_metrics = false;
 };
 
+// The current UTC time as 2026-01-31T12:00:00Z (the `created` column's format).
+std::string now_utc();
+
 // Flattens a JSON object into (column, value) pairs: nested objects joined with '_',
 // arrays kept as JSON values.
 std::vector<std::pair<std::string, nlohmann::json>> flatten_columns(const nlohmann::json& j,
