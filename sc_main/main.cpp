@@ -13,6 +13,7 @@
 //   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE] [--dry-run]
 //   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
+//   scfly keys       (every configuration key: the keys table of docs/config.md, sc_main/config_schema.h)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
 // invariant violation, conservation failure, or drain incomplete; for a sweep: some point
 // failed, all others recorded; check-deadlock: the network is too large to enumerate); 4
@@ -30,6 +31,7 @@
 #include <systemc>
 
 #include "sc_main/config.h"
+#include "sc_main/config_schema.h"
 #include "sc_main/deadlock_check.h"
 #include "sc_main/ideal.h"
 #include "sc_main/report.h"
@@ -455,6 +457,8 @@ int sc_main(int argc, char* argv[]) {
   int card_perms = 0;
   card->add_option("--permutations", card_perms, "run at most N of each row's permutations (a first look)")
       ->check(CLI::Range(1, 100000));
+  CLI::App* keys = app.add_subcommand("keys", "print every configuration key (default, allowed values, meaning) as "
+                                               "the Markdown table of docs/config.md");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -469,6 +473,10 @@ int sc_main(int argc, char* argv[]) {
     tr.shuffle_construction = shuffle_construction;
     if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
+  }
+  if (keys->parsed()) {
+    std::cout << scfly::keys_markdown();
+    return 0;
   }
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
   if (plot->parsed()) return cmd_plot(plot->remaining());

@@ -1,0 +1,845 @@
+// The config schema's table: every key, once (config_schema.h). The order is the order keys
+// are read, so a default may depend on a key above it; it is also the order of the keys table
+// in docs/config.md.
+#include <cmath>
+#include <sstream>
+#include <tuple>
+#include <type_traits>
+
+#include "sc_main/config.h"
+#include "sc_main/config_schema.h"
+
+namespace scfly {
+
+namespace {
+
+template <class T>
+void assign(T& x, const KeyValue& v) {
+  if constexpr (std::is_same_v<T, bool>) x = v.b;
+  else if constexpr (std::is_floating_point_v<T>) x = v.r;
+  else if constexpr (std::is_integral_v<T>) x = static_cast<T>(v.i);
+  else x = v.s;
+}
+
+KeyValue iv(int64_t i) {
+  KeyValue v;
+  v.i = i;
+  return v;
+}
+KeyValue rv(double r) {
+  KeyValue v;
+  v.r = r;
+  return v;
+}
+KeyValue bv(bool b) {
+  KeyValue v;
+  v.b = b;
+  return v;
+}
+KeyValue sv(std::string s) {
+  KeyValue v;
+  v.s = std::move(s);
+  return v;
+}
+
+// Builds one KeySpec in a readable chain and appends it to the table when it goes out of scope.
+class K {
+ public:
+  K(std::vector<KeySpec>& out, std::string path) : m_out(out) { m_k.path = std::move(path); }
+  ~K() { m_out.push_back(std::move(m_k)); }
+  K(const K&) = delete;
+  K& operator=(const K&) = delete;
+
+  K& integer(int64_t lo, int64_t hi, std::string unit = "") {
+    m_k.kind = KeyKind::Integer;
+    m_k.lo = lo;
+    m_k.hi = hi;
+    m_k.unit = std::move(unit);
+    return *this;
+  }
+  K& real(double lo, double hi, std::string expected, bool lo_included = false) {
+    m_k.kind = KeyKind::Real;
+    m_k.rlo = lo;
+    m_k.rhi = hi;
+    m_k.rlo_included = lo_included;
+    m_k.expected = std::move(expected);
+    return *this;
+  }
+  K& boolean() {
+    m_k.kind = KeyKind::Boolean;
+    return *this;
+  }
+  K& text(std::string expected) {
+    m_k.kind = KeyKind::Text;
+    m_k.expected = std::move(expected);
+    return *this;
+  }
+  K& kind(KeyKind k) {
+    m_k.kind = k;
+    return *this;
+  }
+  K& scope(KeyScope s) {
+    m_k.scope = s;
+    return *this;
+  }
+  // A choice stored in an enum: (value, enum, note) for each; set and echo map between them.
+  template <class E, class F>
+  K& choice(std::vector<std::tuple<std::string, E, std::string>> opts, F field) {
+    m_k.kind = KeyKind::Choice;
+    for (const auto& [s, e, note] : opts) m_k.choices.push_back({s, note});
+    m_k.set = [opts, field](ParseState& st, const KeyValue& v) {
+      for (const auto& [s, e, note] : opts)
+        if (s == v.s) field(st.c) = e;
+    };
+    m_k.echo = [opts, field](const SimConfig& c) {
+      for (const auto& [s, e, note] : opts)
+        if (field(const_cast<SimConfig&>(c)) == e) return nlohmann::json(s);
+      return nlohmann::json("?");
+    };
+    return *this;
+  }
+  // Value and echo bound to one field of SimConfig.
+  template <class F>
+  K& bind(F field) {
+    m_k.set = [field](ParseState& st, const KeyValue& v) { assign(field(st.c), v); };
+    m_k.echo = [field](const SimConfig& c) { return nlohmann::json(field(const_cast<SimConfig&>(c))); };
+    return *this;
+  }
+  K& def(KeyValue v) {
+    m_k.def = [v](const ParseState&) { return v; };
+    return *this;
+  }
+  K& def(std::function<KeyValue(const ParseState&)> f) {
+    m_k.def = std::move(f);
+    return *this;
+  }
+  K& set(std::function<void(ParseState&, const KeyValue&)> f) {
+    m_k.set = std::move(f);
+    return *this;
+  }
+  K& custom(std::function<void(ParseState&, const YAML::Node&)> f) {
+    m_k.kind = KeyKind::Custom;
+    m_k.custom = std::move(f);
+    return *this;
+  }
+  K& check(std::function<std::string(const ParseState&, const KeyValue&)> f) {
+    m_k.check = std::move(f);
+    return *this;
+  }
+  K& echo(std::function<nlohmann::json(const SimConfig&)> f) {
+    m_k.echo = std::move(f);
+    return *this;
+  }
+  K& echo_if(std::function<bool(const SimConfig&)> f, std::string note) {
+    m_k.echo_if = std::move(f);
+    m_k.echo_note = std::move(note);
+    return *this;
+  }
+  K& rhi_of(std::function<double(const ParseState&)> f) {
+    m_k.rhi_of = std::move(f);
+    return *this;
+  }
+  K& expected_of(std::function<std::string(const ParseState&)> f) {
+    m_k.expected_of = std::move(f);
+    return *this;
+  }
+  // Docs: default, allowed (empty: derived), meaning.
+  K& doc(std::string default_doc, std::string allowed_doc, std::string meaning) {
+    m_k.default_doc = std::move(default_doc);
+    m_k.allowed_doc = std::move(allowed_doc);
+    m_k.doc = std::move(meaning);
+    return *this;
+  }
+
+ private:
+  std::vector<KeySpec>& m_out;
+  KeySpec m_k;
+};
+
+bool dfly(const SimConfig& c) { return c.topo_kind == TopologyKind::Dragonfly; }
+
+// A Real kept in QCN fixed point (2^-16 %).
+uint32_t to_qcn_fixed(double percent) { return static_cast<uint32_t>(std::lround(percent * kQcnOne)); }
+
+template <class E>
+std::vector<std::tuple<std::string, E, std::string>> named(std::initializer_list<E> values) {
+  std::vector<std::tuple<std::string, E, std::string>> out;
+  for (E e : values) out.emplace_back(to_string(e), e, "");
+  return out;
+}
+
+// The per-port-class keys of a topology kind: (class id, input-side name, output-side name).
+struct ClassKeys {
+  int cls;
+  const char* in;
+  const char* out;
+  int64_t vcs;  // default; 0 = auto
+  int64_t in_buf, out_buf, latency;
+};
+
+void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<ClassKeys>& classes,
+                    const char* which) {
+  if (std::string(which) == "vcs") {
+    for (const ClassKeys& ck : classes) {
+      const int k = ck.cls;
+      const std::string name = ck.in;
+      std::string doc, def_doc;
+      if (k == kHostClass) {
+        def_doc = "1 (gal: 2^n)";
+        doc = "VCs of the injection (host) input (GAL needs one per quadrant, 2^n, fed by its injection queues)";
+      } else if (name == "local") {
+        def_doc = "auto";
+        doc = "local data VCs (auto: MIN 2, MIN-COND 3, PAR 5, others 4; fewer is an error); with control frames "
+              "(probes, QCN's CNMs) 2 control VCs above them";
+      } else if (name == "global") {
+        def_doc = "auto";
+        doc = "global data VCs (auto: MIN 1, others 2); with control frames 1 control VC above them";
+      } else {
+        def_doc = "auto";
+        doc = "data VCs of every switch-to-switch port (auto: torus DOR 2, VAL 4, MIN AD, GOAL and GAL 3; mesh "
+              "DOR 1, VAL 2, MIN AD 2). More VCs widen each VC class into a range (docs/model.md); with control "
+              "frames 2 (mesh 1) control VCs above them";
+      }
+      K(t, "switch.vcs." + name)
+          .kind(KeyKind::VcCount)
+          .scope(scope)
+          .def([k, ck](const ParseState& s) {
+            // GAL: one injection VC per quadrant (its injection queues feed them, tb/nic.h).
+            return iv(k == kHostClass && s.c.routing == RoutingAlgo::Gal ? 0 : ck.vcs);
+          })
+          .set([k, name](ParseState& s, const KeyValue& v) {
+            SimConfig& c = s.c;
+            const int gal_inj = c.routing == RoutingAlgo::Gal ? 1 << c.torus.n : 0;
+            int need = 1;
+            if (c.topo_kind == TopologyKind::Dragonfly) {
+              const VcBudget b = required_vcs(c.routing);
+              need = name == "local" ? b.local : name == "global" ? b.global : 1;
+            } else {
+              need = k == kHostClass ? std::max(1, gal_inj)
+                                     : required_link_vcs(c.routing, c.topo_kind == TopologyKind::Mesh);
+            }
+            const int n = v.i == 0 ? need : static_cast<int>(v.i);
+            if (n < need)
+              throw ConfigError("config key 'switch.vcs." + name + "': value " + std::to_string(n) +
+                                " is too few for routing " + to_string(c.routing) + ", which needs at least " +
+                                std::to_string(need) + " " + name + " VCs " +
+                                (k == kHostClass ? "(one per quadrant, fed by its injection queues)"
+                                                 : "to be deadlock-free") +
+                                " (or use 'auto')");
+            c.sw.vcs[k] = n;
+            if (c.topo_kind != TopologyKind::Dragonfly && k != kHostClass) c.routing_prm.link_vcs = n;
+          })
+          .echo([k](const SimConfig& c) { return nlohmann::json(c.sw.vcs[k]); })
+          .doc(def_doc, "1–16 or auto", doc);
+    }
+  } else if (std::string(which) == "input_buffer" || std::string(which) == "output_buffer") {
+    const bool in = std::string(which) == "input_buffer";
+    for (const ClassKeys& ck : classes) {
+      const int k = ck.cls;
+      const std::string name = in ? ck.in : ck.out;
+      K(t, std::string("switch.") + which + "." + name)
+          .kind(KeyKind::Buffer)
+          .scope(scope)
+          .def(iv(in ? ck.in_buf : ck.out_buf))
+          .set([k, in](ParseState& s, const KeyValue& v) {
+            (in ? s.c.sw.in_buf : s.c.sw.out_buf)[k] = static_cast<uint32_t>(v.i);
+          })
+          .echo([k, in](const SimConfig& c) { return nlohmann::json((in ? c.sw.in_buf : c.sw.out_buf)[k]); })
+          .doc(std::to_string(in ? ck.in_buf : ck.out_buf), "≥ packet_phits phits, or bytes",
+               std::string(in ? "input" : "output") + " buffer depth per VC of the " + name + " " +
+                   (in ? "inputs" : "outputs"));
+    }
+  } else {  // links
+    for (const ClassKeys& ck : classes) {
+      const int k = ck.cls;
+      const std::string name = ck.in;
+      const std::string meaning = k == kHostClass ? "NIC↔switch latency"
+                                  : scope == KeyScope::Torus ? "switch-to-switch link latency"
+                                                             : name + " link latency";
+      K(t, "links." + name + "_latency")
+          .integer(1, 1000000, "cycles")
+          .scope(scope)
+          .def(iv(ck.latency))
+          .set([k](ParseState& s, const KeyValue& v) { s.c.sw.latency[k] = static_cast<uint32_t>(v.i); })
+          .echo([k](const SimConfig& c) { return nlohmann::json(c.sw.latency[k]); })
+          .doc(std::to_string(ck.latency), "", meaning + ", cycles");
+    }
+  }
+}
+
+std::vector<KeySpec> build() {
+  std::vector<KeySpec> t;
+  const int64_t kBig = 1LL << 40;
+
+  // ---- topology
+  K(t, "topology.kind")
+      .choice(std::vector<std::tuple<std::string, TopologyKind, std::string>>{
+                  {"dragonfly", TopologyKind::Dragonfly, ""},
+                  {"torus", TopologyKind::Torus, "k-ary n-cube"},
+                  {"mesh", TopologyKind::Mesh, ""}},
+              [](SimConfig& c) -> TopologyKind& { return c.topo_kind; })
+      .def(sv("dragonfly"))
+      // A Dragonfly's echo has no "kind" key, as before tori existed, so that sweep
+      // databases keyed by the echo keep resuming; a torus or mesh names its kind.
+      .echo_if([](const SimConfig& c) { return !dfly(c); }, "echoed for a torus or mesh")
+      .doc("dragonfly", "",
+           "the network: a Dragonfly (keys p, a, h, g, arrangement) or a k-ary n-cube torus or mesh (keys k, n, p, "
+           "terminal_ports; topologies/torus.h); the other kind's keys are unknown keys");
+  K(t, "topology.p")
+      .integer(1, 250, "hosts per switch")
+      .def([](const ParseState& s) { return iv(dfly(s.c) ? 2 : 1); })
+      .set([](ParseState& s, const KeyValue& v) { (dfly(s.c) ? s.c.topology.p : s.c.torus.p) = static_cast<int>(v.i); })
+      .echo([](const SimConfig& c) { return nlohmann::json(dfly(c) ? c.topology.p : c.torus.p); })
+      .doc("2 (torus/mesh 1)", "1–250", "hosts per switch");
+  K(t, "topology.a")
+      .integer(1, 250)
+      .scope(KeyScope::Dragonfly)
+      .def(iv(4))
+      .bind([](SimConfig& c) -> int& { return c.topology.a; })
+      .doc("4", "", "switches per group");
+  K(t, "topology.h")
+      .integer(1, 250)
+      .scope(KeyScope::Dragonfly)
+      .def(iv(2))
+      .bind([](SimConfig& c) -> int& { return c.topology.h; })
+      .doc("2", "", "global ports per switch");
+  K(t, "topology.g")
+      .integer(2, 1 << 20)
+      .scope(KeyScope::Dragonfly)
+      .def([](const ParseState& s) { return iv(static_cast<int64_t>(s.c.topology.a) * s.c.topology.h + 1); })
+      .bind([](SimConfig& c) -> int& { return c.topology.g; })
+      .doc("a·h+1", "2 … a·h+1", "groups");
+  K(t, "topology.arrangement")
+      .choice(named({Arrangement::Palmtree, Arrangement::Absolute}),
+              [](SimConfig& c) -> Arrangement& { return c.topology.arrangement; })
+      .scope(KeyScope::Dragonfly)
+      .def(sv("palmtree"))
+      .doc("palmtree", "palmtree (needs g=a·h+1), absolute (needs (g−1) | a·h)", "global-link arrangement");
+  K(t, "topology.k")
+      .integer(2, 1 << 20, "switches per dimension")
+      .scope(KeyScope::Torus)
+      .def(iv(8))
+      .bind([](SimConfig& c) -> int& { return c.torus.k; })
+      .doc("8", "≥ 2 (k^n ≤ 2^20)", "switches per dimension");
+  K(t, "topology.n")
+      .integer(1, Torus::kMaxDims, "dimensions")
+      .scope(KeyScope::Torus)
+      .def(iv(2))
+      .bind([](SimConfig& c) -> int& { return c.torus.n; })
+      .doc("2", "1–6", "dimensions");
+  K(t, "topology.terminal_ports")
+      .integer(1, 8, "ports per host (phits/cycle each way)")
+      .scope(KeyScope::Torus)
+      .def(iv(1))
+      .bind([](SimConfig& c) -> int& { return c.torus.w; })
+      // Only when not 1, so that sweep databases of single-port tori keep resuming.
+      .echo_if([](const SimConfig& c) { return c.torus.w != 1; }, "echoed when not 1")
+      .doc("1", "1–8",
+           "ports per host, each 1 phit/cycle each way, so a node injects and ejects up to w "
+           "phits/cycle and `load` may go up to w (the GAL paper's NN row needs 2n; docs/model.md)");
+
+  // ---- routing
+  K(t, "routing")
+      .choice(named({RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
+                     RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb, RoutingAlgo::PbAcor,
+                     RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor, RoutingAlgo::MinAd,
+                     RoutingAlgo::Goal, RoutingAlgo::Gal}),
+              [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
+      .def([](const ParseState& s) { return sv(dfly(s.c) ? "min" : "dor"); })
+      .expected_of([](const ParseState&) { return std::string(routing_choices()); })
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        RoutingAlgo r;
+        parse_routing(v.s, r);
+        const SimConfig& c = s.c;
+        const bool mesh = c.topo_kind == TopologyKind::Mesh;
+        if (dfly(c) ? routes_dragonfly(r) : routes_torus(r, mesh)) return "";
+        return "config key 'routing': value '" + v.s + "' is not allowed on " + s.topo->describe() + "; use " +
+               (dfly(c) ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table or min-cond"
+                : mesh  ? "dor, val or min-ad (goal and gal need the wrap links of a torus)"
+                        : "dor, val, min-ad, goal or gal");
+      })
+      .doc("min (torus/mesh: dor)",
+           "Dragonfly: min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond; "
+           "torus: dor, val, min-ad, goal, gal; mesh: dor, val, min-ad",
+           "routing mechanism (torus family: `routing_units/torus_routing.h`, docs/model.md) (`min-table`: MIN by "
+           "lookup in the switch's conditional forwarding table alone, identical results to `min`; `min-cond`: "
+           "MIN-COND, minimal through the conditional table with a misroute at injection when N > P[minimal port], "
+           "004 §3.1.1; `scfly table CONFIG --switch N [--at CYCLE]` prints a table, live at CYCLE)");
+
+  // ---- MIN-COND and QCN-Switch
+  K(t, "min_cond.trigger")
+      .choice(std::vector<std::tuple<std::string, MinCondTrigger, std::string>>{
+                  {"qcn", MinCondTrigger::Qcn, "QCN-Switch port probabilities"},
+                  {"pause", MinCondTrigger::Pause, "the minimal output's pause state"}},
+              [](SimConfig& c) -> MinCondTrigger& { return c.routing_prm.trigger; })
+      .def(sv("qcn"))
+      .doc("qcn", "",
+           "what sets MIN-COND's port probabilities: QCN-Switch (CNMs, below), or the minimal output's pause state "
+           "(P = 0 while its first VC is paused under PFC, or has credits for less than a packet under credit flow "
+           "control; the conditional routing of 004 §2.2 [7])");
+  K(t, "qcn.sampling")
+      .choice(std::vector<std::tuple<std::string, QcnSampling, std::string>>{
+                  {"output", QcnSampling::Output, "output buffers of transit ports"},
+                  {"input", QcnSampling::Input, ""}},
+              [](SimConfig& c) -> QcnSampling& { return c.routing_prm.qcn.sampling; })
+      .def(sv("output"))
+      .doc("output", "",
+           "QCN congestion point on the output buffers of transit ports (802.1Qau; the paper's final design) or on "
+           "their input buffers ([Neeser12])");
+  K(t, "qcn.sampling_clock")
+      .choice(std::vector<std::tuple<std::string, QcnClock, std::string>>{
+                  {"packets", QcnClock::Packets, "one sample per CPC packets entering the queue"},
+                  {"time", QcnClock::Time, "one per CPC packet times"}},
+              [](SimConfig& c) -> QcnClock& { return c.routing_prm.qcn.clock; })
+      .def(sv("packets"))
+      .doc("packets", "",
+           "what paces the samples: one per CPC data packets entering the sampled queue (the paper), or one per CPC "
+           "packet times (CPC × packet_phits cycles) whatever flows, so a paused congested port is sampled too "
+           "(FOGSim samples on a cycle counter)");
+  K(t, "qcn.feedback_comparison")
+      .boolean()
+      .def(bv(true))
+      .bind([](SimConfig& c) -> bool& { return c.routing_prm.qcn.feedback_comparison; })
+      .doc("true", "",
+           "feedback comparison (004 §3.2): compare each CNM's Fb with the average LastFb over the switch's transit "
+           "ports");
+  K(t, "qcn.source_processing")
+      .boolean()
+      .def(bv(false))
+      .bind([](SimConfig& c) -> bool& { return c.routing_prm.qcn.source_processing; })
+      .doc("false", "bool, input sampling only", "a CP also applies its CNM to its own port toward the victim (004 §3.3.1)");
+  K(t, "qcn.qeq")
+      .real(0.0, 1.0, "a fraction of the sampled buffer in (0, 1] (Table I: 0.2)")
+      .def(rv(0.2))
+      .bind([](SimConfig& c) -> double& { return c.routing_prm.qcn.qeq; })
+      .doc("0.2", "",
+           "Q_eq as a fraction of one VC buffer of the sampled side of the port (Table I: 20 %); Q sums the port's "
+           "data VCs (output sampling: its output queue, docs/model.md)");
+  K(t, "qcn.w")
+      .integer(0, 64)
+      .def(iv(0))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.qcn.w; })
+      .doc("0", "", "weight of Q_δ in Fb (Table I: 0; QCN's own default 2)");
+  K(t, "qcn.cpc")
+      .integer(1, 1000000, "packets between samples")
+      .def(iv(100))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.qcn.cpc; })
+      .doc("100", "1–10^6 packets", "congestion point cycle: one sample per CPC data packets entering the sampled buffer");
+  K(t, "qcn.cnm_percent")
+      .integer(0, 100, "percent")
+      .def(iv(30))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.qcn.cnm_percent; })
+      .doc("30", "0–100", "% of congested samples (Fb > 0) that emit a CNM");
+  K(t, "qcn.lf")
+      .text("a reduction factor written 1/D with D an integer in [1, 65536] (Table I: 1/64)")
+      .def(sv("1/64"))
+      .check([](const ParseState&, const KeyValue& v) -> std::string {
+        const std::string& lf = v.s;
+        const std::string bad = "config key 'qcn.lf': value '" + lf +
+                                "' is not allowed; expected a reduction factor written 1/D with D an integer in "
+                                "[1, 65536] (Table I: 1/64)";
+        if (lf.size() < 3 || lf.compare(0, 2, "1/") != 0) return bad;
+        size_t used = 0;
+        int64_t den = 0;
+        try {
+          den = std::stoll(lf.substr(2), &used);
+        } catch (const std::exception&) {
+          return bad;
+        }
+        return used != lf.size() - 2 || den < 1 || den > 65536 ? bad : "";
+      })
+      .set([](ParseState& s, const KeyValue& v) { s.c.routing_prm.qcn.lf_den = static_cast<uint32_t>(std::stoll(v.s.substr(2))); })
+      .echo([](const SimConfig& c) { return nlohmann::json("1/" + std::to_string(c.routing_prm.qcn.lf_den)); })
+      .doc("1/64", "`1/D`, D = 1–65536", "reduction limiting factor L_f: P ×= 1 − L_f·Fb (floored at `qcn.p_min`)");
+  K(t, "qcn.pc_limit")
+      .integer(1, 1000000, "packets per increase")
+      .def(iv(100))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.qcn.pc_limit; })
+      .doc("100", "1–10^6 packets", "PC_l: +PI every PC_l packets through a transit port without a CNM");
+  K(t, "qcn.pi")
+      .real(0.0, 100.0, "a probability increase in (0, 100] percentage points (Table I: 1)")
+      .def(rv(1.0))
+      .set([](ParseState& s, const KeyValue& v) { s.c.routing_prm.qcn.pi = std::max<uint32_t>(1, to_qcn_fixed(v.r)); })
+      .echo([](const SimConfig& c) { return nlohmann::json(static_cast<double>(c.routing_prm.qcn.pi) / kQcnOne); })
+      .doc("1", "(0, 100] percentage points", "PI, the additive increase (fixed point 2^-16 %)");
+  K(t, "qcn.th1")
+      .integer(0, 63, "(6-bit feedback units)")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.qcn.th1; })
+      .doc("0", "", "feedback-comparison window: increase iff Fb ≤ avg − Th1");
+  K(t, "qcn.th2")
+      .integer(0, 63, "(6-bit feedback units)")
+      .def(iv(30))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.qcn.th2; })
+      .doc("30", "", "feedback-comparison window: decrease by 1 − L_f(Fb − avg) iff Fb ≥ avg + Th2");
+  K(t, "qcn.p_min")
+      .real(0.0, 100.0, "a probability floor in [0, 100] percent (default 0)", true)
+      .def(rv(0.0))
+      .set([](ParseState& s, const KeyValue& v) { s.c.routing_prm.qcn.p_min = to_qcn_fixed(v.r); })
+      .echo([](const SimConfig& c) { return nlohmann::json(static_cast<double>(c.routing_prm.qcn.p_min) / kQcnOne); })
+      .doc("0", "[0, 100] percent", "probability floor (not in the paper; FOGSim's QCN_MIN_RATE)");
+  K(t, "qcn.cnm_phits")
+      .integer(1, 4096, "phits (default: one data packet)")
+      .def(iv(0))  // 0: packet_phits, resolved once that is read
+      .bind([](SimConfig& c) -> uint16_t& { return c.routing_prm.qcn.cnm_phits; })
+      .doc("packet_phits", "1–4096, at most every local/global buffer",
+           "CNM frame size (FOGSim sends packet-sized CNMs)");
+
+  // ---- GAL (tori)
+  K(t, "gal.sets")
+      .choice(std::vector<std::tuple<std::string, GalSets, std::string>>{
+                  {"all", GalSets::All, "one set per destination, the paper's S = N"},
+                  {"1", GalSets::One, ""},
+                  {"2", GalSets::Two, "near/far"},
+                  {"4", GalSets::Quadrant, "by the minimal quadrant: 2^n sets"}},
+              [](SimConfig& c) -> GalSets& { return c.routing_prm.gal.sets; })
+      .def(sv("all"))
+      // Absent from a Dragonfly's echo: its sweep keys stay as they were before tori.
+      .echo_if([](const SimConfig& c) { return !dfly(c); }, "echoed for a torus or mesh")
+      .doc("all", "",
+           "GAL destination sets (GAL §V.B): one per destination switch (the paper's S = N), one, near/far (far: "
+           "minimal distance > k/4 in some dimension), or by the minimal quadrant's sign vector (2^n sets; 4 on a 2-D "
+           "torus)");
+  const auto torus_only = [](const SimConfig& c) { return !dfly(c); };
+  K(t, "gal.queue_depth")
+      .integer(1, 65535, "packets per injection queue")
+      .def(iv(128))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.queue_depth; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("128", "1–65535 packets", "each injection queue's depth (a full chosen queue holds the source queue's head back)");
+  K(t, "gal.adaptive")
+      .boolean()
+      .def(bv(true))
+      .bind([](SimConfig& c) -> bool& { return c.routing_prm.gal.threshold.adaptive; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("true", "", "adaptive threshold (GAL §IV.E); false: T stays `gal.threshold`");
+  K(t, "gal.t_min")
+      .integer(0, 65535, "packets")
+      .def(iv(2))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t_min; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("2", "0–65535 packets", "the adaptive threshold's lower clamp (Fig. 14: 2)");
+  K(t, "gal.t_max")
+      .integer(0, 65535, "packets")
+      .def([](const ParseState& s) { return iv(s.c.routing_prm.gal.queue_depth); })
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t_max; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("queue_depth", "0–65535 packets", "the adaptive threshold's upper clamp (Fig. 14: 128)");
+  K(t, "gal.threshold")
+      .integer(0, 65535, "packets (the fixed T, or the adaptive controller's initial T)")
+      .def([](const ParseState& s) { return iv(s.c.routing_prm.gal.threshold.t_min); })
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t0; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("t_min", "packets, in [t_min, t_max] when adaptive", "the fixed T, or the controller's initial T");
+  K(t, "gal.n1")
+      .integer(1, 1000000, "cycles")
+      .def(iv(50))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n1; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("50", "1–10^6 cycles", "departure window n1 (Fig. 14)");
+  K(t, "gal.n2")
+      .integer(1, 1000000, "cycles")
+      .def(iv(20))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n2; })
+      .echo_if(torus_only, "echoed for a torus or mesh")
+      .doc("20", "1–10^6 cycles", "update period n2 (Fig. 14)");
+
+  // ---- Valiant, ACOR, UGAL, Piggyback (Dragonfly mechanisms; read on every topology)
+  K(t, "val.policy")
+      .choice(named({Misroute::RrgSw, Misroute::RrgGr, Misroute::CrgSw, Misroute::CrgGr}),
+              [](SimConfig& c) -> Misroute& { return c.routing_prm.val.policy; })
+      .def(sv("rrg-sw"))
+      .expected_of([](const ParseState&) { return std::string(policy_choices()); })
+      .doc("rrg-sw", "", "Valiant Phase-A misrouting policy (ACOR paper Table 1)");
+  K(t, "val.restricted")
+      .boolean()
+      .def(bv(false))
+      .bind([](SimConfig& c) -> bool& { return c.routing_prm.val.restricted; })
+      .doc("false", "", "Restricted Valiant: intra-group traffic misroutes inside its group");
+  K(t, "val.recompute")
+      .boolean()
+      .def(bv(false))
+      .bind([](SimConfig& c) -> bool& { return c.routing_prm.val.recompute; })
+      .doc("false", "", "redraw the intermediate while the head is blocked at injection");
+  K(t, "acor.sequence")
+      .choice(named({AcorSequence::TwoLevelA, AcorSequence::TwoLevelB, AcorSequence::ThreeLevel}),
+              [](SimConfig& c) -> AcorSequence& { return c.routing_prm.acor.sequence; })
+      .def(sv("3l"))
+      .doc("3l", "", "ACOR policy sequence (Table 2)");
+  K(t, "acor.hi")
+      .integer(1, 1LL << 30, "cycles")
+      .def(iv(500))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.acor.ctrl.hi; })
+      .doc("500", "", "ACOR-Switch hysteresis interval, cycles");
+  K(t, "acor.it1")
+      .integer(1, 1LL << 30)
+      .def(iv(15))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.acor.ctrl.it[0]; })
+      .doc("15", "", "first increase threshold (blocked attempts per interval)");
+  K(t, "acor.it2")
+      .integer(1, 1LL << 30)
+      // PB-ACOR's Table 3 second threshold is 50 (fewer packets go non-minimal than in ACOR).
+      .def([](const ParseState& s) { return iv(s.c.routing == RoutingAlgo::PbAcor ? 50 : 500); })
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.acor.ctrl.it[1]; })
+      .doc("500 (PB-ACOR 50)", "", "second increase threshold (blocked attempts per interval)");
+  K(t, "acor.dt1")
+      .integer(0, 1LL << 30)
+      .def(iv(5))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.acor.ctrl.dt[0]; })
+      .doc("5", "0 … it1", "first decrease threshold");
+  K(t, "acor.dt2")
+      .integer(0, 1LL << 30)
+      .def(iv(15))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.acor.ctrl.dt[1]; })
+      .doc("15", "0 … it2", "second decrease threshold");
+  K(t, "ugal.threshold")
+      .integer(kThresholdMin, kThresholdMax, "(phits x hops, 24-bit signed as the RTL)")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> int64_t& { return c.routing_prm.ugal.threshold; })
+      .doc("0", "integer (phits × hops), 24-bit signed",
+           "UGAL T: minimal iff q_min·H_min ≤ q_vlb·H_vlb + T (UGAL-L/G, PAR, PB)");
+  K(t, "ugal.occupancy")
+      .choice(std::vector<std::tuple<std::string, QueueMeasure, std::string>>{
+                  {to_string(QueueMeasure::Output), QueueMeasure::Output, "output buffer"},
+                  {to_string(QueueMeasure::Credits), QueueMeasure::Credits, "downstream, from credits"},
+                  {to_string(QueueMeasure::Both), QueueMeasure::Both, ""}},
+              [](SimConfig& c) -> QueueMeasure& { return c.routing_prm.ugal.measure; })
+      .def(sv("output"))
+      .doc("output", "output, credits, both (credit flow control only)",
+           "what a port's queue occupancy counts: output-buffer phits, downstream phits not yet credited, or both");
+  K(t, "pb.cg")
+      .integer(1, kCgMax, "percent (10 bits, as the RTL)")
+      .def(iv(120))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.pb.cg; })
+      .doc("120", "", "Piggyback: a global link is saturated when q > C_g % × switch average + T_g");
+  K(t, "pb.tg")
+      .integer(0, kTgMax, "phits (16 bits, as the RTL)")
+      .def(iv(5))
+      .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.pb.tg; })
+      .doc("5", "", "Piggyback: T_g of the saturation rule above, phits");
+  K(t, "pb.delay")
+      .integer(1, 1000000, "cycles (the group sees a flag from the next cycle on at the earliest)")
+      .def(iv(-1))  // -1: the local link latency, resolved once that is read
+      .set([](ParseState& s, const KeyValue& v) { s.pb_delay = v.i; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.routing_prm.pb.delay); })
+      .doc("local link latency (torus/mesh 1)", "cycles ≥ 1",
+           "delay before the group's other switches see a flag (a switch sees its own flags from the next cycle; "
+           "with 0 the result would depend on the order the switches are evaluated in a cycle)");
+
+  // ---- traffic and the run
+  K(t, "traffic")
+      .text("")
+      .def(sv("un"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        TrafficSpec spec;
+        if (auto why = parse_traffic(v.s, spec); !why.empty())
+          return "config key 'traffic': value '" + v.s + "' is not allowed: " + why;
+        if (auto why = check_traffic(spec, *s.topo); !why.empty())
+          return "config key 'traffic': value '" + v.s + "' is not allowed: " + why;
+        return "";
+      })
+      .set([](ParseState& s, const KeyValue& v) { parse_traffic(v.s, s.c.traffic); })
+      .echo([](const SimConfig& c) { return nlohmann::json(to_string(c.traffic)); })
+      .doc("un", "see below", "traffic pattern");
+  K(t, "load")
+      .real(0.0, 1.0, "")
+      // Up to the terminal bandwidth: 1 phit/node/cycle, w with w terminal ports (tori).
+      .rhi_of([](const ParseState& s) { return static_cast<double>(s.topo->terminal_ports()); })
+      .expected_of([](const ParseState& s) {
+        const int w = s.topo->terminal_ports();
+        return "an offered load in (0, " +
+               (w == 1 ? std::string("1]") : std::to_string(w) + "] (the terminal_ports)") +
+               " phits/node/cycle";
+      })
+      .def(rv(0.1))
+      .bind([](SimConfig& c) -> double& { return c.load; })
+      .doc("0.1", "(0, 1]; (0, w] with `topology.terminal_ports` w",
+           "offered load, phits/node/cycle (at most the node's terminal bandwidth)");
+  K(t, "seed")
+      .integer(0, INT64_MAX)
+      .def(iv(1))
+      .bind([](SimConfig& c) -> uint64_t& { return c.seed; })
+      .doc("1", "≥ 0", "run seed (every component derives its own stream)");
+  K(t, "warmup_cycles")
+      .integer(0, kBig, "cycles")
+      .def(iv(2000))
+      .bind([](SimConfig& c) -> uint64_t& { return c.warmup_cycles; })
+      .doc("2000", "", "cycles before the measurement window");
+  K(t, "measure_cycles")
+      .integer(1, kBig, "cycles")
+      .def(iv(10000))
+      .bind([](SimConfig& c) -> uint64_t& { return c.measure_cycles; })
+      .doc("10000", "", "measurement window");
+  K(t, "drain")
+      .boolean()
+      .def(bv(false))
+      .bind([](SimConfig& c) -> bool& { return c.drain; })
+      .doc("false", "", "after the window stop sources and deliver everything");
+  K(t, "drain_timeout_cycles")
+      .integer(1, kBig, "cycles")
+      .def(iv(1000000))
+      .bind([](SimConfig& c) -> uint64_t& { return c.drain_timeout_cycles; })
+      .doc("1000000", "", "drain gives up (exit 3) after this");
+  K(t, "watchdog_cycles")
+      .integer(100, kBig, "cycles")
+      .def(iv(20000))
+      .bind([](SimConfig& c) -> uint64_t& { return c.watchdog_cycles; })
+      .doc("20000", "≥ 100 cycles, longer than the slowest credit round trip plus a packet",
+           "stuck-network detection interval");
+  K(t, "packet_phits")
+      .integer(1, 4096, "phits")
+      .def(iv(8))
+      .bind([](SimConfig& c) -> int& { return c.packet_phits; })
+      .doc("8", "", "packet length");
+  K(t, "phit_bytes")
+      .integer(1, 1 << 20, "bytes")
+      .def(iv(25))
+      .bind([](SimConfig& c) -> int& { return c.phit_bytes; })
+      .doc("25", "", "for byte-sized buffers (25 B = 200 Gb/s at 1 GHz)");
+  K(t, "clock_ghz")
+      .real(0.0, 1000.0, "a clock frequency in (0, 1000] GHz")
+      .def(rv(1.0))
+      .bind([](SimConfig& c) -> double& { return c.clock_ghz; })
+      .doc("1.0", "(0, 1000]", "network clock");
+
+  // ---- the switch
+  K(t, "switch.speedup")
+      .integer(1, 8)
+      .def(iv(2))
+      .bind([](SimConfig& c) -> int& { return c.sw.speedup; })
+      .doc("2", "", "crossbar speedup S");
+  K(t, "switch.pipeline_cycles")
+      .integer(0, 100000, "cycles")
+      .def(iv(5))
+      .bind([](SimConfig& c) -> int& { return c.sw.pipeline; })
+      .doc("5", "", "head arrival to routable");
+  K(t, "switch.flow_control")
+      .choice(std::vector<std::tuple<std::string, FlowControl, std::string>>{
+                  {"credit", FlowControl::Credit, "per-VC credits"},
+                  {"pfc", FlowControl::Pfc, "802.1Qbb pause per VC"}},
+              [](SimConfig& c) -> FlowControl& { return c.sw.flow_control; })
+      .def(sv("credit"))
+      .doc("credit", "",
+           "link flow control: per-VC credits, or Ethernet PFC (802.1Qbb) pause per VC with XOFF = input buffer − "
+           "(2 × link latency + 2 packets), XON = XOFF − 1 packet; under `pfc` every input buffer must hold 2 × "
+           "latency + 3 packets, and `ugal.occupancy` must be `output` (no credits exist)");
+  K(t, "switch.output_arbiter")
+      .kind(KeyKind::Choice)
+      .doc("round-robin", "",
+           "output-port arbitration among the inputs requesting it: round-robin over every input; transit inputs "
+           "(round-robin among them) strictly before injection inputs (FOGSim's default PrioLRS arbiter); or the "
+           "oldest packet first by generation cycle (ties round-robin); control frames go first either way")
+      .def(sv("round-robin"))
+      .set([](ParseState& s, const KeyValue& v) {
+        s.c.sw.transit_priority = v.s == "transit-priority";
+        s.c.sw.age_priority = v.s == "age";
+      })
+      .echo([](const SimConfig& c) {
+        return nlohmann::json(c.sw.transit_priority ? "transit-priority" : c.sw.age_priority ? "age" : "round-robin");
+      });
+  t.back().choices = {{"round-robin", "every input alike"},
+                      {"transit-priority", "transit inputs before injection inputs, FOGSim's PrioLRS"},
+                      {"age", "the oldest packet first, by network injection cycle"}};
+  const std::vector<ClassKeys> host_class = {{kHostClass, "injection", "ejection", 1, 64, 32, 1}};
+  const std::vector<ClassKeys> dfly_classes = {{static_cast<int>(PortClass::Local), "local", "local", 0, 64, 32, 10},
+                                               {static_cast<int>(PortClass::Global), "global", "global", 0, 128, 32, 40}};
+  const std::vector<ClassKeys> torus_classes = {{1, "link", "link", 0, 64, 32, 1}};
+  // The host class (injection/ejection) exists on every topology; the others are the
+  // topology's own port classes.
+  for (const char* which : {"vcs", "input_buffer", "output_buffer", "links"}) {
+    add_class_keys(t, KeyScope::Any, host_class, which);
+    add_class_keys(t, KeyScope::Dragonfly, dfly_classes, which);
+    add_class_keys(t, KeyScope::Torus, torus_classes, which);
+  }
+
+  // ---- control frames
+  K(t, "control.probe_interval")
+      .integer(0, 1LL << 30, "cycles between probe frames per switch (0 = off)")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> uint32_t& { return c.sw.probe_interval; })
+      .doc("0 (off)", "cycles ≥ 0",
+           "every switch originates a control frame toward a random host every this many cycles (random phase per "
+           "switch); control frames travel on their own VCs above the data VCs (local 2, global 1 more; data + "
+           "control ≤ 16) with strict priority, are intercepted by the host's switch and reported apart "
+           "(`control_frames_*`, `control_latency_*`)");
+  K(t, "control.frame_phits")
+      .integer(1, 4096, "phits")
+      .def([](const ParseState& s) { return iv(s.c.packet_phits); })
+      .bind([](SimConfig& c) -> uint16_t& { return c.sw.probe_phits; })
+      .doc("packet_phits", "1–4096, at most every local/global input and output buffer",
+           "control frame length (virtual cut-through: a frame moves only into a buffer that holds all of it)");
+
+  // ---- simulation options
+  K(t, "sim.sleep")
+      .boolean()
+      .def(bv(true))
+      .bind([](SimConfig& c) -> bool& { return c.sw.sleep; })
+      .doc("true", "",
+           "idle switches and NICs sleep until a link wakes them; `false` clocks every block every cycle (identical "
+           "results, slower: for checking)");
+  K(t, "sim.check_vc_order")
+      .boolean()
+      .def(bv(false))
+      .bind([](SimConfig& c) -> bool& { return c.sw.check_vc_order; })
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (!v.b || dfly(s.c)) return "";
+        return "config key 'sim.check_vc_order': value 'true' is allowed on topology.kind dragonfly only (the check "
+               "knows the Dragonfly hop-slot VC order; the torus schemes' orders are checked statically by scfly "
+               "check-deadlock)";
+      })
+      // A debug check that changes no result: echoed only when on, so the echo (and with it
+      // every stored sweep point's hash) of a run without it is what it was before the key.
+      .echo_if([](const SimConfig& c) { return c.sw.check_vc_order; }, "echoed when true")
+      .doc("false", "bool; Dragonfly only",
+           "debug check: stop the run (exit 3, naming switch, port, VC and packet) unless every packet's VC strictly "
+           "increases within each port class along its path, as the hop-slot rule (docs/model.md) and every "
+           "Dragonfly mechanism's VC use give; results are unchanged");
+
+  // ---- phases, RTL blocks, time series
+  K(t, "phases")
+      .custom(parse_phases)
+      .echo([](const SimConfig& c) {
+        nlohmann::json a = nlohmann::json::array();
+        if (c.phases_given)
+          for (const auto& p : c.phases)
+            a.push_back({{"start", p.start}, {"traffic", to_string(p.traffic)}, {"load", p.load}});
+        return a;
+      })
+      .doc("[]", "list of `{start, traffic, load}`", "traffic phases (below); [] = one phase of `traffic` at `load`");
+  K(t, "rtl")
+      .custom(parse_rtl)
+      .echo([](const SimConfig& c) {
+        nlohmann::json a = nlohmann::json::array();
+        if (c.sw.rtl_acor) a.push_back("acor");
+        if (c.sw.rtl_ugal) a.push_back("ugal");
+        if (c.sw.rtl_pb) a.push_back("pb");
+        if (c.sw.rtl_min_route) a.push_back("min_route");
+        return a;
+      })
+      .doc("[]",
+           "Dragonfly only: any of min_route (palmtree dfly(2,4,2,9) or dfly(4,8,4,33); absolute dfly(2,4,2,g), g = 3, "
+           "5, 9, or dfly(4,8,4,g), g = 9, 17, 33), acor (routing acor-switch/pb-acor), ugal "
+           "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h = 2, 4 or 6); more shapes and h with CMake "
+           "`SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES` / `SCFLY_RTL_EXTRA_PB_H`; needs an SCFLY_RTL build",
+           "Verilated blocks co-simulated in every switch; `--rtl min_route,acor,ugal,pb` on the command line");
+  K(t, "timeseries.bin_cycles")
+      .integer(0, kBig, "cycles (0 = off)")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> uint64_t& { return c.timeseries.bin_cycles; })
+      .doc("0 (off)", "≥ 0, at most 10^6 bins per run", "time-series bin width, cycles");
+  K(t, "timeseries.per_switch")
+      .boolean()
+      .def(bv(false))
+      .bind([](SimConfig& c) -> bool& { return c.timeseries.per_switch; })
+      .doc("false", "", "also sample per-switch series at each bin end");
+  return t;
+}
+
+}  // namespace
+
+const std::vector<KeySpec>& config_keys() {
+  static const std::vector<KeySpec> table = build();
+  return table;
+}
+
+}  // namespace scfly
