@@ -588,8 +588,9 @@ std::string cell(const std::string& text) {
 
 std::string keys_markdown() {
   std::string md = "| key | default | allowed | meaning |\n|---|---|---|---|\n";
-  std::string conditional;
+  std::string conditional, run_only;
   for (const KeySpec& k : config_keys()) {
+    if (k.run_only) run_only += (run_only.empty() ? "`" : ", `") + k.path + "`";
     const std::string where = k.scope == KeyScope::Torus ? "torus/mesh: " : k.scope == KeyScope::Dragonfly ? "Dragonfly: " : "";
     md += "| `" + k.path + "` | " + cell(k.default_doc) + " | " + cell(allowed_text(k)) + " | " + cell(where + k.doc) +
           " |\n";
@@ -597,7 +598,9 @@ std::string keys_markdown() {
   }
   md += "\nEvery key above is in the JSON `config` echo with its resolved value, except " + conditional +
         ": these appeared after sweep databases keyed by the echo existed, so the echo holds them only where "
-        "they were not the behaviour before them, and every stored point keeps its hash.\n";
+        "they were not the behaviour before them, and every stored point keeps its hash.\n\nKeys that change "
+        "no route and no VC are left out of the routing shape that keys the cached deadlock verdict of a run "
+        "(docs/model.md, Deadlock freedom): " + run_only + ".\n";
   return md;
 }
 
@@ -637,10 +640,11 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
 
 // The echo, derived from the schema: every key of this topology with its resolved value
 // (config_schema.h says which keys are echoed only in some configurations, and why).
-nlohmann::json config_to_json(const SimConfig& c) {
+namespace {
+nlohmann::json echo_keys(const SimConfig& c, bool shape_only) {
   nlohmann::json j = nlohmann::json::object();
   for (const KeySpec& k : config_keys()) {
-    if (!k.applies(c.topo_kind) || (k.echo_if && !k.echo_if(c))) continue;
+    if (!k.applies(c.topo_kind) || (k.echo_if && !k.echo_if(c)) || (shape_only && k.run_only)) continue;
     const std::vector<std::string> parts = split_path(k.path);
     nlohmann::json* cur = &j;
     for (size_t i = 0; i + 1 < parts.size(); ++i) cur = &(*cur)[parts[i]];
@@ -648,6 +652,10 @@ nlohmann::json config_to_json(const SimConfig& c) {
   }
   return j;
 }
+}  // namespace
+
+nlohmann::json config_to_json(const SimConfig& c) { return echo_keys(c, false); }
+nlohmann::json routing_shape_json(const SimConfig& c) { return echo_keys(c, true); }
 
 std::string routing_summary(const SimConfig& c) {
   std::string s = to_string(c.routing);

@@ -74,6 +74,10 @@ class K {
     m_k.expected = std::move(expected);
     return *this;
   }
+  K& run_only() {
+    m_k.run_only = true;
+    return *this;
+  }
   K& kind(KeyKind k) {
     m_k.kind = k;
     return *this;
@@ -257,6 +261,7 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
                                   : scope == KeyScope::Torus ? "switch-to-switch link latency"
                                                              : name + " link latency";
       K(t, "links." + name + "_latency")
+          .run_only()
           .integer(1, 1000000, "cycles")
           .scope(scope)
           .def(iv(ck.latency))
@@ -628,6 +633,7 @@ std::vector<KeySpec> build() {
 
   // ---- traffic and the run
   K(t, "traffic")
+      .run_only()
       .text("")
       .def(sv("un"))
       .check([](const ParseState& s, const KeyValue& v) -> std::string {
@@ -642,6 +648,7 @@ std::vector<KeySpec> build() {
       .echo([](const SimConfig& c) { return nlohmann::json(to_string(c.traffic)); })
       .doc("un", "see below", "traffic pattern");
   K(t, "load")
+      .run_only()
       .real(0.0, 1.0, "")
       // Up to the terminal bandwidth: 1 phit/node/cycle, w with w terminal ports (tori).
       .rhi_of([](const ParseState& s) { return static_cast<double>(s.topo->terminal_ports()); })
@@ -656,31 +663,37 @@ std::vector<KeySpec> build() {
       .doc("0.1", "(0, 1]; (0, w] with `topology.terminal_ports` w",
            "offered load, phits/node/cycle (at most the node's terminal bandwidth)");
   K(t, "seed")
+      .run_only()
       .integer(0, INT64_MAX)
       .def(iv(1))
       .bind([](SimConfig& c) -> uint64_t& { return c.seed; })
       .doc("1", "≥ 0", "run seed (every component derives its own stream)");
   K(t, "warmup_cycles")
+      .run_only()
       .integer(0, kBig, "cycles")
       .def(iv(2000))
       .bind([](SimConfig& c) -> uint64_t& { return c.warmup_cycles; })
       .doc("2000", "", "cycles before the measurement window");
   K(t, "measure_cycles")
+      .run_only()
       .integer(1, kBig, "cycles")
       .def(iv(10000))
       .bind([](SimConfig& c) -> uint64_t& { return c.measure_cycles; })
       .doc("10000", "", "measurement window");
   K(t, "drain")
+      .run_only()
       .boolean()
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.drain; })
       .doc("false", "", "after the window stop sources and deliver everything");
   K(t, "drain_timeout_cycles")
+      .run_only()
       .integer(1, kBig, "cycles")
       .def(iv(1000000))
       .bind([](SimConfig& c) -> uint64_t& { return c.drain_timeout_cycles; })
       .doc("1000000", "", "drain gives up (exit 3) after this");
   K(t, "watchdog_cycles")
+      .run_only()
       .integer(100, kBig, "cycles")
       .def(iv(20000))
       .bind([](SimConfig& c) -> uint64_t& { return c.watchdog_cycles; })
@@ -692,11 +705,13 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> int& { return c.packet_phits; })
       .doc("8", "", "packet length");
   K(t, "phit_bytes")
+      .run_only()
       .integer(1, 1 << 20, "bytes")
       .def(iv(25))
       .bind([](SimConfig& c) -> int& { return c.phit_bytes; })
       .doc("25", "", "for byte-sized buffers (25 B = 200 Gb/s at 1 GHz)");
   K(t, "clock_ghz")
+      .run_only()
       .real(0.0, 1000.0, "a clock frequency in (0, 1000] GHz")
       .def(rv(1.0))
       .bind([](SimConfig& c) -> double& { return c.clock_ghz; })
@@ -704,11 +719,13 @@ std::vector<KeySpec> build() {
 
   // ---- the switch
   K(t, "switch.speedup")
+      .run_only()
       .integer(1, 8)
       .def(iv(2))
       .bind([](SimConfig& c) -> int& { return c.sw.speedup; })
       .doc("2", "", "crossbar speedup S");
   K(t, "switch.pipeline_cycles")
+      .run_only()
       .integer(0, 100000, "cycles")
       .def(iv(5))
       .bind([](SimConfig& c) -> int& { return c.sw.pipeline; })
@@ -724,6 +741,7 @@ std::vector<KeySpec> build() {
            "(2 × link latency + 2 packets), XON = XOFF − 1 packet; under `pfc` every input buffer must hold 2 × "
            "latency + 3 packets, and `ugal.occupancy` must be `output` (no credits exist)");
   K(t, "switch.output_arbiter")
+      .run_only()
       .kind(KeyKind::Choice)
       .doc("round-robin", "",
            "output-port arbitration among the inputs requesting it: round-robin over every input; transit inputs "
@@ -771,6 +789,7 @@ std::vector<KeySpec> build() {
 
   // ---- simulation options
   K(t, "sim.sleep")
+      .run_only()
       .boolean()
       .def(bv(true))
       .bind([](SimConfig& c) -> bool& { return c.sw.sleep; })
@@ -778,6 +797,7 @@ std::vector<KeySpec> build() {
            "idle switches and NICs sleep until a link wakes them; `false` clocks every block every cycle (identical "
            "results, slower: for checking)");
   K(t, "sim.check_vc_order")
+      .run_only()
       .boolean()
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.sw.check_vc_order; })
@@ -797,6 +817,7 @@ std::vector<KeySpec> build() {
 
   // ---- phases, RTL blocks, time series
   K(t, "phases")
+      .run_only()
       .custom(parse_phases)
       .echo([](const SimConfig& c) {
         nlohmann::json a = nlohmann::json::array();
@@ -807,6 +828,7 @@ std::vector<KeySpec> build() {
       })
       .doc("[]", "list of `{start, traffic, load}`", "traffic phases (below); [] = one phase of `traffic` at `load`");
   K(t, "rtl")
+      .run_only()
       .custom(parse_rtl)
       .echo([](const SimConfig& c) {
         nlohmann::json a = nlohmann::json::array();
@@ -823,11 +845,13 @@ std::vector<KeySpec> build() {
            "`SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES` / `SCFLY_RTL_EXTRA_PB_H`; needs an SCFLY_RTL build",
            "Verilated blocks co-simulated in every switch; `--rtl min_route,acor,ugal,pb` on the command line");
   K(t, "timeseries.bin_cycles")
+      .run_only()
       .integer(0, kBig, "cycles (0 = off)")
       .def(iv(0))
       .bind([](SimConfig& c) -> uint64_t& { return c.timeseries.bin_cycles; })
       .doc("0 (off)", "≥ 0, at most 10^6 bins per run", "time-series bin width, cycles");
   K(t, "timeseries.per_switch")
+      .run_only()
       .boolean()
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.timeseries.per_switch; })

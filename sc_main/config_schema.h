@@ -87,6 +87,10 @@ struct KeySpec {
   std::function<nlohmann::json(const SimConfig&)> echo;
   std::function<bool(const SimConfig&)> echo_if;
   std::string echo_note;  // docs: when the key is not always echoed
+  // Changes no route and no VC (load, windows, latencies, ...): left out of the shape that
+  // keys the cached deadlock verdict (sc_main/deadlock_validation.h). Conservative: a key
+  // not marked is part of the shape.
+  bool run_only = false;
 
   bool applies(TopologyKind k) const {
     return scope == KeyScope::Any || (scope == KeyScope::Dragonfly) == (k == TopologyKind::Dragonfly);
@@ -99,6 +103,10 @@ const std::vector<KeySpec>& config_keys();
 // The "allowed" text of a key (docs) and the "expected ..." text of its error message.
 std::string allowed_text(const KeySpec& k);
 std::string expected_text(const KeySpec& k, const ParseState& s);
+
+// The echo of the keys that shape routes and VCs (every key not run_only): what a
+// deadlock verdict depends on.
+nlohmann::json routing_shape_json(const SimConfig& c);
 
 // The keys table of docs/config.md, generated (Markdown).
 std::string keys_markdown();

@@ -176,6 +176,9 @@ class Checker {
           throw TooLarge("more than " + std::to_string(m_opt.max_states) +
                                    " routing states; check a smaller network of the same kind");
         expand(static_cast<uint32_t>(i));
+        if (m_calls > m_opt.max_calls)
+          throw TooLarge("more than " + std::to_string(m_opt.max_calls) +
+                         " routing-unit calls; check a smaller network of the same kind");
       }
       longest_route(r);
     } catch (const std::runtime_error& e) {

@@ -63,6 +63,7 @@ struct DeadlockCheckOptions {
   // VCs per port class to analyse (index = the topology's class id); 0 = as configured.
   int vcs[kMaxPortClasses] = {};
   uint64_t max_states = 20000000;  // routing states explored before giving up
+  uint64_t max_calls = UINT64_MAX;  // routing-unit calls (every draw x view x level) before giving up
   int random_views = 4;            // random congestion views besides the extreme ones
   uint64_t seed = 1;               // for the random views
 };

@@ -33,6 +33,7 @@
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
 #include "sc_main/deadlock_check.h"
+#include "sc_main/deadlock_validation.h"
 #include "sc_main/ideal.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
@@ -64,8 +65,10 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
   using namespace scfly;
   SimConfig cfg;
   TraceRequest trace = trace_in;
+  DeadlockValidation deadlock;
   try {
     cfg = load_config(config_path, overrides);
+    deadlock = validate_deadlock(cfg);  // a network that can deadlock is a configuration error
     if (!fault.empty()) {
       try {
         trace.fault = parse_fault(fault);
@@ -105,14 +108,16 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
     std::cerr << " ...\n";
   }
   const RunOutcome r = net_ptr->run();
-  if (!quiet) std::cout << human_summary(cfg, r);
+  if (!quiet) std::cout << human_summary(cfg, r) << "  " << deadlock.summary() << "\n";
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     if (!out) {
       std::cerr << "scfly: error: cannot write --json file '" << json_path << "'\n";
       return 1;
     }
-    out << result_json(cfg, r, warnings).dump(2) << "\n";
+    nlohmann::json j = result_json(cfg, r, warnings);
+    j["deadlock_check"] = deadlock.to_json();
+    out << j.dump(2) << "\n";
   }
   if (!r.error.empty()) {
     if (quiet) std::cerr << "scfly: error: " << r.error << "\n";

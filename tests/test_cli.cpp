@@ -110,3 +110,21 @@ TEST(Cli, CheckDeadlockExitCodesAndCycle) {
   EXPECT_EQ(torus.code, 0) << torus.out << torus.err;
   EXPECT_NE(torus.out.find("Duato"), std::string::npos) << torus.out;
 }
+
+// Every run is validated for deadlock freedom by the checker (sc_main/deadlock_validation.h):
+// the summary and the JSON say so, and the second run of the same shape reads the cache.
+TEST(Cli, RunsCarryTheDeadlockCheckersVerdict) {
+  const std::string cache = "/tmp/scfly_dl_cli_" + std::to_string(::getpid());
+  ::setenv("SCFLY_CACHE_DIR", cache.c_str(), 1);
+  const ScflyRun a = run_scfly(tiny_config(), "routing=val measure_cycles=500 warmup_cycles=100");
+  const ScflyRun b = run_scfly(tiny_config(), "routing=val measure_cycles=500 warmup_cycles=100 load=0.2");
+  ::unsetenv("SCFLY_CACHE_DIR");
+  std::system(("rm -rf " + cache).c_str());
+  ASSERT_EQ(a.code, 0) << a.err;
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(a.out.find("deadlock freedom: checked, the channel dependency graph is acyclic"), std::string::npos) << a.out;
+  EXPECT_EQ(a.json["deadlock_check"]["verdict"], "acyclic");
+  EXPECT_EQ(a.json["deadlock_check"]["cached"], false);
+  EXPECT_EQ(b.json["deadlock_check"]["cached"], true);
+  EXPECT_EQ(b.json["deadlock_check"]["states"], a.json["deadlock_check"]["states"]);
+}

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -159,11 +160,12 @@ TEST(ConfigFuzz, MutatedPresetsParseOrFailWithAConfigError) {
 }
 
 // A sample of the mutated presets that parse, on networks of at most 100 switches, run for
-// real (400 cycles, drained): each ends in exit 0, 2 or 3 (never a signal, never another
-// code) within 60 s.
+// real (400 cycles, drained): each ends in exit 0, 2, or 3 for a drain that did not finish (never
+// a signal, a watchdog, an invariant or another code) within 60 s.
 TEST(ConfigFuzz, MutatedPresetsThatParseRunOrFailCleanly) {
   const std::string dir = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/";
   int runs = 0;
+  std::map<int, int> outcomes;
   for (const std::string preset : {"dfly-tiny.yaml", "torus-ring-8.yaml", "qcn-tiny.yaml"}) {
     const std::string base = read_file(dir + preset);
     std::vector<std::string> keys;
@@ -186,12 +188,18 @@ TEST(ConfigFuzz, MutatedPresetsThatParseRunOrFailCleanly) {
                               ">/dev/null 2>/tmp/scfly_fuzz_err_" + std::to_string(getpid());
       const int st = std::system(cmd.c_str());
       const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-      EXPECT_TRUE(code == 0 || code == 2 || code == 3)
-          << preset << ": exit " << code << " (124: over 60 s) on:\n" << text << "\nstderr: "
-          << read_file("/tmp/scfly_fuzz_err_" + std::to_string(getpid()));
+      const std::string err = read_file("/tmp/scfly_fuzz_err_" + std::to_string(getpid()));
+      // Exit 3 only for what a valid network may do: not empty within the drain timeout
+      // when overloaded. A watchdog, an invariant or a conservation failure on a configuration
+      // that validates would be a bug.
+      const bool legit3 = code == 3 && err.find("drain incomplete") != std::string::npos;
+      EXPECT_TRUE(code == 0 || code == 2 || legit3)
+          << preset << ": exit " << code << " (124: over 60 s) on:\n" << text << "\nstderr: " << err;
+      ++outcomes[code];
       std::remove(f.c_str());
     }
   }
   std::remove(("/tmp/scfly_fuzz_err_" + std::to_string(getpid())).c_str());
   EXPECT_GE(runs, 30);
+  for (const auto& [code, n] : outcomes) std::cout << "config fuzz runs: exit " << code << ": " << n << "\n";
 }

@@ -5,12 +5,18 @@
 // the hand-kept VC table (routing.h, required_vcs / required_link_vcs) in both directions.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "routing_units/routing.h"
 #include "sc_main/config.h"
 #include "sc_main/deadlock_check.h"
+#include "sc_main/deadlock_validation.h"
 
 namespace scfly {
 namespace {
@@ -165,6 +171,88 @@ TEST(DeadlockCheck, StateBudgetIsAnError) {
   EXPECT_NE(r.error.find("routing states"), std::string::npos) << r.error;
   EXPECT_TRUE(r.too_large);
   EXPECT_FALSE(r.deadlock_free());
+}
+
+
+// Config validation runs the checker (sc_main/deadlock_validation.h): a configured network
+// that can deadlock is a ConfigError naming the cycle; verdicts are cached per routing shape.
+class DeadlockValidationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    m_dir = std::filesystem::temp_directory_path() / ("scfly-dl-cache-" + std::to_string(::getpid()));
+    std::filesystem::remove_all(m_dir);
+    ::setenv("SCFLY_CACHE_DIR", m_dir.c_str(), 1);
+  }
+  void TearDown() override {
+    ::unsetenv("SCFLY_CACHE_DIR");
+    std::filesystem::remove_all(m_dir);
+  }
+  size_t cached_files() const {
+    if (!std::filesystem::exists(m_dir / "deadlock")) return 0;
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(m_dir / "deadlock")) n += e.path().extension() == ".json";
+    return n;
+  }
+  std::filesystem::path m_dir;
+};
+
+TEST_F(DeadlockValidationTest, ChecksOnceAndReadsTheVerdictBackPerShape) {
+  const SimConfig c = config("dfly-tiny.yaml", {"routing=val"});
+  const DeadlockValidation first = validate_deadlock(c);
+  EXPECT_EQ(first.verdict, "acyclic");
+  EXPECT_FALSE(first.cached);
+  EXPECT_GT(first.states, 1000u);
+  EXPECT_EQ(cached_files(), 1u);
+  // Run-only keys (load, traffic, seed, windows, latencies) share the verdict.
+  const DeadlockValidation again =
+      validate_deadlock(config("dfly-tiny.yaml", {"routing=val", "load=0.7", "traffic=adv+1", "seed=9",
+                                                  "links.global_latency=77", "measure_cycles=5"}));
+  EXPECT_TRUE(again.cached);
+  EXPECT_EQ(again.verdict, "acyclic");
+  EXPECT_EQ(again.states, first.states);
+  EXPECT_EQ(cached_files(), 1u);
+  // A key that shapes routes or VCs is another shape.
+  EXPECT_FALSE(validate_deadlock(config("dfly-tiny.yaml", {"routing=val", "val.policy=crg-gr"})).cached);
+  EXPECT_FALSE(validate_deadlock(config("dfly-tiny.yaml", {"routing=val", "switch.vcs.local=5"})).cached);
+  EXPECT_EQ(cached_files(), 3u);
+  // Escape-VC schemes pass by Duato's condition.
+  EXPECT_EQ(validate_deadlock(config("torus-8x8.yaml", {"routing=min-ad"})).verdict, "duato");
+}
+
+TEST_F(DeadlockValidationTest, ANetworkThatCanDeadlockIsAConfigErrorWithItsCycle) {
+  // The VC table would not let a config file ask for this; a unit whose hop slots outgrow
+  // the configured VCs (here: VAL given MIN's local VCs) is what the check exists to catch.
+  SimConfig c = config("dfly-tiny.yaml", {"routing=val"});
+  c.sw.vcs[static_cast<int>(PortClass::Local)] = 2;
+  std::string e;
+  try {
+    validate_deadlock(c);
+  } catch (const ConfigError& err) {
+    e = err.what();
+  }
+  EXPECT_NE(e.find("can deadlock"), std::string::npos) << e;
+  EXPECT_NE(e.find("DEADLOCK POSSIBLE"), std::string::npos) << e;
+  EXPECT_NE(e.find("local"), std::string::npos) << e;
+  // The cached verdict says the same.
+  std::string again;
+  try {
+    validate_deadlock(c);
+  } catch (const ConfigError& err) {
+    again = err.what();
+  }
+  EXPECT_EQ(again, e);
+}
+
+TEST_F(DeadlockValidationTest, BeyondTheBudgetItSaysNotCheckedAndATornCacheFileIsIgnored) {
+  const SimConfig c = config("dfly-tiny.yaml", {"routing=ugal-l"});
+  const DeadlockValidation v = validate_deadlock(c, 1000);
+  EXPECT_EQ(v.verdict, "too large");
+  EXPECT_NE(v.summary().find("NOT checked"), std::string::npos) << v.summary();
+  ASSERT_EQ(cached_files(), 1u);
+  for (const auto& f : std::filesystem::directory_iterator(m_dir / "deadlock")) std::ofstream(f.path()) << "{\"key\": ";
+  const DeadlockValidation w = validate_deadlock(c, 1000);
+  EXPECT_FALSE(w.cached);
+  EXPECT_EQ(w.verdict, "too large");
 }
 
 }  // namespace
