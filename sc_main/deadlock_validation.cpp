@@ -23,8 +23,12 @@ std::string build_id() {
   std::string id = SCFLY_GIT_REV;
   const bool exact = id != "unknown" && id.find("dirty") == std::string::npos;
   if (!exact) {
+    // The executable's path first (readlink, which valgrind answers with its client's path,
+    // where stat of /proc/self/exe would see the tool's binary).
+    char exe[4096];
+    const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof exe - 1);
     struct stat st {};
-    if (::stat("/proc/self/exe", &st) == 0)
+    if (n > 0 && (exe[n] = '\0', ::stat(exe, &st) == 0))
       id += " exe " + std::to_string(st.st_size) + " " + std::to_string(st.st_mtim.tv_sec) + "." +
             std::to_string(st.st_mtim.tv_nsec);
     else
