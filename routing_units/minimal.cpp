@@ -32,11 +32,14 @@ int exit_ties(const Dragonfly& topo, int sw, int target, int& best) {
 
 // Pins the segment's exit link: among the links toward the target's group, those giving
 // the fewest hops; the nth of them in links_between order, nth = Rng::scale(tie_word, count).
+// With h.random_exit, any of the n links: the nth, nth = Rng::scale(tie_word, n).
 void choose_exit(const Dragonfly& topo, int sw, int target, RouteHeader& h, uint32_t tie_word) {
   const int n = topo.links_per_group_pair();
   const GlobalLinkEnd* links = topo.links_between(topo.group_of(sw), topo.group_of(target));
   int pick = 0;
-  if (n > 1) {
+  if (n > 1 && h.random_exit) {
+    pick = static_cast<int>(Rng::scale(tie_word, static_cast<uint32_t>(n)));
+  } else if (n > 1) {
     int best = 4;
     const int count = exit_ties(topo, sw, target, best);
     int nth = static_cast<int>(Rng::scale(tie_word, static_cast<uint32_t>(count)));
@@ -96,6 +99,17 @@ int minimal_exit_options(const Dragonfly& topo, int sw, int target) {
   if (topo.group_of(sw) == topo.group_of(target) || topo.links_per_group_pair() == 1) return 1;
   int best = 4;
   return exit_ties(topo, sw, target, best);
+}
+
+int hops_via_link(const Dragonfly& topo, int from, int to, int k) {
+  return hops_via(topo, from, to, topo.links_between(topo.group_of(from), topo.group_of(to))[k]);
+}
+
+int committed_hops(const Dragonfly& topo, int from, int to, const RouteHeader& h, const RouteDecision& first) {
+  if (from == to) return 0;
+  if (topo.group_of(from) == topo.group_of(to)) return 1;
+  if (topo.port_class(first.port) == PortClass::Global) return 1 + (topo.global_peer(from, first.port).sw != to);
+  return 2 + (topo.global_peer(h.exit_switch, h.exit_port).sw != to);
 }
 
 int minimal_distance(const Dragonfly& topo, int from, int to) {

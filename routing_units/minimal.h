@@ -9,6 +9,8 @@
 // link is chosen once, at the first switch of the segment, uniformly among the links that
 // give the fewest hops to the target switch (a link owned by this switch or landing on the
 // target switch is preferred); the choice is kept in the header (exit_switch/exit_port).
+// A header with random_exit set (UGAL's `ugal.segment_link: random`, the T-UGAL paper's
+// baseline) draws uniformly among all links of the group pair instead: still at most L-G-L.
 // Congestion signal read: none.
 // VC use per hop (the hop-slot rule shared by every Dragonfly unit here): a path is cut in
 // segments (MIN: one; Valiant: two). In segment s a local hop uses local VC 2s before the
@@ -52,5 +54,13 @@ RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng)
 // Hop counts of the minimal path from switch `from` to switch `to` (0..3 switch-to-switch
 // hops on the shortest route), used by tests and path-length statistics.
 int minimal_distance(const Dragonfly& topo, int from, int to);
+
+// Hops from `from` to `to` through the global link `k` of links_between(group of from, group
+// of to) (from and to in different groups): 1 to 3.
+int hops_via_link(const Dragonfly& topo, int from, int to, int k);
+
+// Hops of the path a minimal hop committed to: `first` was just decided at `from` toward `to`
+// and `h` is the header after it (its pinned exit, if the first hop is local toward it).
+int committed_hops(const Dragonfly& topo, int from, int to, const RouteHeader& h, const RouteDecision& first);
 
 }  // namespace scfly

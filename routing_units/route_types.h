@@ -11,6 +11,10 @@ namespace scfly {
 struct RouteHeader {
   int32_t dst_switch = -1;
   int16_t dst_host = -1;
+  // ugal.segment_link random: the Valiant path's second-segment global link, drawn at the
+  // source (index into links_between(group of the intermediate, group of the destination)),
+  // pinned when the packet reaches its intermediate; kNoLink = none.
+  uint16_t seg2_link = 0xFFFF;
   int32_t inter_switch = -1;  // Valiant intermediate switch, -1 = none (minimal path)
   int32_t exit_switch = -1;   // global link chosen for this segment: owning switch ...
   int16_t exit_port = -1;     // ... and its port; -1 = not chosen yet
@@ -24,6 +28,9 @@ struct RouteHeader {
   uint8_t dir_set = 0;  // the direction of the dimension is fixed (first hop taken, or a quadrant drawn)
   uint8_t minus = 0;    // ... and it is the - direction (the quadrant's vector of directions)
   uint8_t wrapped = 0;  // the packet has crossed the dimension's wrap link (its dateline)
+  // Dragonfly, ugal.segment_link random: every segment's global link is drawn uniformly among
+  // all links joining the two groups, not among the fewest-hop ones (minimal.h).
+  uint8_t random_exit = 0;
 };
 
 // What a routing unit may observe besides the header, passed in by the switch each time it

@@ -234,6 +234,9 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       ap.threshold = m_prm.ugal.threshold;
       ap.policy = m_prm.val.policy;
       ap.restricted = m_prm.val.restricted;
+      ap.intermediate = m_prm.ugal.intermediate;
+      ap.segment_link = m_prm.ugal.segment_link;
+      ap.multiplier = m_prm.ugal.multiplier;
       switch (m_algo) {
         case RoutingAlgo::UgalG: ap.kind = AdaptiveKind::UgalG; break;
         case RoutingAlgo::Par: ap.kind = AdaptiveKind::Par; break;

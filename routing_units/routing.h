@@ -65,6 +65,9 @@ struct AcorParams {
 struct UgalParams {
   int64_t threshold = 0;                     // T, phits x hops (T-UGAL sec. 4.1.2: 0)
   QueueMeasure measure = QueueMeasure::Output;  // what a port's queue occupancy counts
+  UgalIntermediate intermediate = UgalIntermediate::Any;  // the T-UGAL paper's baseline options (ugal.h)
+  SegmentLink segment_link = SegmentLink::Shortest;
+  UgalMultiplier multiplier = UgalMultiplier::Hops;
 };
 
 // Piggyback (ugal.h; ACOR paper Table 3).

@@ -1,5 +1,7 @@
 #include "routing_units/ugal.h"
 
+#include <algorithm>
+
 #include "routing_units/minimal.h"
 #include "routing_units/valiant.h"
 
@@ -20,9 +22,54 @@ int next_switch(const Dragonfly& t, int sw, int port) {
   return t.switch_id(t.group_of(sw), t.local_neighbor(t.index_of(sw), port));
 }
 
-Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng) {
+constexpr uint16_t kNoLink = 0xFFFF;
+
+// The packet reaches its Valiant intermediate: segment B starts, on the global link drawn
+// at the source if there is one (ugal.segment_link random).
+void enter_segment_b(const Dragonfly& t, RouteHeader& h) {
+  h.segment = 1;
+  h.global_done = 0;
+  h.exit_switch = -1;
+  h.exit_port = -1;
+  if (h.seg2_link != kNoLink) {
+    const GlobalLinkEnd& l = t.links_between(t.group_of(h.inter_switch), t.group_of(h.dst_switch))[h.seg2_link];
+    h.exit_switch = l.sw;
+    h.exit_port = l.port;
+    h.seg2_link = kNoLink;
+  }
+}
+
+// ugal.intermediate other-groups: uniform over the switches outside the source and
+// destination groups; for an intra-group pair another switch of the group (T-UGAL artifact,
+// ../shared/specs/tugal.md sec. 5).
+Intermediate draw_other_groups(const Dragonfly& t, int src, int dst, Rng& rng) {
+  Intermediate im;
+  const int gs = t.group_of(src), gd = t.group_of(dst), a = t.a();
+  if (gs == gd) {
+    if (src == dst || a <= 2) return im;
+    int k = static_cast<int>(rng.below(static_cast<uint32_t>(a - 2)));
+    const int lo = std::min(t.index_of(src), t.index_of(dst)), hi = std::max(t.index_of(src), t.index_of(dst));
+    if (k >= lo) ++k;
+    if (k >= hi) ++k;
+    im.sw = t.switch_id(gs, k);
+    im.policy = Misroute::Local;
+    return im;
+  }
+  if (t.g() <= 2) return im;
+  const int r = static_cast<int>(rng.below(static_cast<uint32_t>((t.g() - 2) * a)));
+  int grp = r / a;
+  const int lo = std::min(gs, gd), hi = std::max(gs, gd);
+  if (grp >= lo) ++grp;
+  if (grp >= hi) ++grp;
+  im.sw = t.switch_id(grp, r % a);
+  im.policy = Misroute::RrgSw;
+  return im;
+}
+
+Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng, SegmentLink link) {
   Candidate c;
   c.h = h0;  // a minimal path stays in segment 0 (local VC 0, global VC 0, local VC 1)
+  c.h.random_exit = link == SegmentLink::Random;
   c.h.inter_switch = -1;
   c.h.nonminimal = false;
   c.h.policy = static_cast<uint8_t>(Misroute::None);
@@ -38,17 +85,22 @@ Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
     c.gl_sw = c.h.exit_switch;
     c.gl_port = c.h.exit_port;
   }
-  c.hops = static_cast<uint32_t>(minimal_distance(t, sw, c.h.dst_switch));
+  c.hops = static_cast<uint32_t>(c.h.random_exit ? committed_hops(t, sw, c.h.dst_switch, c.h, c.first)
+                                                 : minimal_distance(t, sw, c.h.dst_switch));
   return c;
 }
 
 Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng,
-                            Misroute policy, bool restricted) {
+                            Misroute policy, bool restricted, const AdaptiveParams& prm) {
   Candidate c;
   c.h = h0;
-  const Intermediate im = draw_intermediate(t, sw, h0.dst_switch, policy, restricted, rng);
+  const Intermediate im = prm.intermediate == UgalIntermediate::OtherGroups
+                              ? draw_other_groups(t, sw, h0.dst_switch, rng)
+                              : draw_intermediate(t, sw, h0.dst_switch, policy, restricted, rng);
   c.h.policy = static_cast<uint8_t>(im.policy);
-  if (im.sw < 0) return minimal_candidate(t, sw, h0, rng);
+  if (im.sw < 0) return minimal_candidate(t, sw, h0, rng, prm.segment_link);
+  const bool random = prm.segment_link == SegmentLink::Random;
+  c.h.random_exit = random;
   c.h.inter_switch = im.sw;
   c.h.nonminimal = true;
   c.h.segment = 0;
@@ -63,8 +115,21 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
     c.h.exit_port = -1;
     c.first = sw == c.h.dst_switch ? RouteDecision{c.h.dst_host, 0}
                                    : dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng);
+    if (random) c.hops = static_cast<uint32_t>(committed_hops(t, sw, c.h.dst_switch, c.h, c.first));
   } else {
     c.first = dragonfly_minimal_hop(t, sw, im.sw, c.h, rng);
+    if (random) {
+      // Both segments as the path will take them: A through the exit just pinned, B through
+      // a link drawn now among all those joining the intermediate's and destination's groups.
+      uint32_t hb = static_cast<uint32_t>(minimal_distance(t, im.sw, h0.dst_switch));
+      const int n = t.links_per_group_pair();
+      if (n > 1 && t.group_of(im.sw) != t.group_of(h0.dst_switch)) {
+        const int k = static_cast<int>(rng.below(static_cast<uint32_t>(n)));
+        c.h.seg2_link = static_cast<uint16_t>(k);
+        hb = static_cast<uint32_t>(hops_via_link(t, im.sw, h0.dst_switch, k));
+      }
+      c.hops = static_cast<uint32_t>(committed_hops(t, sw, im.sw, c.h, c.first)) + hb;
+    }
   }
   return c;
 }
@@ -79,12 +144,7 @@ uint64_t path_occupancy(const Dragonfly& t, int sw, const Candidate& c, const Ad
   for (int step = 0; step < 12 && t.port_class(d.port) != PortClass::Host; ++step) {
     if (v.global) sum += v.global->at(at, d.port, v.now);
     at = next_switch(t, at, d.port);
-    if (h.segment == 0 && at == h.inter_switch) {
-      h.segment = 1;
-      h.global_done = 0;
-      h.exit_switch = -1;
-      h.exit_port = -1;
-    }
+    if (h.segment == 0 && at == h.inter_switch) enter_segment_b(t, h);
     // A minimal candidate (no intermediate) heads for the destination in segment 0.
     const bool to_dst = h.segment == 1 || h.inter_switch < 0;
     if (to_dst && at == h.dst_switch) break;
@@ -117,7 +177,8 @@ bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candi
   }
   const uint64_t qm = t.port_class(mn.first.port) == PortClass::Host ? 0 : v.local.at(mn.first.port);
   const uint64_t qv = t.port_class(vl.first.port) == PortClass::Host ? 0 : v.local.at(vl.first.port);
-  const bool local_prefers_vlb = !prefers_min(v, qm, mn.hops, qv, vl.hops, prm.threshold);
+  const bool hops = prm.multiplier == UgalMultiplier::Hops;
+  const bool local_prefers_vlb = !prefers_min(v, qm, hops ? mn.hops : 1, qv, hops ? vl.hops : 2, prm.threshold);
   if (prm.kind == AdaptiveKind::Pb || prm.kind == AdaptiveKind::PbAcor)
     return link_saturated(t, sw, mn, v) || local_prefers_vlb;
   return local_prefers_vlb;
@@ -134,8 +195,8 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
       h.policy = static_cast<uint8_t>(Misroute::None);
       return RouteDecision{h.dst_host, 0};
     }
-    Candidate mn = minimal_candidate(t, sw, h, rng);
-    Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, prm.restricted);
+    Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link);
+    Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, prm.restricted, prm);
     const bool vlb = choose_valiant(t, sw, mn, vl, prm, v, rng);
     Candidate& c = vlb ? vl : mn;
     if (!vlb && prm.kind == AdaptiveKind::Par && t.port_class(c.first.port) == PortClass::Local &&
@@ -148,8 +209,8 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
     // PAR: second switch of the source group, still minimal, global hop not taken yet.
     h.par_pending = 0;
     if (sw != h.dst_switch && !h.global_done) {
-      Candidate mn = minimal_candidate(t, sw, h, rng);
-      Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, false);
+      Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link);
+      Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, false, prm);
       if (choose_valiant(t, sw, mn, vl, prm, v, rng)) {
         // Every later local hop is one VC up, this one included (local VC 0 is taken).
         vl.h.vc_shift = 1;
@@ -162,12 +223,7 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
     }
   }
   // In transit: follow the header as VAL does (minimal packets have no intermediate).
-  if (h.segment == 0 && h.inter_switch >= 0 && sw == h.inter_switch) {
-    h.segment = 1;
-    h.global_done = 0;
-    h.exit_switch = -1;
-    h.exit_port = -1;
-  }
+  if (h.segment == 0 && h.inter_switch >= 0 && sw == h.inter_switch) enter_segment_b(t, h);
   // PAR: past the source group's pre-global stage every packet's local VCs are one up (2-4),
   // whether it turned non-minimal in transit or not, so that local VC 1 (a turned packet's
   // second source-group hop, before its first global hop) is never also used after one.

@@ -77,11 +77,31 @@ class SelectionBlocks {
 
 enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 
+// The T-UGAL paper's baseline UGAL (its artifact, ../shared/specs/tugal.md sec. 5, 6.4) as
+// options beside scfly's own (the defaults):
+//  ugal.intermediate  any: the Valiant intermediate follows val.policy (rrg-sw: any switch);
+//                     other-groups: uniform over the switches outside the source and
+//                     destination groups (intra-group pairs: another switch of the group).
+//  ugal.segment_link  shortest: each segment takes a fewest-hop global link (minimal.h);
+//                     random: a link drawn uniformly among all links of the group pair, for
+//                     the minimal candidate and both Valiant segments, the second segment's
+//                     drawn at the source with the first (the whole path known to UGAL-L's
+//                     hop count and UGAL-G's walk), as the artifact source-routes.
+//  ugal.multiplier    hops: q_min * H_min <= q_vlb * H_vlb + T (the paper's text, sec. 2.2);
+//                     one-vs-two: q_min * 1 <= q_vlb * 2 + T (stock BookSim, the artifact's
+//                     default). UGAL-G compares path sums without factors either way.
+enum class UgalIntermediate : uint8_t { Any, OtherGroups };
+enum class SegmentLink : uint8_t { Shortest, Random };
+enum class UgalMultiplier : uint8_t { Hops, OneVsTwo };
+
 struct AdaptiveParams {
   AdaptiveKind kind = AdaptiveKind::UgalL;
   int64_t threshold = 0;          // T, phits x hops
   Misroute policy = Misroute::RrgSw;  // Valiant candidate's policy (PB-ACOR: from the level)
   bool restricted = false;
+  UgalIntermediate intermediate = UgalIntermediate::Any;
+  SegmentLink segment_link = SegmentLink::Shortest;
+  UgalMultiplier multiplier = UgalMultiplier::Hops;
 };
 
 // What the switch passes in (explicit observation, no pointers to switches).

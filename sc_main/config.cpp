@@ -525,6 +525,9 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       if (c.routing == RoutingAlgo::MinTable)
         throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) is not used by routing "
                           "min-table, which forwards by table lookup alone; use routing min");
+      if (c.routing_prm.ugal.segment_link == SegmentLink::Random)
+        throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) draws among fewest-hop "
+                          "links only; ugal.segment_link random has no RTL mirror yet");
       const DragonflyShape& t = c.topology;
       if (!rtl_min_route_supports(t))
         throw ConfigError("config key 'rtl': block 'min_route' is Verilated for " + rtl_min_route_shapes() +
@@ -697,6 +700,16 @@ std::string routing_summary(const SimConfig& c) {
     s += std::string(" ") + to_string(r.acor.sequence) + " (HI " + std::to_string(l.hi) + ", IT " +
          std::to_string(l.it[0]) + "/" + std::to_string(l.it[1]) + ", DT " + std::to_string(l.dt[0]) +
          "/" + std::to_string(l.dt[1]) + ")";
+  }
+  const UgalParams& u = r.ugal;
+  if (is_adaptive(c.routing) && c.topo_kind == TopologyKind::Dragonfly &&
+      (u.intermediate != UgalIntermediate::Any || u.segment_link != SegmentLink::Shortest ||
+       u.multiplier != UgalMultiplier::Hops)) {
+    std::string b;
+    if (u.intermediate != UgalIntermediate::Any) b += "intermediate other-groups";
+    if (u.segment_link != SegmentLink::Shortest) b += std::string(b.empty() ? "" : ", ") + "random segment links";
+    if (u.multiplier != UgalMultiplier::Hops) b += std::string(b.empty() ? "" : ", ") + "q_min <= 2 q_vlb";
+    s += " [" + b + "]";
   }
   return s;
 }

@@ -612,6 +612,55 @@ std::vector<KeySpec> build() {
       .def(sv("output"))
       .doc("output", "output, credits, both (credit flow control only)",
            "what a port's queue occupancy counts: output-buffer phits, downstream phits not yet credited, or both");
+  // The T-UGAL paper's baseline UGAL as options (ugal.h); added after sweep databases existed,
+  // so echoed only away from the default (every stored point keeps its hash).
+  K(t, "ugal.intermediate")
+      .choice(std::vector<std::tuple<std::string, UgalIntermediate, std::string>>{
+                  {"any", UgalIntermediate::Any, "as val.policy draws it"},
+                  {"other-groups", UgalIntermediate::OtherGroups, "outside the source and destination groups"}},
+              [](SimConfig& c) -> UgalIntermediate& { return c.routing_prm.ugal.intermediate; })
+      .def(sv("any"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s != "other-groups") return "";
+        if (s.c.routing == RoutingAlgo::PbAcor)
+          return "config key 'ugal.intermediate': value 'other-groups' is not allowed with routing pb-acor, whose "
+                 "ACOR level chooses the Valiant policy; use ugal-l, ugal-g, par or pb";
+        if (s.c.routing_prm.val.policy != Misroute::RrgSw)
+          return "config key 'ugal.intermediate': value 'other-groups' is not allowed with val.policy " +
+                 std::string(to_string(s.c.routing_prm.val.policy)) +
+                 "; other-groups is a draw of its own (leave val.policy at rrg-sw)";
+        return "";
+      })
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.intermediate != UgalIntermediate::Any; },
+               "echoed when not any")
+      .doc("any", "",
+           "UGAL-L/G, PAR, PB: the Valiant candidate's intermediate: as `val.policy` draws it (rrg-sw: any "
+           "switch), or uniform over the switches outside the source and destination groups, another switch of "
+           "the group for an intra-group pair (the T-UGAL paper's baseline, ../shared/specs/tugal.md)");
+  K(t, "ugal.segment_link")
+      .choice(std::vector<std::tuple<std::string, SegmentLink, std::string>>{
+                  {"shortest", SegmentLink::Shortest, "a fewest-hop global link"},
+                  {"random", SegmentLink::Random, "any link of the group pair"}},
+              [](SimConfig& c) -> SegmentLink& { return c.routing_prm.ugal.segment_link; })
+      .def(sv("shortest"))
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.segment_link != SegmentLink::Shortest; },
+               "echoed when not shortest")
+      .doc("shortest", "",
+           "UGAL-L/G, PAR, PB, PB-ACOR: the global link of each path segment (the minimal candidate and both "
+           "Valiant segments): uniform among the fewest-hop links, or among all links joining the two groups, "
+           "both Valiant segments drawn at the source (the T-UGAL paper's baseline); the same with one link per "
+           "group pair");
+  K(t, "ugal.multiplier")
+      .choice(std::vector<std::tuple<std::string, UgalMultiplier, std::string>>{
+                  {"hops", UgalMultiplier::Hops, "q x path hops"},
+                  {"one-vs-two", UgalMultiplier::OneVsTwo, "q_min x 1 against q_vlb x 2"}},
+              [](SimConfig& c) -> UgalMultiplier& { return c.routing_prm.ugal.multiplier; })
+      .def(sv("hops"))
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.multiplier != UgalMultiplier::Hops; },
+               "echoed when not hops")
+      .doc("hops", "",
+           "UGAL-L, PAR, PB, PB-ACOR: minimal iff q_min·H_min ≤ q_vlb·H_vlb + T (H = the candidate's hops), or q_min ≤ "
+           "2·q_vlb + T (stock BookSim, the T-UGAL artifact's default)");
   K(t, "pb.cg")
       .integer(1, kCgMax, "percent (10 bits, as the RTL)")
       .def(iv(120))

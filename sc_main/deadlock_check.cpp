@@ -100,7 +100,8 @@ Key key_of(const State& s) {
            static_cast<uint64_t>(h.nonminimal) << 16 | static_cast<uint64_t>(h.policy) << 24 |
            static_cast<uint64_t>(h.vc_shift) << 32 | static_cast<uint64_t>(h.par_pending) << 40 |
            static_cast<uint64_t>(h.dir_set) << 48 | static_cast<uint64_t>(h.minus) << 56;
-  k.w[4] = h.wrapped;
+  k.w[4] = static_cast<uint64_t>(h.wrapped) | static_cast<uint64_t>(h.random_exit) << 8 |
+           static_cast<uint64_t>(h.seg2_link) << 16;
   return k;
 }
 

@@ -179,6 +179,8 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml", {"sim.check_vc_order=true"}},
            {"dfly-tiny.yaml", {"phases=[{start: 0, load: 0.2}, {start: 500, traffic: adv+1}]"}},
            {"qcn-tiny.yaml", {}},
+           {"dfly-tiny.yaml",
+            {"routing=ugal-l", "ugal.intermediate=other-groups", "ugal.segment_link=random", "ugal.multiplier=one-vs-two"}},
            {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
            {"torus-8x8.yaml", {}},
            {"torus-8x8.yaml", {"topology.kind=mesh"}}})

@@ -72,6 +72,15 @@ TEST(DeadlockCheck, DragonflyMechanismsNeedExactlyTheirVcs) {
     }
 }
 
+// The T-UGAL paper's baseline options (random segment links, intermediates outside the
+// source and destination groups) keep the hop-slot VC budget: exactly as many VCs needed.
+TEST(DeadlockCheck, UgalBaselineOptionsNeedTheSameVcs) {
+  for (const char* r : {"ugal-l", "ugal-g", "par", "pb"})
+    expect_minimal(config("dfly-tiny.yaml", {std::string("routing=") + r, "topology.g=5", "topology.arrangement=absolute",
+                                             "ugal.segment_link=random", "ugal.intermediate=other-groups"}),
+                   Verdict::Acyclic, r);
+}
+
 TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {
   struct Shape {
     const char* kind;

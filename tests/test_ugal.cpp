@@ -8,6 +8,7 @@
 
 #include "routing_units/routing.h"
 #include "routing_units/ugal.h"
+#include "routing_units/rtl_widths.h"
 #include "sc_main/config.h"
 
 namespace scfly {
@@ -287,6 +288,198 @@ TEST(UgalConfig, KeysParseValidateAndEcho) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("switch.vcs.local"), std::string::npos);
   }
+}
+
+
+// ---- The T-UGAL paper's baseline options (ugal.h: ugal.intermediate, ugal.segment_link,
+// ugal.multiplier).
+namespace {
+struct Walk {
+  std::vector<std::pair<int, int>> hops;  // (switch, output port) of every switch-to-switch hop
+  RouteHeader first;                      // the header after the source's decision
+};
+// Routes a packet from host 0 of switch `src` to node `dst` through `u`, switch by switch.
+Walk walk(const Dragonfly& t, const RoutingUnit& u, int src, int dst, Rng& rng, const RouteContext& ctx) {
+  Walk w;
+  RouteHeader h = to(t, dst);
+  int at = src, in = 0;
+  for (int k = 0; k < 12; ++k) {
+    const RouteDecision d = u.route(at, in, h, rng, ctx);
+    if (k == 0) w.first = h;
+    if (t.port_class(d.port) == PortClass::Host) break;
+    w.hops.push_back({at, d.port});
+    const PortEnd far = t.neighbor(at, d.port);
+    at = far.sw;
+    in = far.port;
+  }
+  EXPECT_EQ(at, t.switch_of_node(dst));
+  return w;
+}
+}  // namespace
+
+TEST(UgalBaseline, OtherGroupsDrawsUniformlyOutsideTheSourceAndDestinationGroups) {
+  const Dragonfly t = tiny();  // g = 9, a = 4: 7 x 4 = 28 candidate intermediates
+  RoutingParams prm;
+  prm.ugal.threshold = kThresholdMin;  // always the Valiant candidate
+  prm.ugal.intermediate = UgalIntermediate::OtherGroups;
+  const RoutingUnit u(RoutingAlgo::UgalL, t, prm);
+  FakeLoad load(t);
+  RouteContext ctx;
+  ctx.view = &load.view;
+  Rng rng(3, StreamKind::Traffic, 0);
+  std::vector<int> seen(static_cast<size_t>(t.num_switches()), 0);
+  const int dst = 4 * 8 + 5;  // switch 18, group 4
+  for (int n = 0; n < 5600; ++n) {
+    const Walk w = walk(t, u, 1, dst, rng, ctx);
+    ASSERT_TRUE(w.first.nonminimal);
+    const int g = t.group_of(w.first.inter_switch);
+    ASSERT_NE(g, 0);
+    ASSERT_NE(g, 4);
+    ++seen[static_cast<size_t>(w.first.inter_switch)];
+    EXPECT_LE(w.hops.size(), 6u);
+  }
+  for (int sw = 0; sw < t.num_switches(); ++sw) {
+    const int g = t.group_of(sw);
+    if (g == 0 || g == 4) continue;
+    EXPECT_GT(seen[static_cast<size_t>(sw)], 140) << sw;  // 200 expected, sigma 14
+    EXPECT_LT(seen[static_cast<size_t>(sw)], 260) << sw;
+  }
+  // An intra-group pair misroutes through another switch of its group.
+  for (int n = 0; n < 200; ++n) {
+    const Walk w = walk(t, u, 1, 3 * 2 + 1, rng, ctx);  // switch 1 -> switch 3, group 0
+    ASSERT_TRUE(w.first.nonminimal);
+    EXPECT_EQ(t.group_of(w.first.inter_switch), 0);
+    EXPECT_NE(w.first.inter_switch, 1);
+    EXPECT_NE(w.first.inter_switch, 3);
+    EXPECT_EQ(w.hops.size(), 2u);
+  }
+}
+
+TEST(UgalBaseline, RandomSegmentLinksUseEveryLinkOfTheGroupPair) {
+  // Absolute dfly(2,4,2,5): a*h/(g-1) = 2 global links join every group pair.
+  const Dragonfly t(DragonflyShape{2, 4, 2, 5, Arrangement::Absolute});
+  ASSERT_EQ(t.links_per_group_pair(), 2);
+  FakeLoad load(t);
+  RouteContext ctx;
+  ctx.view = &load.view;
+  Rng rng(4, StreamKind::Traffic, 0);
+  // Minimal packets from a switch that owns one of the two links toward a group: fewest-hop
+  // exits always take that link; random exits take either, half the time each.
+  const GlobalLinkEnd* links = t.links_between(0, 2);
+  const int src = links[0].sw;
+  const int dst_sw = t.global_peer(links[0].sw, links[0].port).sw, dst = dst_sw * t.p();
+  for (const SegmentLink mode : {SegmentLink::Shortest, SegmentLink::Random}) {
+    RoutingParams prm;
+    prm.ugal.threshold = kThresholdMax;  // always the minimal candidate
+    prm.ugal.segment_link = mode;
+    const RoutingUnit u(RoutingAlgo::UgalL, t, prm);
+    int via0 = 0, via1 = 0;
+    for (int n = 0; n < 1000; ++n) {
+      const Walk w = walk(t, u, src, dst, rng, ctx);
+      for (const auto& [sw, port] : w.hops)
+        if (t.port_class(port) == PortClass::Global) {
+          via0 += sw == links[0].sw && port == links[0].port;
+          via1 += sw == links[1].sw && port == links[1].port;
+        }
+    }
+    EXPECT_EQ(via0 + via1, 1000);
+    if (mode == SegmentLink::Shortest) {
+      EXPECT_EQ(via0, 1000);  // one hop, the link owned here and landing on the destination
+    } else {
+      EXPECT_GT(via0, 430);
+      EXPECT_GT(via1, 430);
+    }
+  }
+  // Valiant packets: both segments' links uniform; the second one, drawn at the source,
+  // is the one taken.
+  RoutingParams prm;
+  prm.ugal.threshold = kThresholdMin;  // always the Valiant candidate
+  prm.ugal.segment_link = SegmentLink::Random;
+  prm.ugal.intermediate = UgalIntermediate::OtherGroups;
+  const RoutingUnit u(RoutingAlgo::UgalL, t, prm);
+  int second[2] = {0, 0}, vlb = 0;
+  for (int n = 0; n < 2000; ++n) {
+    const Walk w = walk(t, u, 0, 2 * 8 + 1, rng, ctx);
+    std::vector<std::pair<int, int>> globals;
+    for (const auto& hp : w.hops)
+      if (t.port_class(hp.second) == PortClass::Global) globals.push_back(hp);
+    ASSERT_EQ(globals.size(), 2u);
+    const int gi = t.group_of(w.first.inter_switch);
+    const GlobalLinkEnd* seg2 = t.links_between(gi, 2);
+    const int k = globals[1].first == seg2[0].sw && globals[1].second == seg2[0].port ? 0 : 1;
+    EXPECT_TRUE(k == 0 || (globals[1].first == seg2[1].sw && globals[1].second == seg2[1].port));
+    EXPECT_EQ(k, w.first.seg2_link);  // the link drawn at the source is the link taken
+    ++second[k];
+    ++vlb;
+    EXPECT_LE(w.hops.size(), 6u);
+  }
+  EXPECT_GT(second[0], vlb * 4 / 10);
+  EXPECT_GT(second[1], vlb * 4 / 10);
+}
+
+TEST(UgalBaseline, OneVsTwoComparesQueuesWithoutHopCounts) {
+  const Dragonfly t = tiny();
+  FakeLoad load(t);
+  RouteContext ctx;
+  ctx.view = &load.view;
+  Rng rng(5, StreamKind::Traffic, 0);
+  // The minimal first hop from switch 0 toward a node of group 4.
+  RoutingParams pmin;
+  const RoutingUnit mu(RoutingAlgo::Min, t, pmin);
+  RouteHeader h0 = to(t, 4 * 8 + 3);
+  const int min_port = mu.route(0, 0, h0, rng, ctx).port;
+  for (int p = t.p(); p < t.radix(); ++p) load.out[static_cast<size_t>(p)] = 100;
+  auto nonmin = [&](UgalMultiplier m, uint32_t q_min) {
+    load.out[static_cast<size_t>(min_port)] = q_min;
+    RoutingParams prm;
+    prm.ugal.multiplier = m;
+    const RoutingUnit u(RoutingAlgo::UgalL, t, prm);
+    int n = 0;
+    for (int k = 0; k < 400; ++k) {
+      RouteHeader h = to(t, 4 * 8 + 3);
+      u.route(0, 0, h, rng, ctx);
+      n += h.nonminimal;
+    }
+    return n;
+  };
+  // q_min 190 vs 100 elsewhere: 190 <= 2 x 100 keeps every packet minimal under one-vs-two,
+  // while 190 x H_min > 100 x H_vlb sends every Valiant candidate shorter than 1.9 H_min
+  // away under hops.
+  EXPECT_EQ(nonmin(UgalMultiplier::OneVsTwo, 190), 0);
+  EXPECT_GT(nonmin(UgalMultiplier::Hops, 190), 5);
+  // q_min 250 > 2 x 100: one-vs-two prefers any Valiant candidate not leaving by that port.
+  EXPECT_GT(nonmin(UgalMultiplier::OneVsTwo, 250), 200);
+}
+
+TEST(UgalBaseline, KeysParseValidateAndEchoOnlyAwayFromTheDefaults) {
+  const SimConfig d = parse_config_text("routing: ugal-l", {});
+  const nlohmann::json jd = config_to_json(d);
+  EXPECT_FALSE(jd["ugal"].contains("intermediate"));
+  EXPECT_FALSE(jd["ugal"].contains("segment_link"));
+  EXPECT_FALSE(jd["ugal"].contains("multiplier"));
+  const SimConfig c = parse_config_text(
+      "routing: par\nugal: {intermediate: other-groups, segment_link: random, multiplier: one-vs-two}", {});
+  EXPECT_EQ(c.routing_prm.ugal.intermediate, UgalIntermediate::OtherGroups);
+  EXPECT_EQ(c.routing_prm.ugal.segment_link, SegmentLink::Random);
+  EXPECT_EQ(c.routing_prm.ugal.multiplier, UgalMultiplier::OneVsTwo);
+  const nlohmann::json j = config_to_json(c);
+  EXPECT_EQ(j["ugal"]["intermediate"], "other-groups");
+  EXPECT_EQ(j["ugal"]["segment_link"], "random");
+  EXPECT_EQ(j["ugal"]["multiplier"], "one-vs-two");
+  EXPECT_EQ(config_to_json(parse_config_text(j.dump(), {})), j);
+  auto error_of = [](const std::string& y) {
+    try {
+      parse_config_text(y, {});
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_NE(error_of("routing: pb-acor\nugal: {intermediate: other-groups}").find("pb-acor"), std::string::npos);
+  EXPECT_NE(error_of("routing: ugal-l\nval: {policy: crg-gr}\nugal: {intermediate: other-groups}").find("val.policy"),
+            std::string::npos);
+  EXPECT_NE(error_of("ugal: {segment_link: longest}").find("shortest (a fewest-hop global link) or random"),
+            std::string::npos);
 }
 
 }  // namespace scfly

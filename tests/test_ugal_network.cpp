@@ -53,6 +53,19 @@ TEST(AdaptiveNet, EveryMechanismDrainsAtAndBeyondSaturation) {
                                           "load=0.9 warmup_cycles=1000 measure_cycles=3000 drain=true"));
 }
 
+// The T-UGAL paper's baseline UGAL (ugal.h options) on a network with two links per group
+// pair: lossless and drained at and beyond saturation.
+TEST(AdaptiveNet, PaperBaselineOptionsDrainAtAndBeyondSaturation) {
+  for (const char* r : {"ugal-l", "ugal-g", "par", "pb"})
+    for (const char* tr : {"traffic=adv+1 load=0.9", "'traffic=shift(2,0)' load=0.9"}) {
+      SCOPED_TRACE(std::string(r) + " " + tr);
+      expect_drained(run_scfly(tiny_config(), std::string("routing=") + r + " " + tr +
+                                                  " topology.g=5 topology.arrangement=absolute ugal.segment_link=random"
+                                                  " ugal.intermediate=other-groups ugal.multiplier=one-vs-two"
+                                                  " warmup_cycles=1000 measure_cycles=3000 drain=true"));
+    }
+}
+
 TEST(AdaptiveNet, SameSeedSameResult) {
   for (const char* r : {"ugal-g", "par", "pb-acor"}) {
     const std::string args = std::string("routing=") + r + " traffic=adv+1 load=0.5 warmup_cycles=1000 measure_cycles=3000";
