@@ -223,15 +223,23 @@ SweepSpec parse_sweep(const YAML::Node& root, const std::string& path) {
   }
   if (const YAML::Node ss = root["saturation_search"]; ss && !ss.IsNull()) {
     const std::string form =
-        "{low: L, high: H, resolution: R} with 0 < L < H <= 8 and 0 < R < H - L (a load above 1 "
-        "phit/node/cycle needs as many topology.terminal_ports)";
+        "{low: L, high: H, resolution: R[, max_latency: C]} with 0 < L < H <= 8, 0 < R < H - L (a load above 1 "
+        "phit/node/cycle needs as many topology.terminal_ports) and C > 0 cycles";
     if (!ss.IsMap()) throw ConfigError("sweep key 'saturation_search': expected " + form);
     s.search.on = true;
     for (const auto& kv : ss) {
       const std::string k = kv.first.Scalar();
       double v = 0;
+      if (k == "max_latency") {
+        if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, v) || !(v > 0) || !std::isfinite(v))
+          throw ConfigError("sweep key 'saturation_search.max_latency': value '" + yaml_text(kv.second) +
+                            "' is not allowed; expected a latency in cycles > 0");
+        s.search.max_latency = v;
+        continue;
+      }
       if (k != "low" && k != "high" && k != "resolution")
-        throw ConfigError("unknown sweep key 'saturation_search." + k + "'; allowed: low, high, resolution");
+        throw ConfigError("unknown sweep key 'saturation_search." + k +
+                          "'; allowed: low, high, resolution, max_latency");
       if (!kv.second.IsScalar() || !YAML::convert<double>::decode(kv.second, v) || !(v > 0) || v > 8)
         throw ConfigError("sweep key 'saturation_search." + k + "': value '" + yaml_text(kv.second) +
                           "' is not allowed; expected a load in (0, 8] phits/node/cycle");
@@ -786,7 +794,8 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
       if (se.phase == 0) se.zero_lat = lat;
       // Against the measured generation: a pattern's silent nodes (tp's diagonal) offer
       // nothing, and a short window's Bernoulli noise cancels.
-      const bool sustained = ok && acc >= spec.accept_ratio * gen && lat <= spec.latency_factor * se.zero_lat;
+      const bool sustained = ok && acc >= spec.accept_ratio * gen && lat <= spec.latency_factor * se.zero_lat &&
+                             (q.max_latency <= 0 || lat < q.max_latency);
       if (sustained) {
         se.ok_load = L;
         se.ok_accepted = acc;
@@ -831,9 +840,11 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
-  std::printf("\nsaturation search (sustained: accepted >= %.3g x offered and latency <= %.3g x the latency at %s; "
+  std::printf("\nsaturation search (sustained: accepted >= %.3g x offered and latency <= %.3g x the latency at %s%s; "
               "resolution %s)\n",
-              spec.accept_ratio, spec.latency_factor, load_text(q.low).c_str(), load_text(res).c_str());
+              spec.accept_ratio, spec.latency_factor, load_text(q.low).c_str(),
+              q.max_latency > 0 ? (" and below " + load_text(q.max_latency) + " cycles").c_str() : "",
+              load_text(res).c_str());
   size_t w = 6;
   for (const auto& se : series) w = std::max(w, se.name.size());
   std::printf("%-*s  %5s  %9s  %10s  %10s  %12s\n", static_cast<int>(w), "series", "runs", "zero-lat", "saturation",

@@ -16,7 +16,7 @@
 //       acor-3l: {routing: acor-switch, acor: {sequence: 3l}}
 //   stop_after_saturation: false           # skip a series' higher loads once saturated
 //   saturation: {latency_factor: 3, accept_ratio: 0.9, extra_points: 1}
-//   saturation_search: {low: 0.05, high: 1.0, resolution: 0.01}
+//   saturation_search: {low: 0.05, high: 1.0, resolution: 0.01, max_latency: 500}
 //                                          # instead of a load axis: per series (and all its
 //                                          # seeds together) find the saturation load by
 //                                          # bisection on a grid of `resolution` (below)
@@ -24,7 +24,8 @@
 // Saturation search: a load L is sustained when every seed's run succeeded, the mean
 // accepted load is at least accept_ratio x the mean measured generated load (L, less the
 // nodes a pattern leaves silent) and the mean latency at most latency_factor x the latency
-// at `low`. The search runs `low` (not sustained: saturation is below it),
+// at `low` and, with `max_latency` (optional), below that many cycles (the T-UGAL paper's
+// criterion: the last load with mean latency under 500 cycles). The search runs `low` (not sustained: saturation is below it),
 // then `high` (sustained: it is at least `high`), then bisects between the highest
 // sustained and the lowest unsustained load, on multiples of `resolution`, until they are
 // one step apart. Every run is an ordinary point in the database, so a rerun replays the
@@ -66,6 +67,7 @@ struct SweepSpec {
   struct Search {
     bool on = false;
     double low = 0.05, high = 1.0, resolution = 0.01;
+    double max_latency = 0;  // cycles; > 0: also mean latency below this (the T-UGAL paper's 500)
   } search;                     // saturation_search
 };
 

@@ -151,6 +151,23 @@ TEST(Sweep, SaturationOfMinUnderAdvPlus1IsOneOverAP) {
 // Saturation search by bisection: MIN under ADV+1 on dfly(2,4,2) is bounded by 1/(a p) =
 // 0.125; the search brackets it to one grid step, runs log2((high - low) / resolution) + 2
 // loads, and a rerun replays the same decisions from the database without running any.
+// max_latency (the T-UGAL paper's criterion: last load with mean latency under 500 cycles)
+// is an absolute bound: under 1 cycle nothing is sustained, so the search stops at `low`.
+TEST(Sweep, SaturationSearchMaxLatencyIsAnAbsoluteBound) {
+  const SatRun r = sweep_saturation(
+      "set: {warmup_cycles: 500, measure_cycles: 1500}\naxes:\n  routing: [min]\n"
+      "saturation_search: {low: 0.05, high: 0.5, resolution: 0.05, max_latency: 1}\n");
+  ASSERT_EQ(r.c.code, 0) << r.c.err;
+  EXPECT_EQ(rows(r.db), 1) << r.c.out;  // `low` alone
+  EXPECT_NE(r.c.out.find("below 1 cycles"), std::string::npos) << r.c.out;
+  EXPECT_NE(r.c.out.find("< 0.05"), std::string::npos) << r.c.out;
+  const Cmd bad = scfly_cmd("sweep " + write_sweep("axes: {routing: [min]}\nsaturation_search: {low: 0.1, high: 0.5, "
+                                                   "resolution: 0.05, max_latency: -3}\n") +
+                            " --db " + tmp("db4.sqlite"));
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("saturation_search.max_latency"), std::string::npos) << bad.err;
+}
+
 TEST(Sweep, SaturationSearchBracketsTheBoundAndResumes) {
   const SatRun r = sweep_saturation(
       "set: {warmup_cycles: 2000, measure_cycles: 6000, traffic: adv+1}\n"
