@@ -237,6 +237,7 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       ap.intermediate = m_prm.ugal.intermediate;
       ap.segment_link = m_prm.ugal.segment_link;
       ap.multiplier = m_prm.ugal.multiplier;
+      ap.vlb_set = m_prm.ugal.vlb_set;
       switch (m_algo) {
         case RoutingAlgo::UgalG: ap.kind = AdaptiveKind::UgalG; break;
         case RoutingAlgo::Par: ap.kind = AdaptiveKind::Par; break;

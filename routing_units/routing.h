@@ -68,6 +68,7 @@ struct UgalParams {
   UgalIntermediate intermediate = UgalIntermediate::Any;  // the T-UGAL paper's baseline options (ugal.h)
   SegmentLink segment_link = SegmentLink::Shortest;
   UgalMultiplier multiplier = UgalMultiplier::Hops;
+  TvlbClass vlb_set = TvlbClass::All;  // T-UGAL's Valiant set (tvlb.h)
 };
 
 // Piggyback (ugal.h; ACOR paper Table 3).

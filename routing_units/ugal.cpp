@@ -94,12 +94,19 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
                             Misroute policy, bool restricted, const AdaptiveParams& prm) {
   Candidate c;
   c.h = h0;
-  const Intermediate im = prm.intermediate == UgalIntermediate::OtherGroups
-                              ? draw_other_groups(t, sw, h0.dst_switch, rng)
-                              : draw_intermediate(t, sw, h0.dst_switch, policy, restricted, rng);
+  Intermediate im;
+  if (prm.vlb_set != TvlbClass::All && t.group_of(sw) != t.group_of(h0.dst_switch)) {
+    im.sw = tvlb_draw(t, sw, h0.dst_switch, prm.vlb_set, rng);
+    im.policy = Misroute::RrgSw;
+  } else if (prm.vlb_set != TvlbClass::All || prm.intermediate == UgalIntermediate::OtherGroups) {
+    im = draw_other_groups(t, sw, h0.dst_switch, rng);
+  } else {
+    im = draw_intermediate(t, sw, h0.dst_switch, policy, restricted, rng);
+  }
   c.h.policy = static_cast<uint8_t>(im.policy);
   if (im.sw < 0) return minimal_candidate(t, sw, h0, rng, prm.segment_link);
-  const bool random = prm.segment_link == SegmentLink::Random;
+  // A T-VLB path is its intermediate with fewest-hop segments.
+  const bool random = prm.segment_link == SegmentLink::Random && prm.vlb_set == TvlbClass::All;
   c.h.random_exit = random;
   c.h.inter_switch = im.sw;
   c.h.nonminimal = true;

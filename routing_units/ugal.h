@@ -46,6 +46,7 @@
 #include "routing_units/misrouting.h"
 #include "routing_units/route_types.h"
 #include "routing_units/rtl_widths.h"
+#include "routing_units/tvlb.h"
 #include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 
@@ -90,6 +91,12 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //  ugal.multiplier    hops: q_min * H_min <= q_vlb * H_vlb + T (the paper's text, sec. 2.2);
 //                     one-vs-two: q_min * 1 <= q_vlb * 2 + T (stock BookSim, the artifact's
 //                     default). UGAL-G compares path sums without factors either way.
+// and T-UGAL itself (sec. 3):
+//  ugal.vlb_set       all: as above; i3, i4, i5, i5src, i5dst: the intermediate drawn
+//                     uniformly from that T-VLB class of (this switch, destination switch)
+//                     (tvlb.h; PAR's second evaluation relative to its current switch), both
+//                     Valiant segments over fewest-hop links (ugal.segment_link then applies
+//                     to the minimal candidate only, the paper's T-UGAL with random MIN links).
 enum class UgalIntermediate : uint8_t { Any, OtherGroups };
 enum class SegmentLink : uint8_t { Shortest, Random };
 enum class UgalMultiplier : uint8_t { Hops, OneVsTwo };
@@ -102,6 +109,7 @@ struct AdaptiveParams {
   UgalIntermediate intermediate = UgalIntermediate::Any;
   SegmentLink segment_link = SegmentLink::Shortest;
   UgalMultiplier multiplier = UgalMultiplier::Hops;
+  TvlbClass vlb_set = TvlbClass::All;
 };
 
 // What the switch passes in (explicit observation, no pointers to switches).

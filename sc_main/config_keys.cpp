@@ -661,6 +661,27 @@ std::vector<KeySpec> build() {
       .doc("hops", "",
            "UGAL-L, PAR, PB, PB-ACOR: minimal iff q_min·H_min ≤ q_vlb·H_vlb + T (H = the candidate's hops), or q_min ≤ "
            "2·q_vlb + T (stock BookSim, the T-UGAL artifact's default)");
+  K(t, "ugal.vlb_set")
+      .choice(named({TvlbClass::All, TvlbClass::I3, TvlbClass::I4, TvlbClass::I5, TvlbClass::I5Src, TvlbClass::I5Dst}),
+              [](SimConfig& c) -> TvlbClass& { return c.routing_prm.ugal.vlb_set; })
+      .def(sv("all"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s == "all") return "";
+        if (s.c.routing == RoutingAlgo::PbAcor)
+          return "config key 'ugal.vlb_set': value '" + v.s + "' is not allowed with routing pb-acor, whose ACOR "
+                 "level chooses the Valiant policy; use ugal-l, ugal-g, par or pb";
+        if (s.c.routing_prm.val.policy != Misroute::RrgSw || s.c.routing_prm.ugal.intermediate != UgalIntermediate::Any)
+          return "config key 'ugal.vlb_set': value '" + v.s + "' is a draw of its own; leave val.policy at rrg-sw "
+                 "and ugal.intermediate at any";
+        return "";
+      })
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.vlb_set != TvlbClass::All; }, "echoed when not all")
+      .doc("all", "",
+           "UGAL-L/G, PAR, PB: the Valiant intermediate from a T-VLB set of (this switch, destination switch) "
+           "(routing_units/tvlb.h; T-UGAL sec. 3.3): i3, i4, i5 (≤ 3, 4, 5-hop paths), i5src (2-hop then 3-hop "
+           "segments: the paper's final T-VLB for dfly(4,8,4,9) and (4,8,4,17)), i5dst, with fewest-hop segments "
+           "(`ugal.segment_link` then applies to the minimal candidate only: the paper's T-UGAL); all: as "
+           "`ugal.intermediate` and `val.policy` say");
   K(t, "pb.cg")
       .integer(1, kCgMax, "percent (10 bits, as the RTL)")
       .def(iv(120))

@@ -79,6 +79,11 @@ TEST(DeadlockCheck, UgalBaselineOptionsNeedTheSameVcs) {
     expect_minimal(config("dfly-tiny.yaml", {std::string("routing=") + r, "topology.g=5", "topology.arrangement=absolute",
                                              "ugal.segment_link=random", "ugal.intermediate=other-groups"}),
                    Verdict::Acyclic, r);
+  // T-UGAL: intermediates from a T-VLB class, fewest-hop segments.
+  for (const char* r : {"ugal-l", "par"})
+    expect_minimal(config("dfly-tiny.yaml", {std::string("routing=") + r, "topology.g=5", "topology.arrangement=absolute",
+                                             "ugal.segment_link=random", "ugal.vlb_set=i5src"}),
+                   Verdict::Acyclic, std::string(r) + " i5src");
 }
 
 TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {

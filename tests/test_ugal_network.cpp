@@ -64,6 +64,14 @@ TEST(AdaptiveNet, PaperBaselineOptionsDrainAtAndBeyondSaturation) {
                                                   " ugal.intermediate=other-groups ugal.multiplier=one-vs-two"
                                                   " warmup_cycles=1000 measure_cycles=3000 drain=true"));
     }
+  // T-UGAL: the Valiant intermediate from the i5src T-VLB set (tvlb.h).
+  for (const char* r : {"ugal-l", "ugal-g", "par"}) {
+    SCOPED_TRACE(std::string(r) + " i5src");
+    expect_drained(run_scfly(tiny_config(), std::string("routing=") + r +
+                                                " 'traffic=shift(2,0)' load=0.9 topology.g=5 topology.arrangement=absolute"
+                                                " ugal.segment_link=random ugal.vlb_set=i5src"
+                                                " warmup_cycles=1000 measure_cycles=3000 drain=true"));
+  }
 }
 
 TEST(AdaptiveNet, SameSeedSameResult) {
