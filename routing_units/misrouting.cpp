@@ -45,19 +45,23 @@ bool local_restriction(const Dragonfly& t, int src, int dst, bool restricted) {
 }
 }  // namespace
 
+int draw_other_in_group(const Dragonfly& t, int src, int dst, Rng& rng) {
+  if (src == dst || t.a() <= 2) return -1;  // nothing to misroute through
+  // One of the a-2 switch indices other than source and destination, in order.
+  int k = static_cast<int>(rng.below(static_cast<uint32_t>(t.a() - 2)));
+  const int lo = std::min(t.index_of(src), t.index_of(dst)), hi = std::max(t.index_of(src), t.index_of(dst));
+  if (k >= lo) ++k;
+  if (k >= hi) ++k;
+  return t.switch_id(t.group_of(src), k);
+}
+
 Intermediate draw_intermediate(const Dragonfly& t, int src, int dst, Misroute policy,
                                bool restricted, Rng& rng) {
   Intermediate im;
   const int G = t.group_of(src);
   if (local_restriction(t, src, dst, restricted)) {
-    if (src == dst || t.a() <= 2) return im;  // nothing to misroute through
-    // One of the a-2 switch indices other than source and destination, in order.
-    int k = static_cast<int>(rng.below(static_cast<uint32_t>(t.a() - 2)));
-    const int lo = std::min(t.index_of(src), t.index_of(dst)), hi = std::max(t.index_of(src), t.index_of(dst));
-    if (k >= lo) ++k;
-    if (k >= hi) ++k;
-    im.sw = t.switch_id(G, k);
-    im.policy = Misroute::Local;
+    im.sw = draw_other_in_group(t, src, dst, rng);
+    if (im.sw >= 0) im.policy = Misroute::Local;
     return im;
   }
   im.policy = policy;

@@ -60,6 +60,10 @@ struct Intermediate {
 };
 
 // Draws the intermediate switch for a packet from switch `src` to switch `dst`.
+// Another switch of the group of src and dst (same group), neither of them: one of the a-2
+// others, drawn with one rng.below(a-2); -1 (no draw) when src == dst or a <= 2.
+int draw_other_in_group(const Dragonfly& topo, int src, int dst, Rng& rng);
+
 Intermediate draw_intermediate(const Dragonfly& topo, int src, int dst, Misroute policy,
                                bool restricted, Rng& rng);
 

@@ -46,13 +46,8 @@ Intermediate draw_other_groups(const Dragonfly& t, int src, int dst, Rng& rng) {
   Intermediate im;
   const int gs = t.group_of(src), gd = t.group_of(dst), a = t.a();
   if (gs == gd) {
-    if (src == dst || a <= 2) return im;
-    int k = static_cast<int>(rng.below(static_cast<uint32_t>(a - 2)));
-    const int lo = std::min(t.index_of(src), t.index_of(dst)), hi = std::max(t.index_of(src), t.index_of(dst));
-    if (k >= lo) ++k;
-    if (k >= hi) ++k;
-    im.sw = t.switch_id(gs, k);
-    im.policy = Misroute::Local;
+    im.sw = draw_other_in_group(t, src, dst, rng);
+    if (im.sw >= 0) im.policy = Misroute::Local;
     return im;
   }
   if (t.g() <= 2) return im;

@@ -8,17 +8,13 @@
 
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
+#include "tests/config_error.h"
 
 using namespace scfly;
 
 namespace {
 std::string error_of(const std::string& yaml, const std::vector<std::string>& ov = {}) {
-  try {
-    parse_config_text(yaml, ov);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "";
+  return config_error_of(yaml, ov);
 }
 }  // namespace
 

@@ -14,6 +14,7 @@
 #include "routing_units/rtl_widths.h"
 #include "routing_units/tvlb.h"
 #include "sc_main/config.h"
+#include "tests/config_error.h"
 
 namespace scfly {
 namespace {
@@ -230,17 +231,9 @@ TEST(Tvlb, ConfigKeyValidatesAndEchoes) {
   EXPECT_EQ(c.routing_prm.ugal.vlb_set, TvlbClass::I5Src);
   EXPECT_EQ(config_to_json(c)["ugal"]["vlb_set"], "i5src");
   EXPECT_FALSE(config_to_json(parse_config_text("routing: ugal-g", {}))["ugal"].contains("vlb_set"));
-  auto error_of = [](const std::string& y) {
-    try {
-      parse_config_text(y, {});
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
-  EXPECT_NE(error_of("routing: pb-acor\nugal: {vlb_set: i4}").find("pb-acor"), std::string::npos);
-  EXPECT_NE(error_of("ugal: {vlb_set: i4, intermediate: other-groups}").find("ugal.vlb_set"), std::string::npos);
-  EXPECT_NE(error_of("ugal: {vlb_set: i7}").find("all, i3, i4, i5, i5src or i5dst"), std::string::npos);
+  EXPECT_NE(config_error_of("routing: pb-acor\nugal: {vlb_set: i4}").find("pb-acor"), std::string::npos);
+  EXPECT_NE(config_error_of("ugal: {vlb_set: i4, intermediate: other-groups}").find("ugal.vlb_set"), std::string::npos);
+  EXPECT_NE(config_error_of("ugal: {vlb_set: i7}").find("all, i3, i4, i5, i5src or i5dst"), std::string::npos);
 }
 
 }  // namespace scfly

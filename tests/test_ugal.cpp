@@ -10,6 +10,7 @@
 #include "routing_units/ugal.h"
 #include "routing_units/rtl_widths.h"
 #include "sc_main/config.h"
+#include "tests/config_error.h"
 
 namespace scfly {
 namespace {
@@ -467,18 +468,10 @@ TEST(UgalBaseline, KeysParseValidateAndEchoOnlyAwayFromTheDefaults) {
   EXPECT_EQ(j["ugal"]["segment_link"], "random");
   EXPECT_EQ(j["ugal"]["multiplier"], "one-vs-two");
   EXPECT_EQ(config_to_json(parse_config_text(j.dump(), {})), j);
-  auto error_of = [](const std::string& y) {
-    try {
-      parse_config_text(y, {});
-    } catch (const ConfigError& e) {
-      return std::string(e.what());
-    }
-    return std::string();
-  };
-  EXPECT_NE(error_of("routing: pb-acor\nugal: {intermediate: other-groups}").find("pb-acor"), std::string::npos);
-  EXPECT_NE(error_of("routing: ugal-l\nval: {policy: crg-gr}\nugal: {intermediate: other-groups}").find("val.policy"),
+  EXPECT_NE(config_error_of("routing: pb-acor\nugal: {intermediate: other-groups}").find("pb-acor"), std::string::npos);
+  EXPECT_NE(config_error_of("routing: ugal-l\nval: {policy: crg-gr}\nugal: {intermediate: other-groups}").find("val.policy"),
             std::string::npos);
-  EXPECT_NE(error_of("ugal: {segment_link: longest}").find("shortest (a fewest-hop global link) or random"),
+  EXPECT_NE(config_error_of("ugal: {segment_link: longest}").find("shortest (a fewest-hop global link) or random"),
             std::string::npos);
 }
 
