@@ -59,11 +59,11 @@ struct Intermediate {
   int16_t exit_port = -1;
 };
 
-// Draws the intermediate switch for a packet from switch `src` to switch `dst`.
 // Another switch of the group of src and dst (same group), neither of them: one of the a-2
 // others, drawn with one rng.below(a-2); -1 (no draw) when src == dst or a <= 2.
 int draw_other_in_group(const Dragonfly& topo, int src, int dst, Rng& rng);
 
+// Draws the intermediate switch for a packet from switch `src` to switch `dst`.
 Intermediate draw_intermediate(const Dragonfly& topo, int src, int dst, Misroute policy,
                                bool restricted, Rng& rng);
 

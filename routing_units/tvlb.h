@@ -23,7 +23,10 @@
 // Used at run time by UGAL-L, UGAL-G, PAR and PB with `ugal.vlb_set` (ugal.h): the
 // intermediate is drawn uniformly from the set of (current switch, destination switch), and
 // both segments take fewest-hop links whatever ugal.segment_link says (a T-VLB path is its
-// intermediate with fewest-hop segments). Pure functions of the topology; O(g a) per set.
+// intermediate with fewest-hop segments). Pure functions of the topology; O(g a) per set,
+// so a T-UGAL Valiant candidate costs two scans of the switches (each with a minimal-
+// distance test) at every injection: no table, nothing per cycle; a per-pair table would
+// trade S^2 memory for it if it ever shows in a profile.
 #pragma once
 
 #include <cstdint>

@@ -97,6 +97,9 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //                     (tvlb.h; PAR's second evaluation relative to its current switch), both
 //                     Valiant segments over fewest-hop links (ugal.segment_link then applies
 //                     to the minimal candidate only, the paper's T-UGAL with random MIN links).
+// Every option keeps the congestion signal above and the VC use per hop below: each segment
+// is still at most L-G-L, so the hop-slot rule's 4 local / 2 global VCs (PAR 5) suffice
+// (tests/test_deadlock.cpp checks each option with the deadlock checker).
 enum class UgalIntermediate : uint8_t { Any, OtherGroups };
 enum class SegmentLink : uint8_t { Shortest, Random };
 enum class UgalMultiplier : uint8_t { Hops, OneVsTwo };

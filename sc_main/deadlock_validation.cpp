@@ -76,8 +76,9 @@ std::string DeadlockValidation::summary() const {
   o << "deadlock freedom: ";
   if (verdict == "acyclic") o << "checked, the channel dependency graph is acyclic";
   else if (verdict == "duato") o << "checked, Duato's condition holds (acyclic escape VCs)";
-  else o << "NOT checked at run time (the network exceeds the run-time budget of 2 M routing states and 15 M "
-            "unit calls; VCs from the table; scfly check-deadlock on a smaller network of the same kind)";
+  else o << "NOT checked at run time (the network exceeds the run-time budget of " << kRunTimeMaxStates / 1000000
+            << " M routing states and " << kRunTimeMaxCalls / 1000000
+            << " M unit calls; VCs from the table; scfly check-deadlock on a smaller network of the same kind)";
   if (verdict != "too large") o << " (" << states << " routing states" << (cached ? ", cached" : "") << ")";
   return o.str();
 }

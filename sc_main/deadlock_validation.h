@@ -42,8 +42,9 @@ struct DeadlockValidation {
 // cycle (or the routing error) when the configured network can deadlock.
 // The budget bounds both the routing states (memory) and the unit calls (time: about
 // 5 M calls a second), so a first run of a large network spends a few seconds at most.
-DeadlockValidation validate_deadlock(const SimConfig& c, uint64_t max_states = 2000000,
-                                     uint64_t max_calls = 15000000);
+constexpr uint64_t kRunTimeMaxStates = 2000000, kRunTimeMaxCalls = 15000000;
+DeadlockValidation validate_deadlock(const SimConfig& c, uint64_t max_states = kRunTimeMaxStates,
+                                     uint64_t max_calls = kRunTimeMaxCalls);
 
 // The cache directory in use ("" when none can be found).
 std::string deadlock_cache_dir();
