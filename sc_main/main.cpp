@@ -12,6 +12,8 @@
 //             table; --at: run to CYCLE first and show the live port probabilities)
 //   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE] [--dry-run]
+//   scfly tvlb CONFIG.yaml [key=value ...] [-o FILE.json] [--jobs N] [--quick] [--point P ...]
+//             [--no-ordering] [--force]   (T-VLB Step 1: the LP throughput model, sc_main/tvlb_model.h)
 //   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
 //   scfly keys       (every configuration key: the keys table of docs/config.md, sc_main/config_schema.h)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
@@ -35,6 +37,7 @@
 #include "sc_main/deadlock_check.h"
 #include "sc_main/deadlock_validation.h"
 #include "sc_main/ideal.h"
+#include "sc_main/tvlb_model.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
 #include "sc_main/slurm.h"
@@ -291,6 +294,67 @@ int cmd_ideal(const std::string& config_path, const std::vector<std::string>& ov
   return 0;
 }
 
+// T-VLB Step 1 of a Dragonfly configuration (sc_main/tvlb_model.h).
+struct TvlbArgs {
+  std::string config, output;
+  std::vector<std::string> overrides, points;
+  int jobs = 1, type2 = 20, step = 10;
+  bool quick = false, no_ordering = false, force = false;
+};
+
+int cmd_tvlb(const TvlbArgs& a) {
+  using namespace scfly;
+  SimConfig cfg;
+  TvlbStep1Options opt;
+  try {
+    cfg = load_config(a.config, a.overrides);
+    if (cfg.topo_kind != TopologyKind::Dragonfly)
+      throw ConfigError("topology.kind: T-VLB sets are defined on a Dragonfly; this configuration is a " +
+                        std::string(cfg.topo_kind == TopologyKind::Torus ? "torus" : "mesh"));
+    if (!a.output.empty() && !std::ofstream(a.output)) throw ConfigError("-o: cannot write '" + a.output + "'");
+    for (const std::string& text : a.points) {
+      TvlbPoint p;
+      if (auto why = parse_tvlb_point(text, p); !why.empty()) throw ConfigError("--point: " + why);
+      opt.points.push_back(p);
+    }
+    if (opt.points.empty()) opt.points = tvlb_table1_points(a.step);
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  const Dragonfly topo(cfg.topology);
+  opt.quick = a.quick;
+  opt.type2 = a.type2;
+  opt.jobs = a.jobs;
+  opt.lp.ordering = !a.no_ordering;
+  opt.lp.seed = cfg.seed;
+  int shown = -1;
+  const bool tty = isatty(2) != 0;
+  opt.progress = [&shown, tty](int done, int total) {
+    const int pct = done * 100 / total, every = tty ? 1 : 10;
+    if (pct / every != shown / every || done == total) {
+      shown = pct;
+      std::cerr << (tty ? "\r" : "") << "tvlb: " << done << "/" << total << " LPs (" << pct << " %)"
+                << (tty && done < total ? "" : "\n") << std::flush;
+    }
+  };
+  try {
+    TvlbStep1 r;
+    if (topo.links_per_group_pair() == 1 && !a.force) {
+      r.topology = topo.describe();
+      r.skipped = true;
+    } else {
+      r = run_tvlb_step1(topo, opt);
+    }
+    std::cout << format(r);
+    if (!a.output.empty()) std::ofstream(a.output) << to_json(r).dump(2) << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
 // Checks deadlock freedom of a configuration (sc_main/deadlock_check.h).
 int cmd_check_deadlock(const std::string& config_path, const std::vector<std::string>& overrides,
                        const std::vector<std::string>& vcs, bool minimize, const std::string& json_path) {
@@ -438,6 +502,23 @@ int sc_main(int argc, char* argv[]) {
   ideal->add_option("overrides", ideal_overrides, "key=value overrides, dotted paths (traffic=tor)");
   ideal->add_option("--json", ideal_json, "write the bounds as JSON to FILE");
   ideal->add_flag("--no-lp", ideal_no_lp, "only the oblivious bounds (skip the LP)");
+  TvlbArgs tv;
+  CLI::App* tvlb = app.add_subcommand("tvlb", "T-VLB Step 1 (T-UGAL paper sec. 3.3.2): the LP throughput model of "
+                                               "each candidate VLB set over the TYPE_1 and TYPE_2 patterns");
+  tvlb->add_option("config", tv.config, "YAML configuration (a Dragonfly)")->required();
+  tvlb->add_option("overrides", tv.overrides, "key=value overrides, dotted paths (topology.g=17)");
+  tvlb->add_option("-o,--output", tv.output, "write the points, per-pattern values and the vicinity as JSON");
+  tvlb->add_option("--jobs,-j", tv.jobs, "LPs solved in parallel (default 1)")->check(CLI::Range(1, 1024));
+  tvlb->add_flag("--quick", tv.quick, "subsample the patterns: DG in {1, 2, (g-1)/2, g-1}, DS in {0, a/2}, 3 "
+                                      "group permutations");
+  tvlb->add_option("--point", tv.points, "only these points (e.g. '<=4 +60% 5-hop', i5src, all, min); default: the "
+                                         "paper's Table 1 points, i5src, i5dst and all with generic segments");
+  tvlb->add_option("--step", tv.step, "percent step of the Table 1 points (default 10)")->check(CLI::Range(1, 99));
+  tvlb->add_option("--type2", tv.type2, "group permutations (TYPE_2) to use (default 20)")
+      ->check(CLI::Range(0, 100000));
+  tvlb->add_flag("--no-ordering", tv.no_ordering, "drop T-UGAL's constraint (a longer VLB path never carries more "
+                                                  "than a shorter one)");
+  tvlb->add_flag("--force", tv.force, "run the LP even with one global link per group pair (T-VLB = all there)");
   std::string dl_config, dl_json;
   std::vector<std::string> dl_overrides, dl_vcs;
   bool dl_min = false;
@@ -488,6 +569,7 @@ int sc_main(int argc, char* argv[]) {
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
   if (ideal->parsed()) return cmd_ideal(ideal_config, ideal_overrides, ideal_json, ideal_no_lp);
+  if (tvlb->parsed()) return cmd_tvlb(tv);
   if (dl->parsed()) return cmd_check_deadlock(dl_config, dl_overrides, dl_vcs, dl_min, dl_json);
   if (card->parsed()) {
     if (jobs < 1) {

@@ -111,6 +111,41 @@ TEST(Cli, CheckDeadlockExitCodesAndCycle) {
   EXPECT_NE(torus.out.find("Duato"), std::string::npos) << torus.out;
 }
 
+// scfly tvlb (T-VLB Step 1, sc_main/tvlb_model.h): a quick run writes every point with its
+// per-pattern values and names the best; one link per group pair skips the LP (T-VLB = all,
+// paper sec. 4.2); a torus, a bad point and an unwritable -o are exit 2 naming the problem.
+TEST(Cli, TvlbStepOne) {
+  const std::string json = tmp("tvlb.json");
+  const Cmd ok = scfly_cmd("tvlb " + tiny_config() + " topology.g=5 topology.arrangement=absolute --quick --point min "
+                           "--point '<=4' --point all -j 2 -o " + json);
+  ASSERT_EQ(ok.code, 0) << ok.out << ok.err;
+  EXPECT_NE(ok.out.find("dfly(2,4,2,5)"), std::string::npos) << ok.out;
+  EXPECT_NE(ok.out.find("best (Table 1 points): all"), std::string::npos) << ok.out;
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  std::remove(json.c_str());
+  ASSERT_EQ(j.at("points").size(), 3u);
+  EXPECT_EQ(j["points"][0]["name"], "min");
+  EXPECT_NEAR(j["points"][0]["mean"].get<double>(), 0.25, 1e-7);  // k / (a p)
+  EXPECT_NEAR(j["points"][2]["mean"].get<double>(), 0.625, 1e-7);  // (1 + k / (a p)) / 2
+  EXPECT_EQ(j["points"][1]["x"].size(), j["patterns"].size());
+  EXPECT_EQ(j["patterns"].size(), 3u * 2u + 3u);  // DG in {1, 2, 4}, DS in {0, 2}, 3 permutations
+
+  const Cmd k1 = scfly_cmd("tvlb " + tiny_config() + " topology.arrangement=absolute");
+  EXPECT_EQ(k1.code, 0) << k1.err;
+  EXPECT_NE(k1.out.find("T-VLB = all VLB paths"), std::string::npos) << k1.out;
+
+  const Cmd torus = scfly_cmd("tvlb " + std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-ring-8.yaml");
+  EXPECT_EQ(torus.code, 2);
+  EXPECT_NE(torus.err.find("topology.kind"), std::string::npos) << torus.err;
+  const Cmd bad = scfly_cmd("tvlb " + tiny_config() + " --point '<=7'");
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("'<=7' is not a T-VLB point"), std::string::npos) << bad.err;
+  const Cmd out = scfly_cmd("tvlb " + tiny_config() + " -o /nonexistent/dir/t.json");
+  EXPECT_EQ(out.code, 2);
+  EXPECT_NE(out.err.find("/nonexistent/dir/t.json"), std::string::npos) << out.err;
+}
+
 // Every run is validated for deadlock freedom by the checker (sc_main/deadlock_validation.h):
 // the summary and the JSON say so, and the second run of the same shape reads the cache.
 TEST(Cli, RunsCarryTheDeadlockCheckersVerdict) {

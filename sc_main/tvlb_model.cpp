@@ -1,0 +1,577 @@
+#include "sc_main/tvlb_model.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "ClpSimplex.hpp"
+#include "CoinPackedMatrix.hpp"
+#include "routing_units/minimal.h"
+#include "topologies/common/rng.h"
+
+namespace scfly {
+
+namespace {
+
+constexpr int kMaxHops = 8;  // VLB paths have at most 6 hops
+
+// Directed switch-to-switch channels: local (switch, local port j) then global (switch, j).
+struct Channels {
+  int S, a, h;
+  explicit Channels(const Dragonfly& t) : S(t.num_switches()), a(t.a()), h(t.h()) {}
+  int count() const { return S * (a - 1 + h); }
+  int local(const Dragonfly& t, int from, int to) const {
+    return from * (a - 1) + (t.local_port(t.index_of(from), t.index_of(to)) - t.first_local_port());
+  }
+  int global(const Dragonfly& t, int sw, int port) const {
+    return S * (a - 1) + sw * h + (port - t.first_global_port());
+  }
+};
+
+using Path = std::vector<int>;  // channel ids
+
+// The paths of one segment x -> y: within a group the local link; between groups one per
+// global link of the group pair (generic), or only those with the fewest hops (D).
+void segment_paths(const Dragonfly& t, const Channels& ch, int x, int y, bool generic, std::vector<Path>& out) {
+  out.clear();
+  if (x == y) {
+    out.emplace_back();
+    return;
+  }
+  const int gx = t.group_of(x), gy = t.group_of(y);
+  if (gx == gy) {
+    out.push_back({ch.local(t, x, y)});
+    return;
+  }
+  const GlobalLinkEnd* links = t.links_between(gx, gy);
+  int best = 99;
+  if (!generic)
+    for (int k = 0; k < t.links_per_group_pair(); ++k) best = std::min(best, hops_via_link(t, x, y, k));
+  for (int k = 0; k < t.links_per_group_pair(); ++k) {
+    if (!generic && hops_via_link(t, x, y, k) != best) continue;
+    const int u = links[k].sw, port = links[k].port, v = t.global_peer(u, port).sw;
+    Path p;
+    if (u != x) p.push_back(ch.local(t, x, u));
+    p.push_back(ch.global(t, u, port));
+    if (v != y) p.push_back(ch.local(t, v, y));
+    out.push_back(std::move(p));
+  }
+}
+
+// Paths of one flow grouped by (kind, hops): count and channel incidences.
+struct PathClass {
+  bool vlb = false;
+  int hops = 0;
+  long long n = 0;
+  std::vector<std::pair<int, long long>> uses;  // (channel, paths crossing it), channel order
+};
+
+struct ClassBuilder {
+  long long n[2][kMaxHops + 1] = {};
+  std::vector<long long> uses[2][kMaxHops + 1];
+  std::vector<int> touched[2][kMaxHops + 1];
+  int L;
+  explicit ClassBuilder(int channels) : L(channels) {}
+  void add(bool vlb, const Path& p1, const Path* p2, long long weight) {
+    const int hops = static_cast<int>(p1.size() + (p2 ? p2->size() : 0));
+    if (hops > kMaxHops) throw std::logic_error("tvlb model: a path of more than 8 hops");
+    const int k = vlb ? 1 : 0;
+    auto& u = uses[k][hops];
+    if (u.empty()) u.assign(static_cast<size_t>(L), 0);
+    n[k][hops] += weight;
+    auto bump = [&](int c) {
+      if (u[static_cast<size_t>(c)] == 0) touched[k][hops].push_back(c);
+      u[static_cast<size_t>(c)] += weight;
+    };
+    for (int c : p1) bump(c);
+    if (p2)
+      for (int c : *p2) bump(c);
+  }
+  std::vector<PathClass> classes() {
+    std::vector<PathClass> out;
+    for (int k = 0; k < 2; ++k)
+      for (int hops = 0; hops <= kMaxHops; ++hops) {
+        if (n[k][hops] == 0) continue;
+        PathClass c;
+        c.vlb = k == 1;
+        c.hops = hops;
+        c.n = n[k][hops];
+        auto& tl = touched[k][hops];
+        std::sort(tl.begin(), tl.end());
+        for (int ch : tl) c.uses.push_back({ch, uses[k][hops][static_cast<size_t>(ch)]});
+        out.push_back(std::move(c));
+      }
+    return out;
+  }
+};
+
+std::vector<PathClass> flow_classes(const Dragonfly& t, const Channels& ch, int s, int d, const TvlbPoint& point,
+                                    uint64_t seed) {
+  ClassBuilder b(ch.count());
+  std::vector<Path> m, p1, p2;
+  segment_paths(t, ch, s, d, /*generic=*/true, m);
+  for (const Path& p : m) b.add(false, p, nullptr, 1);
+  if (!point.min_only) {
+    std::vector<int> inter;
+    if (t.group_of(s) == t.group_of(d)) {
+      for (int r = 0; r < t.a(); ++r) {
+        const int i = t.switch_id(t.group_of(s), r);
+        if (i != s && i != d) inter.push_back(i);
+      }
+    } else {
+      inter = tvlb_point_set(t, s, d, point, seed);
+    }
+    for (int i : inter) {
+      segment_paths(t, ch, s, i, point.generic_segments, p1);
+      segment_paths(t, ch, i, d, point.generic_segments, p2);
+      for (const Path& x : p1)
+        for (const Path& y : p2) b.add(true, x, &y, 1);
+    }
+  }
+  return b.classes();
+}
+
+uint64_t mix(uint64_t x) {
+  uint64_t s = x;
+  return splitmix64(s);
+}
+
+std::string percent_name(TvlbClass base, int percent) {
+  const char* k = base == TvlbClass::I3 ? "4" : base == TvlbClass::I4 ? "5" : "6";
+  return " +" + std::to_string(percent) + "% " + k + "-hop";
+}
+
+const char* le_name(TvlbClass c) {
+  switch (c) {
+    case TvlbClass::I3: return "<=3";
+    case TvlbClass::I4: return "<=4";
+    case TvlbClass::I5: return "<=5";
+    default: return "all";
+  }
+}
+
+}  // namespace
+
+bool tvlb_in_fraction(uint64_t seed, int s, int d, int i, int percent) {
+  if (percent <= 0) return false;
+  if (percent >= 100) return true;
+  uint64_t h = mix(seed ^ 0x7476'6c62'0000'0000ULL);
+  h = mix(h ^ static_cast<uint64_t>(s));
+  h = mix(h ^ (static_cast<uint64_t>(d) << 20));
+  h = mix(h ^ (static_cast<uint64_t>(i) << 40));
+  return static_cast<double>(h >> 11) * 0x1.0p-53 * 100.0 < percent;
+}
+
+std::vector<int> tvlb_point_set(const Dragonfly& t, int s, int d, const TvlbPoint& p, uint64_t seed) {
+  if (p.min_only) return {};
+  std::vector<int> set = tvlb_set(t, s, d, p.base);
+  if (p.percent <= 0) return set;
+  std::vector<char> in(static_cast<size_t>(t.num_switches()), 0);
+  for (int i : set) in[static_cast<size_t>(i)] = 1;
+  for (int i = 0; i < t.num_switches(); ++i)
+    if (!in[static_cast<size_t>(i)] && in_tvlb_class(t, s, d, i, p.next) && tvlb_in_fraction(seed, s, d, i, p.percent))
+      in[static_cast<size_t>(i)] = 1;
+  set.clear();
+  for (int i = 0; i < t.num_switches(); ++i)
+    if (in[static_cast<size_t>(i)]) set.push_back(i);
+  return set;
+}
+
+std::vector<TvlbPoint> tvlb_table1_points(int step) {
+  std::vector<TvlbPoint> out;
+  const TvlbClass chain[] = {TvlbClass::I3, TvlbClass::I4, TvlbClass::I5, TvlbClass::All};
+  for (int k = 0; k < 4; ++k) {
+    TvlbPoint p;
+    p.base = chain[k];
+    p.name = le_name(chain[k]);
+    out.push_back(p);
+    if (k == 3) break;
+    for (int pc = step; pc < 100; pc += step) {
+      TvlbPoint q = p;
+      q.next = chain[k + 1];
+      q.percent = pc;
+      q.name = p.name + percent_name(chain[k], pc);
+      out.push_back(q);
+    }
+  }
+  TvlbPoint src, dst, gen;
+  src.base = TvlbClass::I5Src;
+  src.name = "i5src";
+  dst.base = TvlbClass::I5Dst;
+  dst.name = "i5dst";
+  gen.name = "all (generic segments)";
+  gen.generic_segments = true;
+  out.push_back(src);
+  out.push_back(dst);
+  out.push_back(gen);
+  return out;
+}
+
+std::string parse_tvlb_point(const std::string& text, TvlbPoint& out) {
+  if (text == "min") {
+    out = TvlbPoint{};
+    out.name = "min";
+    out.min_only = true;
+    return {};
+  }
+  for (const TvlbPoint& p : tvlb_table1_points(1))
+    if (p.name == text) {
+      out = p;
+      return {};
+    }
+  const std::pair<const char*, const char*> aliases[] = {{"i3", "<=3"}, {"i4", "<=4"}, {"i5", "<=5"}, {"generic", "all (generic segments)"}};
+  for (const auto& [alias, name] : aliases)
+    if (text == alias) return parse_tvlb_point(name, out);
+  return "'" + text +
+         "' is not a T-VLB point; allowed: min, <=3, <=4, <=5, all, '<=K +X% (K+1)-hop' (K 3..5, X 1..99), i3, i4, "
+         "i5, i5src, i5dst, 'all (generic segments)' (or generic)";
+}
+
+TvlbLpResult solve_tvlb_lp(const Dragonfly& t, const TrafficPattern& pattern, const TvlbPoint& point,
+                           const TvlbLpOptions& opt) {
+  const Channels ch(t);
+  const int S = t.num_switches(), P = t.p(), L = ch.count();
+  // Flows: switch-pair demands in nodes, and the terminal bound.
+  std::vector<double> dem(static_cast<size_t>(S) * S, 0.0), eject(static_cast<size_t>(S * P), 0.0);
+  double max_inject = 0;
+  std::vector<std::pair<int, double>> w;
+  for (int n = 0; n < S * P; ++n) {
+    pattern.weights(n, w);
+    double sum = 0;
+    for (const auto& [to, q] : w) {
+      sum += q;
+      eject[static_cast<size_t>(to)] += q;
+      if (to / P != n / P) dem[static_cast<size_t>(n / P) * S + to / P] += q;
+    }
+    max_inject = std::max(max_inject, sum);
+  }
+  const double terminal = std::max(max_inject, *std::max_element(eject.begin(), eject.end()));
+
+  struct Col {
+    int flow;
+    PathClass c;
+  };
+  std::vector<Col> cols;
+  std::vector<std::pair<int, double>> flows;  // (s*S+d, demand)
+  for (int s = 0; s < S; ++s)
+    for (int d = 0; d < S; ++d) {
+      const double q = dem[static_cast<size_t>(s) * S + d];
+      if (q <= 0) continue;
+      const int f = static_cast<int>(flows.size());
+      flows.push_back({s * S + d, q});
+      for (PathClass& c : flow_classes(t, ch, s, d, point, opt.seed)) cols.push_back({f, std::move(c)});
+    }
+  const int F = static_cast<int>(flows.size());
+  // Rows: [0, F) demand, [F, F+L) channels, then the ordering rows.
+  std::vector<int> ri, ci;
+  std::vector<double> v;
+  std::vector<double> row_lo, row_hi;
+  row_lo.assign(static_cast<size_t>(F), 0.0);
+  row_hi.assign(static_cast<size_t>(F), 0.0);
+  row_lo.resize(static_cast<size_t>(F + L), -COIN_DBL_MAX);
+  row_hi.resize(static_cast<size_t>(F + L), 1.0);
+  for (int f = 0; f < F; ++f) {
+    ri.push_back(f);
+    ci.push_back(0);
+    v.push_back(-flows[static_cast<size_t>(f)].second);
+  }
+  int ordering_rows = 0;
+  for (size_t j = 0; j < cols.size(); ++j) {
+    const int col = static_cast<int>(j) + 1;
+    const Col& c = cols[j];
+    ri.push_back(c.flow);
+    ci.push_back(col);
+    v.push_back(static_cast<double>(c.c.n));
+    for (const auto& [chan, k] : c.c.uses) {
+      ri.push_back(F + chan);
+      ci.push_back(col);
+      v.push_back(static_cast<double>(k));
+    }
+    // Ordering: this VLB class against the next longer VLB class of the same flow.
+    if (opt.ordering && c.c.vlb && j + 1 < cols.size() && cols[j + 1].flow == c.flow && cols[j + 1].c.vlb) {
+      const int row = F + L + ordering_rows++;
+      row_lo.push_back(0.0);
+      row_hi.push_back(COIN_DBL_MAX);
+      ri.push_back(row);
+      ci.push_back(col);
+      v.push_back(1.0);
+      ri.push_back(row);
+      ci.push_back(col + 1);
+      v.push_back(-1.0);
+    }
+  }
+  const int rows = F + L + ordering_rows, ncols = static_cast<int>(cols.size()) + 1;
+  const CoinPackedMatrix m(true, ri.data(), ci.data(), v.data(), static_cast<CoinBigIndex>(v.size()));
+  std::vector<double> col_lo(static_cast<size_t>(ncols), 0.0), col_hi(static_cast<size_t>(ncols), COIN_DBL_MAX);
+  col_hi[0] = terminal > 0 ? 1.0 / terminal : COIN_DBL_MAX;
+  std::vector<double> obj(static_cast<size_t>(ncols), 0.0);
+  obj[0] = -1.0;
+  ClpSimplex lp;
+  lp.setLogLevel(0);
+  lp.loadProblem(m, col_lo.data(), col_hi.data(), obj.data(), row_lo.data(), row_hi.data());
+  const auto t0 = std::chrono::steady_clock::now();
+  lp.dual();
+  TvlbLpResult r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.rows = rows;
+  r.cols = ncols;
+  r.nonzeros = static_cast<long long>(v.size());
+  if (!lp.isProvenOptimal())
+    throw std::runtime_error("tvlb: the Step 1 LP was not solved (CLP status " + std::to_string(lp.status()) + ")");
+  const double* sol = lp.primalColumnSolution();
+  r.x = sol[0];
+  double all = 0, min = 0, vlb = 0, vlb_hops = 0, hops = 0;
+  for (size_t j = 0; j < cols.size(); ++j) {
+    const double q = static_cast<double>(cols[j].c.n) * sol[j + 1];
+    all += q;
+    hops += q * cols[j].c.hops;
+    if (cols[j].c.vlb) {
+      vlb += q;
+      vlb_hops += q * cols[j].c.hops;
+    } else {
+      min += q;
+    }
+  }
+  if (all > 0) {
+    r.min_share = min / all;
+    r.hops = hops / all;
+  }
+  if (vlb > 0) r.vlb_hops = vlb_hops / vlb;
+  for (size_t j = 0; j + 1 < cols.size(); ++j)
+    if (cols[j].c.vlb && cols[j + 1].c.vlb && cols[j + 1].flow == cols[j].flow)
+      r.ordering_excess = std::max(r.ordering_excess, sol[j + 2] - sol[j + 1]);
+  const double* dual = lp.dualRowSolution();
+  for (int k = 0; k < ordering_rows; ++k)
+    if (std::fabs(dual[F + L + k]) > 1e-9) ++r.ordering_binding;
+  return r;
+}
+
+std::vector<TvlbPattern> tvlb_patterns(const Dragonfly& t, bool quick, int type2_count) {
+  std::vector<TvlbPattern> out;
+  const int g = t.g(), a = t.a();
+  std::vector<int> dgs, dss;
+  if (quick) {
+    for (int dg : {1, 2, (g - 1) / 2, g - 1})
+      if (dg >= 1 && dg < g && std::find(dgs.begin(), dgs.end(), dg) == dgs.end()) dgs.push_back(dg);
+    dss = {0};
+    if (a / 2 > 0) dss.push_back(a / 2);
+    type2_count = std::min(type2_count, 3);
+  } else {
+    for (int dg = 1; dg < g; ++dg) dgs.push_back(dg);
+    for (int ds = 0; ds < a; ++ds) dss.push_back(ds);
+  }
+  for (int dg : dgs)
+    for (int ds : dss) {
+      TvlbPattern p;
+      p.name = "shift(" + std::to_string(dg) + "," + std::to_string(ds) + ")";
+      if (auto why = parse_traffic(p.name, p.spec); !why.empty()) throw std::logic_error(why);
+      out.push_back(p);
+    }
+  for (int k = 1; k <= type2_count; ++k) {
+    TvlbPattern p;
+    p.name = "group-perm seed " + std::to_string(k);
+    if (auto why = parse_traffic("group-perm", p.spec); !why.empty()) throw std::logic_error(why);
+    p.seed = static_cast<uint64_t>(k);
+    out.push_back(p);
+  }
+  return out;
+}
+
+TvlbSetStats tvlb_set_stats(const Dragonfly& t, const TvlbPoint& p, uint64_t seed) {
+  TvlbSetStats st;
+  const int S = t.num_switches();
+  const int all = (t.g() - 2) * t.a();
+  long long pairs = 0;
+  double size = 0, paths = 0, hops = 0;
+  st.min_size = 1 << 30;
+  for (int s = 0; s < S; ++s)
+    for (int d = 0; d < S; ++d) {
+      if (t.group_of(s) == t.group_of(d)) continue;
+      const std::vector<int> set = tvlb_point_set(t, s, d, p, seed);
+      ++pairs;
+      size += static_cast<double>(set.size());
+      st.min_size = std::min(st.min_size, static_cast<int>(set.size()));
+      st.max_size = std::max(st.max_size, static_cast<int>(set.size()));
+      double np = 0, nh = 0;
+      for (int i : set) {
+        // Segment paths and their hop sums: every link of the group pair (generic) or the
+        // fewest-hop ones.
+        double na = 0, nb = 0, sa = 0, sb = 0;
+        const int ha = minimal_distance(t, s, i), hb = minimal_distance(t, i, d);
+        for (int k = 0; k < t.links_per_group_pair(); ++k) {
+          const int xa = hops_via_link(t, s, i, k), xb = hops_via_link(t, i, d, k);
+          if (p.generic_segments || xa == ha) {
+            ++na;
+            sa += xa;
+          }
+          if (p.generic_segments || xb == hb) {
+            ++nb;
+            sb += xb;
+          }
+        }
+        np += na * nb;
+        nh += sa / na + sb / nb;  // this intermediate's mean VLB hops (segment links uniform)
+      }
+      paths += np;
+      if (!set.empty()) hops += nh / static_cast<double>(set.size());
+    }
+  if (pairs == 0) {
+    st.min_size = 0;
+    return st;
+  }
+  st.intermediates = size / static_cast<double>(pairs);
+  st.fraction = all > 0 ? st.intermediates / all : 0;
+  st.paths = paths / static_cast<double>(pairs);
+  st.hops = hops / static_cast<double>(pairs);
+  return st;
+}
+
+TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt) {
+  const auto t0 = std::chrono::steady_clock::now();
+  TvlbStep1 r;
+  r.topology = t.describe();
+  r.jobs = std::max(1, opt.jobs);
+  r.patterns = tvlb_patterns(t, opt.quick, opt.type2);
+  const std::vector<TvlbPoint> points = opt.points.empty() ? tvlb_table1_points() : opt.points;
+  std::vector<std::unique_ptr<TrafficPattern>> pats;
+  for (const TvlbPattern& p : r.patterns) pats.push_back(std::make_unique<TrafficPattern>(p.spec, t, p.seed, 0));
+  for (const TvlbPoint& p : points) {
+    TvlbStep1Point sp;
+    sp.point = p;
+    sp.stats = tvlb_set_stats(t, p, opt.lp.seed);
+    sp.x.assign(r.patterns.size(), 0.0);
+    r.points.push_back(std::move(sp));
+  }
+  const int total = static_cast<int>(points.size() * r.patterns.size());
+  std::atomic<int> next{0};
+  int done = 0;
+  std::mutex mu;
+  std::string error;
+  std::vector<double> secs(static_cast<size_t>(total), 0.0);
+  auto worker = [&] {
+    for (;;) {
+      const int k = next.fetch_add(1);
+      if (k >= total) return;
+      const size_t pi = static_cast<size_t>(k) / r.patterns.size(), qi = static_cast<size_t>(k) % r.patterns.size();
+      try {
+        const TvlbLpResult lp = solve_tvlb_lp(t, *pats[qi], points[pi], opt.lp);
+        std::lock_guard<std::mutex> lock(mu);
+        r.points[pi].x[qi] = lp.x;
+        secs[static_cast<size_t>(k)] = lp.seconds;
+        ++done;
+        if (opt.progress) opt.progress(done, total);
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (error.empty()) error = points[pi].name + ", " + r.patterns[qi].name + ": " + e.what();
+        next.store(total);
+        return;
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int j = 1; j < r.jobs; ++j) threads.emplace_back(worker);
+  worker();
+  for (auto& th : threads) th.join();
+  if (!error.empty()) throw std::runtime_error(error);
+  const size_t n = r.patterns.size();
+  for (size_t pi = 0; pi < r.points.size(); ++pi) {
+    TvlbStep1Point& sp = r.points[pi];
+    double sum = 0, sq = 0;
+    sp.min = 1e300;
+    sp.max = -1e300;
+    for (size_t q = 0; q < n; ++q) {
+      sum += sp.x[q];
+      sp.min = std::min(sp.min, sp.x[q]);
+      sp.max = std::max(sp.max, sp.x[q]);
+      sp.seconds += secs[pi * n + q];
+    }
+    sp.mean = sum / static_cast<double>(n);
+    for (size_t q = 0; q < n; ++q) sq += (sp.x[q] - sp.mean) * (sp.x[q] - sp.mean);
+    sp.sem = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1) / static_cast<double>(n)) : 0;
+  }
+  // The best Table 1 point (not the strategic or reference ones) and its vicinity.
+  auto table1 = [](const TvlbPoint& p) {
+    return !p.min_only && !p.generic_segments && p.base != TvlbClass::I5Src && p.base != TvlbClass::I5Dst;
+  };
+  for (size_t pi = 0; pi < r.points.size(); ++pi)
+    if (table1(r.points[pi].point) && (r.best < 0 || r.points[pi].mean > r.points[static_cast<size_t>(r.best)].mean))
+      r.best = static_cast<int>(pi);
+  if (r.best >= 0) {
+    std::vector<int> near;
+    for (size_t pi = 0; pi < r.points.size(); ++pi)
+      if (table1(r.points[pi].point) &&
+          r.points[pi].mean >= r.points[static_cast<size_t>(r.best)].mean - opt.vicinity_gap)
+        near.push_back(static_cast<int>(pi));
+    std::stable_sort(near.begin(), near.end(), [&](int x, int y) {
+      return r.points[static_cast<size_t>(x)].mean > r.points[static_cast<size_t>(y)].mean;
+    });
+    if (near.size() > 4) near.resize(4);
+    r.vicinity = near;
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+nlohmann::json to_json(const TvlbStep1& r) {
+  nlohmann::json j;
+  j["topology"] = r.topology;
+  j["skipped"] = r.skipped;
+  j["seconds"] = r.seconds;
+  j["jobs"] = r.jobs;
+  j["patterns"] = nlohmann::json::array();
+  for (const TvlbPattern& p : r.patterns) j["patterns"].push_back(p.name);
+  j["points"] = nlohmann::json::array();
+  for (const TvlbStep1Point& p : r.points) {
+    nlohmann::json q;
+    q["name"] = p.point.name;
+    q["set"] = {{"intermediates", p.stats.intermediates}, {"min", p.stats.min_size},
+                {"max", p.stats.max_size},            {"fraction_of_all", p.stats.fraction},
+                {"paths", p.stats.paths},             {"mean_hops", p.stats.hops}};
+    q["mean"] = p.mean;
+    q["sem"] = p.sem;
+    q["min"] = p.min;
+    q["max"] = p.max;
+    q["x"] = p.x;
+    q["lp_seconds"] = p.seconds;
+    j["points"].push_back(q);
+  }
+  j["best"] = r.best >= 0 ? nlohmann::json(r.points[static_cast<size_t>(r.best)].point.name) : nlohmann::json();
+  j["vicinity"] = nlohmann::json::array();
+  for (int k : r.vicinity) j["vicinity"].push_back(r.points[static_cast<size_t>(k)].point.name);
+  return j;
+}
+
+std::string format(const TvlbStep1& r) {
+  std::ostringstream os;
+  os << "T-VLB Step 1 (LP throughput model), " << r.topology << "\n";
+  if (r.skipped) {
+    os << "  one global link per group pair: T-VLB = all VLB paths (paper sec. 4.2), no LP run"
+          " (--force runs it)\n";
+    return os.str();
+  }
+  os << "  " << r.patterns.size() << " patterns, " << r.points.size() << " points, " << std::fixed
+     << std::setprecision(1) << r.seconds << " s on " << r.jobs << " thread(s)\n\n";
+  os << "  point                        inter.  hops  paths    mean     sem     min     max\n";
+  for (size_t k = 0; k < r.points.size(); ++k) {
+    const TvlbStep1Point& p = r.points[k];
+    std::string name = p.point.name;
+    if (static_cast<int>(k) == r.best) name += " *";
+    os << "  " << std::left << std::setw(28) << name << std::right << std::setprecision(1) << std::setw(7)
+       << p.stats.intermediates << std::setprecision(2) << std::setw(6) << p.stats.hops << std::setprecision(0)
+       << std::setw(7) << p.stats.paths << std::setprecision(4) << std::setw(8) << p.mean << std::setw(8) << p.sem
+       << std::setw(8) << p.min << std::setw(8) << p.max << "\n";
+  }
+  if (r.best >= 0) {
+    os << "\n  best (Table 1 points): " << r.points[static_cast<size_t>(r.best)].point.name << "; vicinity:";
+    for (int k : r.vicinity) os << " [" << r.points[static_cast<size_t>(k)].point.name << "]";
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace scfly
