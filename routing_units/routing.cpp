@@ -238,6 +238,8 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       ap.segment_link = m_prm.ugal.segment_link;
       ap.multiplier = m_prm.ugal.multiplier;
       ap.vlb_set = m_prm.ugal.vlb_set;
+      ap.vlb_percent = m_prm.ugal.vlb_percent;
+      ap.vlb_seed = m_prm.ugal.vlb_seed;
       switch (m_algo) {
         case RoutingAlgo::UgalG: ap.kind = AdaptiveKind::UgalG; break;
         case RoutingAlgo::Par: ap.kind = AdaptiveKind::Par; break;

@@ -69,6 +69,8 @@ struct UgalParams {
   SegmentLink segment_link = SegmentLink::Shortest;
   UgalMultiplier multiplier = UgalMultiplier::Hops;
   TvlbClass vlb_set = TvlbClass::All;  // T-UGAL's Valiant set (tvlb.h)
+  int vlb_percent = 0;                 // + this % of the next class (tvlb.h TvlbRule)
+  uint64_t vlb_seed = 1;               // the fraction's hash seed
 };
 
 // Piggyback (ugal.h; ACOR paper Table 3).

@@ -1,5 +1,8 @@
 #include "routing_units/tvlb.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "routing_units/minimal.h"
 
 namespace scfly {
@@ -79,19 +82,69 @@ bool in_tvlb_class(const Dragonfly& t, int s, int d, int i, TvlbClass c) {
   return false;
 }
 
-int tvlb_draw(const Dragonfly& t, int s, int d, TvlbClass c, Rng& rng) {
+TvlbClass tvlb_next_class(TvlbClass c) {
+  switch (c) {
+    case TvlbClass::I3: return TvlbClass::I4;
+    case TvlbClass::I4: return TvlbClass::I5;
+    default: return TvlbClass::All;
+  }
+}
+
+bool tvlb_in_fraction(uint64_t seed, int s, int d, int i, int percent) {
+  if (percent <= 0) return false;
+  if (percent >= 100) return true;
+  uint64_t x = seed ^ 0x7476'6c62'0000'0000ULL;
+  uint64_t h = splitmix64(x) ^ static_cast<uint64_t>(s);
+  h = splitmix64(h) ^ (static_cast<uint64_t>(d) << 20);
+  h = splitmix64(h) ^ (static_cast<uint64_t>(i) << 40);
+  h = splitmix64(h);
+  return static_cast<double>(h >> 11) * 0x1.0p-53 * 100.0 < percent;
+}
+
+namespace {
+
+// Extra intermediates of a fractional rule: in the next class of the rule's own class and
+// under the hash.
+bool in_extra(const Dragonfly& t, int s, int d, int i, const TvlbRule& r) {
+  return r.percent > 0 && in_tvlb_class(t, s, d, i, tvlb_next_class(r.set)) &&
+         tvlb_in_fraction(r.seed, s, d, i, r.percent);
+}
+
+}  // namespace
+
+// The class falls back as tvlb_set does (I3 -> I4 -> I_all) when it is empty for (s, d); the
+// extra intermediates stay those of the rule's own class (none beyond I4 for an empty I3).
+// One scan counts both, so the usual case costs what the class alone did.
+int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng) {
+  TvlbClass c = r.set;
   for (;;) {
-    int n = 0;
-    for (int i = 0; i < t.num_switches(); ++i) n += in_tvlb_class(t, s, d, i, c);
-    if (n == 0) {
-      if (c == TvlbClass::All) return -1;
-      c = c == TvlbClass::I3 ? TvlbClass::I4 : TvlbClass::All;  // the fallbacks of tvlb_set
+    int n = 0, base = 0;
+    for (int i = 0; i < t.num_switches(); ++i) {
+      const bool b = in_tvlb_class(t, s, d, i, c);
+      base += b;
+      n += b || in_extra(t, s, d, i, r);
+    }
+    if (base == 0 && c != TvlbClass::All) {
+      c = c == TvlbClass::I3 ? TvlbClass::I4 : TvlbClass::All;
       continue;
     }
+    if (n == 0) return -1;
     int k = static_cast<int>(rng.below(static_cast<uint32_t>(n)));
     for (int i = 0; i < t.num_switches(); ++i)
-      if (in_tvlb_class(t, s, d, i, c) && k-- == 0) return i;
+      if ((in_tvlb_class(t, s, d, i, c) || in_extra(t, s, d, i, r)) && k-- == 0) return i;
+    return -1;
   }
+}
+
+std::vector<int> tvlb_rule_set(const Dragonfly& t, int s, int d, const TvlbRule& r) {
+  std::vector<int> out = tvlb_set(t, s, d, r.set);
+  if (r.percent <= 0) return out;
+  std::vector<int> extra;
+  for (int i = 0; i < t.num_switches(); ++i)
+    if (in_extra(t, s, d, i, r) && !std::binary_search(out.begin(), out.end(), i)) extra.push_back(i);
+  std::vector<int> merged;
+  std::merge(out.begin(), out.end(), extra.begin(), extra.end(), std::back_inserter(merged));
+  return merged;
 }
 
 std::vector<int> tvlb_set(const Dragonfly& t, int s, int d, TvlbClass c) {

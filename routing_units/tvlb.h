@@ -19,6 +19,11 @@
 // Gamma(x) = the switches at the far end of x's global links; dist = minimal_distance.
 // An empty set other than I3's falls back to I_all (so a Valiant candidate always exists
 // between different groups when g >= 3).
+// The paper's fractional data points (Table 1, "<= k-hop + X % (k+1)-hop") are a rule
+// TvlbRule{set, percent, seed}: the class's set plus the intermediates of the next class
+// (I3 -> I4 -> I5 -> I_all) for which a hash of (seed, s, d, i) falls below X %: one fixed
+// subset per pair, nested in X, the same in Step 1's LP (sc_main/tvlb_model.h) and at run
+// time (the paper's artifact reshuffles per packet instead; ../shared/specs/tugal.md sec. 2).
 //
 // Used at run time by UGAL-L, UGAL-G, PAR and PB with `ugal.vlb_set` (ugal.h): the
 // intermediate is drawn uniformly from the set of (current switch, destination switch), and
@@ -64,8 +69,24 @@ bool in_tvlb_class(const Dragonfly& t, int s, int d, int i, TvlbClass c);
 // The class's set for (s, d), in switch order, with the fallbacks; s, d in different groups.
 std::vector<int> tvlb_set(const Dragonfly& t, int s, int d, TvlbClass c);
 
-// An intermediate drawn uniformly from tvlb_set(t, s, d, c) with one rng.below(size) draw
-// (no allocation: the set is scanned twice); -1 when the set is empty (g = 2).
-int tvlb_draw(const Dragonfly& t, int s, int d, TvlbClass c, Rng& rng);
+// A T-VLB set as a rule: a class, plus `percent` % of the next class's extra intermediates.
+struct TvlbRule {
+  TvlbClass set = TvlbClass::All;
+  int percent = 0;    // 0..99; only with i3, i4, i5
+  uint64_t seed = 1;  // the fraction's hash
+};
+
+// The class whose extra intermediates a fraction of `c` adds: I3 -> I4 -> I5 -> All; All for
+// the others (which take no fraction).
+TvlbClass tvlb_next_class(TvlbClass c);
+// Whether i is among the `percent` % of extra intermediates of (s, d) under `seed`.
+bool tvlb_in_fraction(uint64_t seed, int s, int d, int i, int percent);
+// The rule's set for (s, d), in switch order: tvlb_set(set) (with its fallbacks) plus the
+// fraction of tvlb_next_class(set).
+std::vector<int> tvlb_rule_set(const Dragonfly& t, int s, int d, const TvlbRule& r);
+
+// An intermediate drawn uniformly from tvlb_rule_set(t, s, d, r) with one rng.below(size)
+// draw (no allocation: the switches are scanned twice); -1 when the set is empty (g = 2).
+int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng);
 
 }  // namespace scfly

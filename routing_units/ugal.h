@@ -97,6 +97,10 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //                     (tvlb.h; PAR's second evaluation relative to its current switch), both
 //                     Valiant segments over fewest-hop links (ugal.segment_link then applies
 //                     to the minimal candidate only, the paper's T-UGAL with random MIN links).
+//  ugal.vlb_percent   with i3, i4, i5: plus X % of the next class's extra intermediates
+//                     (the paper's Table 1 points "<= k-hop + X %", a fixed subset per pair
+//                     chosen by a hash of ugal.vlb_seed; tvlb.h TvlbRule). Costs a hash per
+//                     candidate intermediate of the class above in the draw's two scans.
 // Every option keeps the congestion signal above and the VC use per hop below: each segment
 // is still at most L-G-L, so the hop-slot rule's 4 local / 2 global VCs (PAR 5) suffice
 // (tests/test_deadlock.cpp checks each option with the deadlock checker).
@@ -113,6 +117,8 @@ struct AdaptiveParams {
   SegmentLink segment_link = SegmentLink::Shortest;
   UgalMultiplier multiplier = UgalMultiplier::Hops;
   TvlbClass vlb_set = TvlbClass::All;
+  int vlb_percent = 0;    // with vlb_set i3/i4/i5: + this % of the next class (tvlb.h)
+  uint64_t vlb_seed = 1;
 };
 
 // What the switch passes in (explicit observation, no pointers to switches).

@@ -682,6 +682,28 @@ std::vector<KeySpec> build() {
            "segments: the paper's final T-VLB for dfly(4,8,4,9) and (4,8,4,17)), i5dst, with fewest-hop segments "
            "(`ugal.segment_link` then applies to the minimal candidate only: the paper's T-UGAL); all: as "
            "`ugal.intermediate` and `val.policy` say");
+  K(t, "ugal.vlb_percent")
+      .integer(0, 99, "percent")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> int& { return c.routing_prm.ugal.vlb_percent; })
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        const TvlbClass c = s.c.routing_prm.ugal.vlb_set;
+        if (v.i != 0 && c != TvlbClass::I3 && c != TvlbClass::I4 && c != TvlbClass::I5)
+          return "config key 'ugal.vlb_percent': value '" + std::to_string(v.i) + "' needs ugal.vlb_set i3, i4 or i5 "
+                 "(the class a fraction of the next class is added to); ugal.vlb_set is '" + to_string(c) + "'";
+        return "";
+      })
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.vlb_percent != 0; }, "echoed when not 0")
+      .doc("0", "0–99",
+           "with `ugal.vlb_set` i3, i4 or i5: plus this percent of the next class's extra intermediates (i4, i5, "
+           "all), a fixed subset per switch pair by a hash of `ugal.vlb_seed`: the T-UGAL paper's Table 1 points "
+           "\"≤ k-hop + X %\" (the same sets as `scfly tvlb`)");
+  K(t, "ugal.vlb_seed")
+      .integer(0, INT64_MAX)
+      .def(iv(1))
+      .bind([](SimConfig& c) -> uint64_t& { return c.routing_prm.ugal.vlb_seed; })
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.vlb_seed != 1; }, "echoed when not 1")
+      .doc("1", "≥ 0", "the hash seed of `ugal.vlb_percent`'s subset (`scfly tvlb --set-seed`)");
   K(t, "pb.cg")
       .integer(1, kCgMax, "percent (10 bits, as the RTL)")
       .def(iv(120))

@@ -13,7 +13,7 @@
 //   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE] [--dry-run]
 //   scfly tvlb CONFIG.yaml [key=value ...] [-o FILE.json] [--jobs N] [--quick] [--point P ...]
-//             [--no-ordering] [--force]   (T-VLB Step 1: the LP throughput model, sc_main/tvlb_model.h)
+//             [--no-ordering] [--set-seed N] [--force]   (T-VLB Step 1: the LP throughput model, sc_main/tvlb_model.h)
 //   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
 //   scfly keys       (every configuration key: the keys table of docs/config.md, sc_main/config_schema.h)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
@@ -299,6 +299,7 @@ struct TvlbArgs {
   std::string config, output;
   std::vector<std::string> overrides, points;
   int jobs = 1, type2 = 20, step = 10;
+  uint64_t set_seed = 1;
   bool quick = false, no_ordering = false, force = false;
 };
 
@@ -327,7 +328,7 @@ int cmd_tvlb(const TvlbArgs& a) {
   opt.type2 = a.type2;
   opt.jobs = a.jobs;
   opt.lp.ordering = !a.no_ordering;
-  opt.lp.seed = cfg.seed;
+  opt.lp.seed = a.set_seed;
   int shown = -1;
   const bool tty = isatty(2) != 0;
   opt.progress = [&shown, tty](int done, int total) {
@@ -518,6 +519,8 @@ int sc_main(int argc, char* argv[]) {
       ->check(CLI::Range(0, 100000));
   tvlb->add_flag("--no-ordering", tv.no_ordering, "drop T-UGAL's constraint (a longer VLB path never carries more "
                                                   "than a shorter one)");
+  tvlb->add_option("--set-seed", tv.set_seed, "hash seed of the fractional points' subsets (as ugal.vlb_seed; "
+                                              "default 1)");
   tvlb->add_flag("--force", tv.force, "run the LP even with one global link per group pair (T-VLB = all there)");
   std::string dl_config, dl_json;
   std::vector<std::string> dl_overrides, dl_vcs;

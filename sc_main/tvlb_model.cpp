@@ -136,11 +136,6 @@ std::vector<PathClass> flow_classes(const Dragonfly& t, const Channels& ch, int 
   return b.classes();
 }
 
-uint64_t mix(uint64_t x) {
-  uint64_t s = x;
-  return splitmix64(s);
-}
-
 std::string percent_name(TvlbClass base, int percent) {
   const char* k = base == TvlbClass::I3 ? "4" : base == TvlbClass::I4 ? "5" : "6";
   return " +" + std::to_string(percent) + "% " + k + "-hop";
@@ -157,29 +152,9 @@ const char* le_name(TvlbClass c) {
 
 }  // namespace
 
-bool tvlb_in_fraction(uint64_t seed, int s, int d, int i, int percent) {
-  if (percent <= 0) return false;
-  if (percent >= 100) return true;
-  uint64_t h = mix(seed ^ 0x7476'6c62'0000'0000ULL);
-  h = mix(h ^ static_cast<uint64_t>(s));
-  h = mix(h ^ (static_cast<uint64_t>(d) << 20));
-  h = mix(h ^ (static_cast<uint64_t>(i) << 40));
-  return static_cast<double>(h >> 11) * 0x1.0p-53 * 100.0 < percent;
-}
-
 std::vector<int> tvlb_point_set(const Dragonfly& t, int s, int d, const TvlbPoint& p, uint64_t seed) {
   if (p.min_only) return {};
-  std::vector<int> set = tvlb_set(t, s, d, p.base);
-  if (p.percent <= 0) return set;
-  std::vector<char> in(static_cast<size_t>(t.num_switches()), 0);
-  for (int i : set) in[static_cast<size_t>(i)] = 1;
-  for (int i = 0; i < t.num_switches(); ++i)
-    if (!in[static_cast<size_t>(i)] && in_tvlb_class(t, s, d, i, p.next) && tvlb_in_fraction(seed, s, d, i, p.percent))
-      in[static_cast<size_t>(i)] = 1;
-  set.clear();
-  for (int i = 0; i < t.num_switches(); ++i)
-    if (in[static_cast<size_t>(i)]) set.push_back(i);
-  return set;
+  return tvlb_rule_set(t, s, d, TvlbRule{p.base, p.percent, seed});
 }
 
 std::vector<TvlbPoint> tvlb_table1_points(int step) {
@@ -193,7 +168,6 @@ std::vector<TvlbPoint> tvlb_table1_points(int step) {
     if (k == 3) break;
     for (int pc = step; pc < 100; pc += step) {
       TvlbPoint q = p;
-      q.next = chain[k + 1];
       q.percent = pc;
       q.name = p.name + percent_name(chain[k], pc);
       out.push_back(q);
@@ -498,20 +472,30 @@ TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt) {
   auto table1 = [](const TvlbPoint& p) {
     return !p.min_only && !p.generic_segments && p.base != TvlbClass::I5Src && p.base != TvlbClass::I5Dst;
   };
+  // Ties (within 1e-9) go to the shorter set: T-VLB's point is to shorten VLB paths where
+  // throughput allows it.
+  auto better = [&](size_t x, size_t y) {
+    const TvlbStep1Point &p = r.points[x], &q = r.points[y];
+    if (std::fabs(p.mean - q.mean) > 1e-9) return p.mean > q.mean;
+    return p.stats.hops < q.stats.hops;
+  };
   for (size_t pi = 0; pi < r.points.size(); ++pi)
-    if (table1(r.points[pi].point) && (r.best < 0 || r.points[pi].mean > r.points[static_cast<size_t>(r.best)].mean))
+    if (table1(r.points[pi].point) && (r.best < 0 || better(pi, static_cast<size_t>(r.best))))
       r.best = static_cast<int>(pi);
   if (r.best >= 0) {
+    // The vicinity (Step 2's candidates besides the strategic ones): the best, then the
+    // points within `vicinity_gap` of it with the fewest mean VLB hops, four in all.
+    const double floor = r.points[static_cast<size_t>(r.best)].mean - opt.vicinity_gap;
     std::vector<int> near;
     for (size_t pi = 0; pi < r.points.size(); ++pi)
-      if (table1(r.points[pi].point) &&
-          r.points[pi].mean >= r.points[static_cast<size_t>(r.best)].mean - opt.vicinity_gap)
+      if (table1(r.points[pi].point) && static_cast<int>(pi) != r.best && r.points[pi].mean >= floor)
         near.push_back(static_cast<int>(pi));
     std::stable_sort(near.begin(), near.end(), [&](int x, int y) {
-      return r.points[static_cast<size_t>(x)].mean > r.points[static_cast<size_t>(y)].mean;
+      return r.points[static_cast<size_t>(x)].stats.hops < r.points[static_cast<size_t>(y)].stats.hops;
     });
-    if (near.size() > 4) near.resize(4);
-    r.vicinity = near;
+    if (near.size() > 3) near.resize(3);
+    r.vicinity = {r.best};
+    r.vicinity.insert(r.vicinity.end(), near.begin(), near.end());
   }
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;

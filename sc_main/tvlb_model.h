@@ -31,8 +31,8 @@
 // Data points (the paper's Table 1): "<= k-hop" = a T-VLB class (I3, I4, I5, all:
 // routing_units/tvlb.h), "<= k-hop + X % (k+1)-hop" = that class plus X % of the
 // intermediates of the next class not in it, chosen per (s, d, i) by a seeded hash below X %
-// (tvlb_in_fraction: nested in X, the same subset for every pattern and at run time; the
-// paper's artifact reshuffles per call, spec sec. 2). Plus the strategic candidates I5src and
+// (routing_units/tvlb.h TvlbRule: nested in X, the same subset for every pattern and at run
+// time; the paper's artifact reshuffles per call, spec sec. 2). Plus the strategic candidates I5src and
 // I5dst (sec. 3.3.3) and "all, generic segments" (the baseline UGAL's VLB).
 //
 // Patterns (sec. 3.3.1): TYPE_1 = every shift(DG, DS), 1 <= DG < g, 0 <= DS < a; TYPE_2 = 20
@@ -58,8 +58,7 @@ namespace scfly {
 struct TvlbPoint {
   std::string name;                 // "<=4 +60% 5-hop", "i5src", "all (generic segments)"
   TvlbClass base = TvlbClass::All;  // the set (with tvlb_set's fallbacks)
-  TvlbClass next = TvlbClass::All;  // percent > 0: the class the extra intermediates come from
-  int percent = 0;                  // 0..100
+  int percent = 0;                  // 0..99: + this % of tvlb_next_class(base) (TvlbRule)
   bool generic_segments = false;    // VLB segments over every link of the group pair (M), not D
   bool min_only = false;            // no VLB path at all (a reference point)
 };
@@ -71,10 +70,8 @@ std::vector<TvlbPoint> tvlb_table1_points(int step = 10);
 // Parses a point name as printed by tvlb_table1_points (or "min"); empty string on success.
 std::string parse_tvlb_point(const std::string& text, TvlbPoint& out);
 
-// Whether i is among the X % of extra intermediates of (s, d): a hash of (seed, s, d, i)
-// below X % (so the subsets are nested in X and fixed per seed).
-bool tvlb_in_fraction(uint64_t seed, int s, int d, int i, int percent);
-// The point's intermediates of (s, d) (different groups), in switch order.
+// The point's intermediates (tvlb_rule_set of routing_units/tvlb.h: the same set `ugal.vlb_set`
+// + `ugal.vlb_percent` + `ugal.vlb_seed` draw from at run time) of (s, d) (different groups), in switch order.
 std::vector<int> tvlb_point_set(const Dragonfly& t, int s, int d, const TvlbPoint& p, uint64_t seed);
 
 struct TvlbLpOptions {
@@ -129,8 +126,10 @@ struct TvlbStep1 {
   std::string topology;
   std::vector<TvlbPattern> patterns;
   std::vector<TvlbStep1Point> points;
-  int best = -1;                // index into points (Table 1 points only)
-  std::vector<int> vicinity;    // within `vicinity_gap` of the best, best first, at most 4
+  int best = -1;                // index into points: the highest mean among the Table 1 points
+                                // (ties within 1e-9: the fewest mean VLB hops)
+  std::vector<int> vicinity;    // the best, then the Table 1 points within `vicinity_gap` of it
+                                // with the fewest mean VLB hops; at most 4
   bool skipped = false;         // one link per group pair: T-VLB = all (sec. 4.2), no LP
   double seconds = 0;           // wall clock
   int jobs = 1;

@@ -178,6 +178,7 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml",
             {"routing=ugal-l", "ugal.intermediate=other-groups", "ugal.segment_link=random", "ugal.multiplier=one-vs-two"}},
            {"dfly-tiny.yaml", {"routing=ugal-g", "ugal.vlb_set=i5src"}},
+           {"dfly-tiny.yaml", {"routing=par", "ugal.vlb_set=i4", "ugal.vlb_percent=60", "ugal.vlb_seed=3"}},
            {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
            {"torus-8x8.yaml", {}},
            {"torus-8x8.yaml", {"topology.kind=mesh"}}})

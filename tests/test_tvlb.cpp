@@ -163,28 +163,61 @@ TEST(Tvlb, ClassesFollowTheirDefinitionsAndHopBounds) {
 TEST(Tvlb, TheDrawIsUniformOverTheSet) {
   const Dragonfly t(DragonflyShape{1, 4, 4, 9, Arrangement::Absolute});
   Rng rng(11, StreamKind::Traffic, 0);
-  for (TvlbClass c : {TvlbClass::I4, TvlbClass::I5Src, TvlbClass::All}) {
-    const std::vector<int> set = tvlb_set(t, 0, 20, c);
+  for (const TvlbRule& r : {TvlbRule{TvlbClass::I4, 0, 1}, TvlbRule{TvlbClass::I5Src, 0, 1},
+                            TvlbRule{TvlbClass::All, 0, 1}, TvlbRule{TvlbClass::I4, 50, 3}}) {
+    const std::vector<int> set = tvlb_rule_set(t, 0, 20, r);
     ASSERT_FALSE(set.empty());
+    if (r.percent == 0) {
+      EXPECT_EQ(set, tvlb_set(t, 0, 20, r.set));
+    }
     std::map<int, int> n;
     const int draws = 400 * static_cast<int>(set.size());
-    for (int k = 0; k < draws; ++k) ++n[tvlb_draw(t, 0, 20, c, rng)];
-    EXPECT_EQ(n.size(), set.size()) << to_string(c);
+    for (int k = 0; k < draws; ++k) ++n[tvlb_draw(t, 0, 20, r, rng)];
+    EXPECT_EQ(n.size(), set.size()) << to_string(r.set) << " " << r.percent;
     for (int i : set) {
-      EXPECT_GT(n[i], 320) << to_string(c) << " " << i;  // 400 expected, sigma 20
-      EXPECT_LT(n[i], 480) << to_string(c) << " " << i;
+      EXPECT_GT(n[i], 320) << to_string(r.set) << " " << i;  // 400 expected, sigma 20
+      EXPECT_LT(n[i], 480) << to_string(r.set) << " " << i;
     }
   }
+}
+
+// A fractional rule: its class, plus part of the next class, nested in the percent and a
+// different subset for another seed.
+TEST(Tvlb, FractionalRulesLieBetweenTheirClassAndTheNext) {
+  const Dragonfly t(DragonflyShape{2, 4, 2, 9, Arrangement::Palmtree});
+  int strictly = 0, seeds_differ = 0;
+  for (int s = 0; s < t.num_switches(); s += 3)
+    for (int d = 1; d < t.num_switches(); d += 4) {
+      if (t.group_of(s) == t.group_of(d)) continue;
+      for (TvlbClass c : {TvlbClass::I3, TvlbClass::I4, TvlbClass::I5}) {
+        const std::vector<int> lo = tvlb_rule_set(t, s, d, TvlbRule{c, 0, 1});
+        const std::vector<int> mid = tvlb_rule_set(t, s, d, TvlbRule{c, 40, 1});
+        const std::vector<int> hi = tvlb_rule_set(t, s, d, TvlbRule{c, 80, 1});
+        const std::vector<int> next = tvlb_set(t, s, d, tvlb_next_class(c));
+        EXPECT_TRUE(std::includes(mid.begin(), mid.end(), lo.begin(), lo.end()));
+        EXPECT_TRUE(std::includes(hi.begin(), hi.end(), mid.begin(), mid.end()));
+        if (lo.size() < next.size()) {
+          EXPECT_TRUE(std::includes(next.begin(), next.end(), hi.begin(), hi.end()));
+        }
+        strictly += lo.size() < mid.size() && mid.size() < hi.size();
+        seeds_differ += mid != tvlb_rule_set(t, s, d, TvlbRule{c, 40, 2});
+      }
+    }
+  EXPECT_GT(strictly, 20);
+  EXPECT_GT(seeds_differ, 20);
 }
 
 // T-UGAL's Valiant packets go through their set over fewest-hop segments: walked hop by hop,
 // each takes exactly the enumerated route's hops; the minimal candidate's link is random.
 TEST(Tvlb, TugalValiantPacketsRouteThroughTheirSet) {
   const Dragonfly t(DragonflyShape{1, 4, 4, 9, Arrangement::Absolute});  // 2 links per group pair
-  for (RoutingAlgo algo : {RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par}) {
+  for (RoutingAlgo algo : {RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par})
+  for (const TvlbRule& rule : {TvlbRule{TvlbClass::I5Src, 0, 1}, TvlbRule{TvlbClass::I4, 40, 5}}) {
     RoutingParams prm;
     prm.ugal.threshold = kThresholdMin;  // always the Valiant candidate
-    prm.ugal.vlb_set = TvlbClass::I5Src;
+    prm.ugal.vlb_set = rule.set;
+    prm.ugal.vlb_percent = rule.percent;
+    prm.ugal.vlb_seed = rule.seed;
     prm.ugal.segment_link = SegmentLink::Random;
     const RoutingUnit u(algo, t, prm);
     Rng rng(12, StreamKind::Traffic, 0);
@@ -216,7 +249,7 @@ TEST(Tvlb, TugalValiantPacketsRouteThroughTheirSet) {
       }
       ASSERT_EQ(at, d);
       ASSERT_GE(inter, 0);
-      const std::vector<int> set = tvlb_set(t, s, d, TvlbClass::I5Src);
+      const std::vector<int> set = tvlb_rule_set(t, s, d, rule);
       ASSERT_TRUE(std::find(set.begin(), set.end(), inter) != set.end()) << s << "->" << d << " via " << inter;
       const std::vector<VlbRoute> rs = enumerate_vlb(t, s, d);
       const auto r = std::find_if(rs.begin(), rs.end(), [&](const VlbRoute& x) { return x.inter == inter; });
@@ -234,6 +267,14 @@ TEST(Tvlb, ConfigKeyValidatesAndEchoes) {
   EXPECT_NE(config_error_of("routing: pb-acor\nugal: {vlb_set: i4}").find("pb-acor"), std::string::npos);
   EXPECT_NE(config_error_of("ugal: {vlb_set: i4, intermediate: other-groups}").find("ugal.vlb_set"), std::string::npos);
   EXPECT_NE(config_error_of("ugal: {vlb_set: i7}").find("all, i3, i4, i5, i5src or i5dst"), std::string::npos);
+  const SimConfig f = parse_config_text("routing: par\nugal: {vlb_set: i4, vlb_percent: 60, vlb_seed: 9}", {});
+  EXPECT_EQ(f.routing_prm.ugal.vlb_percent, 60);
+  EXPECT_EQ(config_to_json(f)["ugal"]["vlb_percent"], 60);
+  EXPECT_EQ(config_to_json(f)["ugal"]["vlb_seed"], 9);
+  EXPECT_FALSE(config_to_json(c)["ugal"].contains("vlb_percent"));
+  const std::string e = config_error_of("ugal: {vlb_set: i5src, vlb_percent: 60}");
+  EXPECT_NE(e.find("'ugal.vlb_percent': value '60' needs ugal.vlb_set i3, i4 or i5"), std::string::npos) << e;
+  EXPECT_NE(config_error_of("ugal: {vlb_set: i4, vlb_percent: 100}").find("ugal.vlb_percent"), std::string::npos);
 }
 
 }  // namespace scfly

@@ -224,5 +224,30 @@ TEST(TvlbModel, ThreadsDoNotChangeTheResult) {
   EXPECT_EQ(j["points"][0]["x"].size(), one.patterns.size());
 }
 
+// Step 1's choice: the highest mean, ties to the shorter set; the vicinity is the best and
+// the shortest points within 0.01 of it.
+TEST(TvlbModel, BestPointTiesGoToTheShorterSetAndTheVicinityIsNearIt) {
+  const Dragonfly t = dfly(2, 4, 2, 5);
+  TvlbStep1Options o;
+  o.points = {point("<=3"), point("<=4"), point("<=4 +50% 5-hop"), point("<=4 +75% 5-hop"), point("<=5"), point("all"),
+              point("i5src")};
+  o.quick = true;
+  const TvlbStep1 r = run_tvlb_step1(t, o);
+  ASSERT_GE(r.best, 0);
+  // <=5 and all both reach 0.625 on every quick pattern; <=5 has the shorter VLB paths.
+  EXPECT_EQ(r.points[static_cast<size_t>(r.best)].point.name, "<=5");
+  EXPECT_NEAR(r.points[5].mean, r.points[4].mean, 1e-9);
+  ASSERT_FALSE(r.vicinity.empty());
+  EXPECT_EQ(r.vicinity[0], r.best);
+  std::set<std::string> near;
+  for (int k : r.vicinity) {
+    near.insert(r.points[static_cast<size_t>(k)].point.name);
+    EXPECT_GE(r.points[static_cast<size_t>(k)].mean, r.points[static_cast<size_t>(r.best)].mean - 0.01);
+  }
+  EXPECT_FALSE(near.count("<=3"));    // far below
+  EXPECT_FALSE(near.count("i5src"));  // a strategic point, not a Table 1 one
+  EXPECT_TRUE(near.count("<=4 +75% 5-hop")) << "shorter than all and within 0.01";
+}
+
 }  // namespace
 }  // namespace scfly

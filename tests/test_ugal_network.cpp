@@ -72,6 +72,10 @@ TEST(AdaptiveNet, PaperBaselineOptionsDrainAtAndBeyondSaturation) {
                                                 " ugal.segment_link=random ugal.vlb_set=i5src"
                                                 " warmup_cycles=1000 measure_cycles=3000 drain=true"));
   }
+  // A fractional Table 1 point (i4 plus half of i5's extra intermediates, tvlb.h TvlbRule).
+  expect_drained(run_scfly(tiny_config(), "routing=par 'traffic=shift(2,0)' load=0.9 topology.g=5"
+                                          " topology.arrangement=absolute ugal.vlb_set=i4 ugal.vlb_percent=50"
+                                          " ugal.vlb_seed=7 warmup_cycles=1000 measure_cycles=3000 drain=true"));
 }
 
 TEST(AdaptiveNet, SameSeedSameResult) {
