@@ -18,6 +18,9 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
                  per-permutation saturation throughputs (GAL paper Fig. 9), the accepted
                  load over time past saturation (Figs. 13-14), the hop-count distributions
                  of the latency row (sec. IV.D))
+  scfly plot TVLB.json --recipe tvlb
+                 (from `scfly tvlb -o`: Step 1's mean LP throughput per Table 1 point with
+                 its standard error, the T-UGAL paper's Figs. 4-5)
 
 Columns are those of the `points` table: config keys with '.' -> '_', and the metrics.
 Rows of one series at the same x (e.g. seeds) are averaged; a band shows their min..max.
@@ -674,6 +677,44 @@ def plot_card(plt, a, card):
     return fig
 
 
+def plot_tvlb(plt, a, path):
+    """T-VLB Step 1 (scfly tvlb -o): mean LP throughput of each Table 1 point with its standard
+    error, as the T-UGAL paper's Figs. 4-5; the strategic and reference points as lines."""
+    try:
+        with open(path) as f:
+            r = json.load(f)
+    except OSError as e:
+        raise PlotError(f"'{path}': {e.strerror or e}")
+    except ValueError as e:
+        raise PlotError(f"'{path}' is not the JSON of scfly tvlb -o: {e}")
+    if not isinstance(r, dict) or "points" not in r:
+        raise PlotError(f"'{path}' is not the JSON of scfly tvlb -o (no points)")
+    if r.get("skipped"):
+        raise PlotError(f"'{path}': Step 1 was skipped (one link per group pair); nothing to draw")
+    extra = ("i5src", "i5dst", "all (generic segments)", "min")
+    main = [p for p in r["points"] if p["name"] not in extra]
+    others = [p for p in r["points"] if p["name"] in extra]
+    if not main and not others:
+        raise PlotError(f"'{path}' has no points")
+    fig, ax = plt.subplots(figsize=(max(6.4, 0.28 * len(main) + 2), 4.0))
+    xs = list(range(len(main)))
+    ax.errorbar(xs, [p["mean"] for p in main], yerr=[p["sem"] for p in main], fmt="o-", ms=3, capsize=2,
+                label="Table 1 points (mean ± s.e.m.)")
+    for (p, style) in zip(others, ["--", ":", "-.", (0, (1, 3))]):
+        ax.axhline(p["mean"], ls=style, lw=1, color="gray" if "generic" in p["name"] else None,
+                   label=f"{p['name']}: {p['mean']:.4f}")
+    if r.get("best") in [p["name"] for p in main]:
+        k = [p["name"] for p in main].index(r["best"])
+        ax.plot([k], [main[k]["mean"]], "r*", ms=12, label=f"best: {r['best']}")
+    ax.set_xticks(xs)
+    ax.set_xticklabels([p["name"] for p in main], rotation=70, fontsize=7)
+    ax.set_ylabel("LP throughput (phits/node/cycle)")
+    ax.legend(fontsize=7, loc="lower right")
+    n = len(r.get("patterns", []))
+    ax.set_title(a.title or f"T-VLB Step 1, {r.get('topology', '')}: mean over {n} patterns", fontsize=10)
+    return fig
+
+
 def export_csv(db, a):
     rows = select(db, a.where, a.status or "ok")
     try:
@@ -702,9 +743,11 @@ def parse_args(argv):
     ap = Parser(prog=PREFIX, description=__doc__.split("\n")[0],
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="\n".join(__doc__.split("\n")[2:]))
-    ap.add_argument("db", help="results database (SQLite) written by scfly sweep, or a report card's JSON")
+    ap.add_argument("db", help="results database (SQLite) written by scfly sweep, a report card's JSON, or "
+                               "scfly tvlb -o's JSON (--recipe tvlb)")
     ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "transients", "fairness",
-                                        "group-fairness", "card-permutations", "card-stability", "card-hops"])
+                                        "group-fairness", "card-permutations", "card-stability", "card-hops",
+                                        "tvlb"])
     ap.add_argument("--group", metavar="G", type=int, help="group-fairness: the group whose switches to draw (default 0)")
     ap.add_argument("--x", metavar="COL", help="x column")
     ap.add_argument("--y", metavar="COL", action="append",
@@ -734,6 +777,9 @@ def parse_args(argv):
 
 def run(argv):
     a = parse_args(argv)
+    if a.recipe == "tvlb":
+        ext = output_format(a)
+        return save(plot_tvlb(import_pyplot(), a, a.db), a, ext)
     if a.recipe and a.recipe.startswith("card-"):
         card = load_card(a.db)
         ext = output_format(a)

@@ -405,6 +405,47 @@ TvlbSetStats tvlb_set_stats(const Dragonfly& t, const TvlbPoint& p, uint64_t see
   return st;
 }
 
+TvlbBalance tvlb_balance(const Dragonfly& t, const TvlbPoint& p, uint64_t seed) {
+  const Channels ch(t);
+  const int S = t.num_switches(), L = ch.count(), local = S * (t.a() - 1);
+  std::vector<double> use(static_cast<size_t>(L), 0.0);
+  std::vector<Path> p1, p2;
+  long long pairs = 0;
+  for (int s = 0; s < S; ++s)
+    for (int d = 0; d < S; ++d) {
+      if (t.group_of(s) == t.group_of(d)) continue;
+      const std::vector<int> set = tvlb_point_set(t, s, d, p, seed);
+      if (set.empty()) continue;
+      ++pairs;
+      const double wi = 1.0 / static_cast<double>(set.size());
+      for (int i : set) {
+        segment_paths(t, ch, s, i, p.generic_segments, p1);
+        segment_paths(t, ch, i, d, p.generic_segments, p2);
+        const double w1 = wi / static_cast<double>(p1.size()), w2 = wi / static_cast<double>(p2.size());
+        for (const Path& x : p1)
+          for (int c : x) use[static_cast<size_t>(c)] += w1;
+        for (const Path& y : p2)
+          for (int c : y) use[static_cast<size_t>(c)] += w2;
+      }
+    }
+  TvlbBalance b;
+  if (pairs == 0) return b;
+  auto ratios = [&](int from, int to, double& mx, double& mn) {
+    double sum = 0, hi = 0, lo = 1e300;
+    for (int c = from; c < to; ++c) {
+      sum += use[static_cast<size_t>(c)];
+      hi = std::max(hi, use[static_cast<size_t>(c)]);
+      lo = std::min(lo, use[static_cast<size_t>(c)]);
+    }
+    const double mean = sum / (to - from);
+    mx = mean > 0 ? hi / mean : 0;
+    mn = mean > 0 ? lo / mean : 0;
+  };
+  ratios(0, local, b.local_max, b.local_min);
+  ratios(local, L, b.global_max, b.global_min);
+  return b;
+}
+
 TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt) {
   const auto t0 = std::chrono::steady_clock::now();
   TvlbStep1 r;
@@ -418,6 +459,7 @@ TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt) {
     TvlbStep1Point sp;
     sp.point = p;
     sp.stats = tvlb_set_stats(t, p, opt.lp.seed);
+    sp.balance = tvlb_balance(t, p, opt.lp.seed);
     sp.x.assign(r.patterns.size(), 0.0);
     r.points.push_back(std::move(sp));
   }
@@ -516,6 +558,10 @@ nlohmann::json to_json(const TvlbStep1& r) {
     q["set"] = {{"intermediates", p.stats.intermediates}, {"min", p.stats.min_size},
                 {"max", p.stats.max_size},            {"fraction_of_all", p.stats.fraction},
                 {"paths", p.stats.paths},             {"mean_hops", p.stats.hops}};
+    q["balance"] = {{"local_max_over_mean", p.balance.local_max},
+                    {"local_min_over_mean", p.balance.local_min},
+                    {"global_max_over_mean", p.balance.global_max},
+                    {"global_min_over_mean", p.balance.global_min}};
     q["mean"] = p.mean;
     q["sem"] = p.sem;
     q["min"] = p.min;
@@ -540,7 +586,7 @@ std::string format(const TvlbStep1& r) {
   }
   os << "  " << r.patterns.size() << " patterns, " << r.points.size() << " points, " << std::fixed
      << std::setprecision(1) << r.seconds << " s on " << r.jobs << " thread(s)\n\n";
-  os << "  point                        inter.  hops  paths    mean     sem     min     max\n";
+  os << "  point                        inter.  hops  paths    mean     sem     min     max   local U  global U\n";
   for (size_t k = 0; k < r.points.size(); ++k) {
     const TvlbStep1Point& p = r.points[k];
     std::string name = p.point.name;
@@ -548,8 +594,13 @@ std::string format(const TvlbStep1& r) {
     os << "  " << std::left << std::setw(28) << name << std::right << std::setprecision(1) << std::setw(7)
        << p.stats.intermediates << std::setprecision(2) << std::setw(6) << p.stats.hops << std::setprecision(0)
        << std::setw(7) << p.stats.paths << std::setprecision(4) << std::setw(8) << p.mean << std::setw(8) << p.sem
-       << std::setw(8) << p.min << std::setw(8) << p.max << "\n";
+       << std::setw(8) << p.min << std::setw(8) << p.max << std::setprecision(2) << std::setw(6)
+       << p.balance.local_max << "/" << p.balance.local_min << std::setw(6) << p.balance.global_max << "/"
+       << p.balance.global_min << "\n";
   }
+  os << "\n  inter. = mean intermediates per switch pair, hops = mean VLB hops of a draw, paths = VLB paths per\n"
+        "  pair; mean/sem/min/max of the LP throughput over the patterns; local/global U = max/min over mean\n"
+        "  of the VLB link usage (the imbalance Step 2 checks)\n";
   if (r.best >= 0) {
     os << "\n  best (Table 1 points): " << r.points[static_cast<size_t>(r.best)].point.name << "; vicinity:";
     for (int k : r.vicinity) os << " [" << r.points[static_cast<size_t>(k)].point.name << "]";

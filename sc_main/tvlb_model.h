@@ -114,9 +114,21 @@ struct TvlbSetStats {
 };
 TvlbSetStats tvlb_set_stats(const Dragonfly& t, const TvlbPoint& p, uint64_t seed);
 
+// Link-usage balance of a point's VLB paths (Step 2's imbalance checks, sec. 3.3.3; spec
+// sec. 4): U(l) = the mean over every inter-group switch pair of the probability that the
+// pair's VLB packet crosses channel l, a packet taking an intermediate uniformly from the set
+// and each segment's link uniformly among its ties (the run-time draw). Reported per channel
+// class as max U / mean U and min U / mean U; 1 / 1 is perfect balance.
+struct TvlbBalance {
+  double local_max = 0, local_min = 0;
+  double global_max = 0, global_min = 0;
+};
+TvlbBalance tvlb_balance(const Dragonfly& t, const TvlbPoint& p, uint64_t seed);
+
 struct TvlbStep1Point {
   TvlbPoint point;
   TvlbSetStats stats;
+  TvlbBalance balance;
   std::vector<double> x;  // per pattern, in pattern order
   double mean = 0, sem = 0, min = 0, max = 0;
   double seconds = 0;     // summed CLP time

@@ -146,6 +146,26 @@ TEST(Cli, TvlbStepOne) {
   EXPECT_NE(out.err.find("/nonexistent/dir/t.json"), std::string::npos) << out.err;
 }
 
+// scfly plot --recipe tvlb draws Step 1's curve (the T-UGAL paper's Fig. 4) from tvlb -o;
+// a file that is not one is exit 2 naming it.
+TEST(Cli, TvlbPlot) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-matplotlib is not installed; .ci/setup-deps installs it";
+  const std::string json = tmp("tvlb.json"), png = tmp("tvlb.png");
+  ASSERT_EQ(scfly_cmd("tvlb " + tiny_config() + " topology.g=5 topology.arrangement=absolute --quick --step 50 -o " +
+                      json).code, 0);
+  const Cmd p = scfly_cmd("plot " + json + " --recipe tvlb -o " + png);
+  ASSERT_EQ(p.code, 0) << p.err << p.out;
+  std::ifstream f(png, std::ios::binary);
+  char sig[8] = {};
+  f.read(sig, 8);
+  EXPECT_EQ(std::string(sig + 1, 3), "PNG");
+  const Cmd bad = scfly_cmd("plot " + tiny_config() + " --recipe tvlb -o " + png);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("not the JSON of scfly tvlb -o"), std::string::npos) << bad.err;
+  for (const auto& x : {json, png}) std::remove(x.c_str());
+}
+
 // Every run is validated for deadlock freedom by the checker (sc_main/deadlock_validation.h):
 // the summary and the JSON say so, and the second run of the same shape reads the cache.
 TEST(Cli, RunsCarryTheDeadlockCheckersVerdict) {

@@ -224,6 +224,24 @@ TEST(TvlbModel, ThreadsDoNotChangeTheResult) {
   EXPECT_EQ(j["points"][0]["x"].size(), one.patterns.size());
 }
 
+// Link-usage balance (Step 2's imbalance checks) against the spec's measurement on
+// dfly(4,8,4,9): I5src's global links balanced (max/mean 1.008, min/mean 0.993), its local
+// links not (1.40 / 0.47), I5 worse (1.45 / 0.41); generic segments over every link of every
+// group pair are perfectly balanced by symmetry.
+TEST(TvlbModel, LinkUsageBalanceIsTheSpecs) {
+  const Dragonfly t = dfly(4, 8, 4, 9);
+  const TvlbBalance src = tvlb_balance(t, point("i5src"), 1);
+  EXPECT_NEAR(src.global_max, 1.008, 0.005);
+  EXPECT_NEAR(src.global_min, 0.993, 0.005);
+  EXPECT_NEAR(src.local_max, 1.40, 0.01);
+  EXPECT_NEAR(src.local_min, 0.47, 0.01);
+  const TvlbBalance i5 = tvlb_balance(t, point("<=5"), 1);
+  EXPECT_NEAR(i5.local_max, 1.45, 0.015);
+  EXPECT_NEAR(i5.local_min, 0.41, 0.01);
+  const TvlbBalance gen = tvlb_balance(t, point("generic"), 1);
+  for (double v : {gen.local_max, gen.local_min, gen.global_max, gen.global_min}) EXPECT_NEAR(v, 1.0, 1e-9);
+}
+
 // Step 1's choice: the highest mean, ties to the shorter set; the vicinity is the best and
 // the shortest points within 0.01 of it.
 TEST(TvlbModel, BestPointTiesGoToTheShorterSetAndTheVicinityIsNearIt) {
