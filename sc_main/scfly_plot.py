@@ -599,14 +599,19 @@ def plot_group_fairness(plt, a, db):
 
 
 # ----------------------------------------------------------------------------- main
-def load_card(path):
+def read_json_file(path, producer):
+    """The JSON written by `producer` (for the error message), or a PlotError naming the file."""
     try:
         with open(path) as f:
-            card = json.load(f)
+            return json.load(f)
     except OSError as e:
         raise PlotError(f"'{path}': {e.strerror or e}")
     except ValueError as e:
-        raise PlotError(f"'{path}' is not the JSON of scfly report-card --json: {e}")
+        raise PlotError(f"'{path}' is not the JSON of {producer}: {e}")
+
+
+def load_card(path):
+    card = read_json_file(path, "scfly report-card --json")
     if not isinstance(card, dict) or "rows" not in card or "columns" not in card:
         raise PlotError(f"'{path}' is not the JSON of scfly report-card --json (no rows/columns)")
     return card
@@ -680,13 +685,7 @@ def plot_card(plt, a, card):
 def plot_tvlb(plt, a, path):
     """T-VLB Step 1 (scfly tvlb -o): mean LP throughput of each Table 1 point with its standard
     error, as the T-UGAL paper's Figs. 4-5; the strategic and reference points as lines."""
-    try:
-        with open(path) as f:
-            r = json.load(f)
-    except OSError as e:
-        raise PlotError(f"'{path}': {e.strerror or e}")
-    except ValueError as e:
-        raise PlotError(f"'{path}' is not the JSON of scfly tvlb -o: {e}")
+    r = read_json_file(path, "scfly tvlb -o")
     if not isinstance(r, dict) or "points" not in r:
         raise PlotError(f"'{path}' is not the JSON of scfly tvlb -o (no points)")
     if r.get("skipped"):

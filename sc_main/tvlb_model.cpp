@@ -514,11 +514,11 @@ TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt) {
   auto table1 = [](const TvlbPoint& p) {
     return !p.min_only && !p.generic_segments && p.base != TvlbClass::I5Src && p.base != TvlbClass::I5Dst;
   };
-  // Ties (within 1e-9) go to the shorter set: T-VLB's point is to shorten VLB paths where
-  // throughput allows it.
+  // Ties (means within 1e-4 phits/node/cycle, below what Step 2's simulations resolve) go
+  // to the shorter set: T-VLB's point is to shorten VLB paths where throughput allows it.
   auto better = [&](size_t x, size_t y) {
     const TvlbStep1Point &p = r.points[x], &q = r.points[y];
-    if (std::fabs(p.mean - q.mean) > 1e-9) return p.mean > q.mean;
+    if (std::fabs(p.mean - q.mean) > 1e-4) return p.mean > q.mean;
     return p.stats.hops < q.stats.hops;
   };
   for (size_t pi = 0; pi < r.points.size(); ++pi)

@@ -139,7 +139,7 @@ struct TvlbStep1 {
   std::vector<TvlbPattern> patterns;
   std::vector<TvlbStep1Point> points;
   int best = -1;                // index into points: the highest mean among the Table 1 points
-                                // (ties within 1e-9: the fewest mean VLB hops)
+                                // (ties within 1e-4: the fewest mean VLB hops)
   std::vector<int> vicinity;    // the best, then the Table 1 points within `vicinity_gap` of it
                                 // with the fewest mean VLB hops; at most 4
   bool skipped = false;         // one link per group pair: T-VLB = all (sec. 4.2), no LP
