@@ -48,6 +48,7 @@ const char* to_string(TvlbClass c) {
     case TvlbClass::I5: return "i5";
     case TvlbClass::I5Src: return "i5src";
     case TvlbClass::I5Dst: return "i5dst";
+    case TvlbClass::I6: return "i6";
   }
   return "?";
 }
@@ -68,7 +69,8 @@ std::vector<VlbRoute> enumerate_vlb(const Dragonfly& t, int s, int d) {
 bool in_tvlb_class(const Dragonfly& t, int s, int d, int i, TvlbClass c) {
   if (!in_all(t, s, d, i)) return false;
   switch (c) {
-    case TvlbClass::All: return true;
+    case TvlbClass::All:
+    case TvlbClass::I6: return true;
     case TvlbClass::I3:
       return (minimal_distance(t, s, i) <= 2 && is_global_neighbor(t, d, i)) ||
              (is_global_neighbor(t, s, i) && minimal_distance(t, i, d) <= 2);

@@ -15,7 +15,9 @@
 //   I5src  dist(s,i) <= 2: "all 2-hop MIN paths followed by 3-hop MIN paths", the final T-VLB
 //          of dfly(4,8,4,9) and dfly(4,8,4,17) (spec key finding 3)
 //   I5dst  dist(i,d) <= 2: "3-hop then 2-hop", the other strategic candidate (sec. 3.3.3)
-//   I6     I_all: every VLB path (the final T-VLB of dfly(4,8,4,33))
+//   I6     I_all: every VLB path (the final T-VLB of dfly(4,8,4,33)); as a run-time set
+//          (`ugal.vlb_set: i6`) it differs from `all`, which leaves the draw to
+//          `ugal.intermediate`/`val.policy` and the segments to `ugal.segment_link`
 // Gamma(x) = the switches at the far end of x's global links; dist = minimal_distance.
 // An empty set other than I3's falls back to I_all (so a Valiant candidate always exists
 // between different groups when g >= 3).
@@ -42,8 +44,8 @@
 
 namespace scfly {
 
-enum class TvlbClass : uint8_t { All, I3, I4, I5, I5Src, I5Dst };
-const char* to_string(TvlbClass c);  // "all", "i3", "i4", "i5", "i5src", "i5dst"
+enum class TvlbClass : uint8_t { All, I3, I4, I5, I5Src, I5Dst, I6 };
+const char* to_string(TvlbClass c);  // "all", "i3", "i4", "i5", "i5src", "i5dst", "i6"
 
 // One fewest-hop segment: its hops and the global links that give them (ties, the links
 // minimal.h draws among); no link within a group.

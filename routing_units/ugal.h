@@ -92,7 +92,7 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //                     one-vs-two: q_min * 1 <= q_vlb * 2 + T (stock BookSim, the artifact's
 //                     default). UGAL-G compares path sums without factors either way.
 // and T-UGAL itself (sec. 3):
-//  ugal.vlb_set       all: as above; i3, i4, i5, i5src, i5dst: the intermediate drawn
+//  ugal.vlb_set       all: as above; i3, i4, i5, i5src, i5dst, i6: the intermediate drawn
 //                     uniformly from that T-VLB class of (this switch, destination switch)
 //                     (tvlb.h; PAR's second evaluation relative to its current switch), both
 //                     Valiant segments over fewest-hop links (ugal.segment_link then applies

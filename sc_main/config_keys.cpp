@@ -662,7 +662,8 @@ std::vector<KeySpec> build() {
            "UGAL-L, PAR, PB, PB-ACOR: minimal iff q_min·H_min ≤ q_vlb·H_vlb + T (H = the candidate's hops), or q_min ≤ "
            "2·q_vlb + T (stock BookSim, the T-UGAL artifact's default)");
   K(t, "ugal.vlb_set")
-      .choice(named({TvlbClass::All, TvlbClass::I3, TvlbClass::I4, TvlbClass::I5, TvlbClass::I5Src, TvlbClass::I5Dst}),
+      .choice(named({TvlbClass::All, TvlbClass::I3, TvlbClass::I4, TvlbClass::I5, TvlbClass::I5Src, TvlbClass::I5Dst,
+                     TvlbClass::I6}),
               [](SimConfig& c) -> TvlbClass& { return c.routing_prm.ugal.vlb_set; })
       .def(sv("all"))
       .check([](const ParseState& s, const KeyValue& v) -> std::string {
@@ -679,7 +680,8 @@ std::vector<KeySpec> build() {
       .doc("all", "",
            "UGAL-L/G, PAR, PB: the Valiant intermediate from a T-VLB set of (this switch, destination switch) "
            "(routing_units/tvlb.h; T-UGAL sec. 3.3): i3, i4, i5 (≤ 3, 4, 5-hop paths), i5src (2-hop then 3-hop "
-           "segments: the paper's final T-VLB for dfly(4,8,4,9) and (4,8,4,17)), i5dst, with fewest-hop segments "
+           "segments: the paper's final T-VLB for dfly(4,8,4,9) and (4,8,4,17)), i5dst, i6 (every intermediate outside "
+           "the source and destination groups: the final T-VLB of dfly(4,8,4,33)), with fewest-hop segments "
            "(`ugal.segment_link` then applies to the minimal candidate only: the paper's T-UGAL); all: as "
            "`ugal.intermediate` and `val.policy` say");
   K(t, "ugal.vlb_percent")

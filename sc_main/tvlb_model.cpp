@@ -157,6 +157,13 @@ std::vector<int> tvlb_point_set(const Dragonfly& t, int s, int d, const TvlbPoin
   return tvlb_rule_set(t, s, d, TvlbRule{p.base, p.percent, seed});
 }
 
+std::string tvlb_point_overrides(const TvlbPoint& p, uint64_t seed) {
+  if (p.min_only || p.generic_segments) return {};
+  std::string o = "ugal.vlb_set=" + std::string(to_string(p.base == TvlbClass::All ? TvlbClass::I6 : p.base));
+  if (p.percent > 0) o += " ugal.vlb_percent=" + std::to_string(p.percent) + " ugal.vlb_seed=" + std::to_string(seed);
+  return o;
+}
+
 std::vector<TvlbPoint> tvlb_table1_points(int step) {
   std::vector<TvlbPoint> out;
   const TvlbClass chain[] = {TvlbClass::I3, TvlbClass::I4, TvlbClass::I5, TvlbClass::All};
@@ -451,6 +458,7 @@ TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt) {
   TvlbStep1 r;
   r.topology = t.describe();
   r.jobs = std::max(1, opt.jobs);
+  r.set_seed = opt.lp.seed;
   r.patterns = tvlb_patterns(t, opt.quick, opt.type2);
   const std::vector<TvlbPoint> points = opt.points.empty() ? tvlb_table1_points() : opt.points;
   std::vector<std::unique_ptr<TrafficPattern>> pats;
@@ -549,12 +557,14 @@ nlohmann::json to_json(const TvlbStep1& r) {
   j["skipped"] = r.skipped;
   j["seconds"] = r.seconds;
   j["jobs"] = r.jobs;
+  j["set_seed"] = r.set_seed;
   j["patterns"] = nlohmann::json::array();
   for (const TvlbPattern& p : r.patterns) j["patterns"].push_back(p.name);
   j["points"] = nlohmann::json::array();
   for (const TvlbStep1Point& p : r.points) {
     nlohmann::json q;
     q["name"] = p.point.name;
+    q["overrides"] = tvlb_point_overrides(p.point, r.set_seed);
     q["set"] = {{"intermediates", p.stats.intermediates}, {"min", p.stats.min_size},
                 {"max", p.stats.max_size},            {"fraction_of_all", p.stats.fraction},
                 {"paths", p.stats.paths},             {"mean_hops", p.stats.hops}};
@@ -604,7 +614,9 @@ std::string format(const TvlbStep1& r) {
   if (r.best >= 0) {
     os << "\n  best (Table 1 points): " << r.points[static_cast<size_t>(r.best)].point.name << "; vicinity:";
     for (int k : r.vicinity) os << " [" << r.points[static_cast<size_t>(k)].point.name << "]";
-    os << "\n";
+    os << "\n  as run-time sets (Step 2's candidates with i5src and i5dst):\n";
+    for (int k : r.vicinity)
+      os << "    " << tvlb_point_overrides(r.points[static_cast<size_t>(k)].point, r.set_seed) << "\n";
   }
   return os.str();
 }

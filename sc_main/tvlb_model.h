@@ -70,6 +70,11 @@ std::vector<TvlbPoint> tvlb_table1_points(int step = 10);
 // Parses a point name as printed by tvlb_table1_points (or "min"); empty string on success.
 std::string parse_tvlb_point(const std::string& text, TvlbPoint& out);
 
+// The run-time configuration of a point's set: the `ugal.*` overrides that make UGAL-L/G,
+// PAR and PB draw their Valiant intermediate from it ("ugal.vlb_set=i4 ugal.vlb_percent=60
+// ugal.vlb_seed=1"; "all" is i6); empty for min and the generic-segment point, which are
+// not T-VLB sets.
+std::string tvlb_point_overrides(const TvlbPoint& p, uint64_t seed);
 // The point's intermediates (tvlb_rule_set of routing_units/tvlb.h: the same set `ugal.vlb_set`
 // + `ugal.vlb_percent` + `ugal.vlb_seed` draw from at run time) of (s, d) (different groups), in switch order.
 std::vector<int> tvlb_point_set(const Dragonfly& t, int s, int d, const TvlbPoint& p, uint64_t seed);
@@ -142,6 +147,7 @@ struct TvlbStep1 {
                                 // (ties within 1e-4: the fewest mean VLB hops)
   std::vector<int> vicinity;    // the best, then the Table 1 points within `vicinity_gap` of it
                                 // with the fewest mean VLB hops; at most 4
+  uint64_t set_seed = 1;        // the fractional points' hash seed
   bool skipped = false;         // one link per group pair: T-VLB = all (sec. 4.2), no LP
   double seconds = 0;           // wall clock
   int jobs = 1;

@@ -84,6 +84,13 @@ TEST(DeadlockCheck, UgalBaselineOptionsNeedTheSameVcs) {
     expect_minimal(config("dfly-tiny.yaml", {std::string("routing=") + r, "topology.g=5", "topology.arrangement=absolute",
                                              "ugal.segment_link=random", "ugal.vlb_set=i5src"}),
                    Verdict::Acyclic, std::string(r) + " i5src");
+  // Every intermediate outside the two groups (i6) and a fractional set: still L-G-L segments.
+  expect_minimal(config("dfly-tiny.yaml", {"routing=par", "topology.g=5", "topology.arrangement=absolute",
+                                           "ugal.segment_link=random", "ugal.vlb_set=i6"}),
+                 Verdict::Acyclic, "par i6");
+  expect_minimal(config("dfly-tiny.yaml", {"routing=ugal-l", "topology.g=5", "topology.arrangement=absolute",
+                                           "ugal.vlb_set=i4", "ugal.vlb_percent=50"}),
+                 Verdict::Acyclic, "ugal-l i4 +50 %");
 }
 
 TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {

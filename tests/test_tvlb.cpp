@@ -266,7 +266,7 @@ TEST(Tvlb, ConfigKeyValidatesAndEchoes) {
   EXPECT_FALSE(config_to_json(parse_config_text("routing: ugal-g", {}))["ugal"].contains("vlb_set"));
   EXPECT_NE(config_error_of("routing: pb-acor\nugal: {vlb_set: i4}").find("pb-acor"), std::string::npos);
   EXPECT_NE(config_error_of("ugal: {vlb_set: i4, intermediate: other-groups}").find("ugal.vlb_set"), std::string::npos);
-  EXPECT_NE(config_error_of("ugal: {vlb_set: i7}").find("all, i3, i4, i5, i5src or i5dst"), std::string::npos);
+  EXPECT_NE(config_error_of("ugal: {vlb_set: i7}").find("all, i3, i4, i5, i5src, i5dst or i6"), std::string::npos);
   const SimConfig f = parse_config_text("routing: par\nugal: {vlb_set: i4, vlb_percent: 60, vlb_seed: 9}", {});
   EXPECT_EQ(f.routing_prm.ugal.vlb_percent, 60);
   EXPECT_EQ(config_to_json(f)["ugal"]["vlb_percent"], 60);

@@ -267,5 +267,23 @@ TEST(TvlbModel, BestPointTiesGoToTheShorterSetAndTheVicinityIsNearIt) {
   EXPECT_TRUE(near.count("<=4 +75% 5-hop")) << "shorter than all and within 0.01";
 }
 
+// Each T-VLB point has the run-time overrides that draw from the same sets, and those sets
+// are the LP's: i6 for "all", the class and percent and seed for a fraction.
+TEST(TvlbModel, PointsMapToTheRunTimeSetsTheLpUses) {
+  EXPECT_EQ(tvlb_point_overrides(point("all"), 1), "ugal.vlb_set=i6");
+  EXPECT_EQ(tvlb_point_overrides(point("i5src"), 1), "ugal.vlb_set=i5src");
+  EXPECT_EQ(tvlb_point_overrides(point("<=4 +60% 5-hop"), 3), "ugal.vlb_set=i4 ugal.vlb_percent=60 ugal.vlb_seed=3");
+  EXPECT_EQ(tvlb_point_overrides(point("min"), 1), "");
+  EXPECT_EQ(tvlb_point_overrides(point("generic"), 1), "");
+  const Dragonfly t = dfly(2, 4, 2, 5);
+  for (int s = 0; s < t.num_switches(); ++s)
+    for (int d = 0; d < t.num_switches(); ++d) {
+      if (t.group_of(s) == t.group_of(d)) continue;
+      EXPECT_EQ(tvlb_point_set(t, s, d, point("all"), 1), tvlb_rule_set(t, s, d, TvlbRule{TvlbClass::I6, 0, 1}));
+      EXPECT_EQ(tvlb_point_set(t, s, d, point("<=4 +60% 5-hop"), 3), tvlb_rule_set(t, s, d, TvlbRule{TvlbClass::I4, 60, 3}));
+      EXPECT_EQ(tvlb_rule_set(t, s, d, TvlbRule{TvlbClass::I6, 0, 1}).size(), 3u * 4u);  // (g - 2) a
+    }
+}
+
 }  // namespace
 }  // namespace scfly
