@@ -13,7 +13,10 @@
 //   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE] [--dry-run]
 //   scfly tvlb CONFIG.yaml [key=value ...] [-o FILE.json] [--jobs N] [--quick] [--point P ...]
-//             [--no-ordering] [--set-seed N] [--force]   (T-VLB Step 1: the LP throughput model, sc_main/tvlb_model.h)
+//             [--no-ordering] [--set-seed N] [--force] [--step2 SWEEP.yaml [--routing R,..] [--patterns N]
+//             [--resolution R]]   (T-VLB Step 1: the LP throughput model, and Step 2 as a sweep file;
+//             sc_main/tvlb_model.h)
+//   scfly tvlb --select SWEEP.yaml --db DB [-o FILE.json]   (Step 2's choice from the finished sweep)
 //   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
 //   scfly keys       (every configuration key: the keys table of docs/config.md, sc_main/config_schema.h)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
@@ -296,18 +299,45 @@ int cmd_ideal(const std::string& config_path, const std::vector<std::string>& ov
 
 // T-VLB Step 1 of a Dragonfly configuration (sc_main/tvlb_model.h).
 struct TvlbArgs {
-  std::string config, output;
-  std::vector<std::string> overrides, points;
+  std::string config, output, step2, select, db;
+  std::vector<std::string> overrides, points, routings;
+  int patterns = 5;
+  double resolution = 0.01;
   int jobs = 1, type2 = 20, step = 10;
   uint64_t set_seed = 1;
   bool quick = false, no_ordering = false, force = false;
 };
 
+// Step 2's choice from a finished Step 2 sweep.
+int cmd_tvlb_select(const TvlbArgs& a) {
+  using namespace scfly;
+  try {
+    if (a.db.empty()) throw ConfigError("--select needs --db (the database the Step 2 sweep ran into)");
+    const TvlbSelection s = tvlb_select(a.select, a.db);
+    std::cout << format(s);
+    if (!a.output.empty()) {
+      std::ofstream out(a.output);
+      if (!out) throw ConfigError("-o: cannot write '" + a.output + "'");
+      out << to_json(s).dump(2) << "\n";
+    }
+    return s.best.empty() ? 3 : 0;
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 3;
+  }
+}
+
 int cmd_tvlb(const TvlbArgs& a) {
   using namespace scfly;
+  if (!a.select.empty()) return cmd_tvlb_select(a);
   SimConfig cfg;
   TvlbStep1Options opt;
+  TvlbStep2Options step2;
   try {
+    if (a.config.empty()) throw ConfigError("tvlb needs a configuration (or --select SWEEP --db DB)");
     cfg = load_config(a.config, a.overrides);
     if (cfg.topo_kind != TopologyKind::Dragonfly)
       throw ConfigError("topology.kind: T-VLB sets are defined on a Dragonfly; this configuration is a " +
@@ -319,6 +349,28 @@ int cmd_tvlb(const TvlbArgs& a) {
       opt.points.push_back(p);
     }
     if (opt.points.empty()) opt.points = tvlb_table1_points(a.step);
+    if (!a.step2.empty()) {
+      if (!std::ofstream(a.step2)) throw ConfigError("--step2: cannot write '" + a.step2 + "'");
+      for (const std::string& o : a.overrides) {
+        const std::string key = o.substr(0, o.find('='));
+        if (key == "traffic" || key == "seed" || key == "load" || key == "phases" || key == "routing" ||
+            key.rfind("ugal.vlb_", 0) == 0)
+          throw ConfigError("--step2: the override '" + o + "' would be replaced: Step 2 sets traffic (group-perm), "
+                            "seed (the pattern), load (the search), routing (--routing) and ugal.vlb_* (the "
+                            "candidate)");
+      }
+      step2.routings = a.routings;
+      if (step2.routings.empty()) step2.routings = {to_string(cfg.routing)};
+      for (const std::string& r : step2.routings)
+        if (r != "ugal-l" && r != "ugal-g" && r != "par" && r != "pb")
+          throw ConfigError("--routing: '" + r + "' does not draw from a T-VLB set; allowed: ugal-l, ugal-g, par, pb");
+      char* abs = ::realpath(a.config.c_str(), nullptr);
+      step2.config_path = abs ? abs : a.config;
+      std::free(abs);
+      step2.overrides = a.overrides;
+      step2.patterns = a.patterns;
+      step2.resolution = a.resolution;
+    }
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
@@ -349,6 +401,21 @@ int cmd_tvlb(const TvlbArgs& a) {
     }
     std::cout << format(r);
     if (!a.output.empty()) std::ofstream(a.output) << to_json(r).dump(2) << "\n";
+    if (!a.step2.empty()) {
+      if (r.skipped) {  // T-VLB = all: the one candidate
+        TvlbPoint all;
+        all.name = "all";
+        TvlbStep1Point p;
+        p.point = all;
+        r.points.push_back(p);
+        r.vicinity = {0};
+      }
+      std::ofstream(a.step2) << tvlb_step2_sweep(r, step2);
+      std::cout << "\nStep 2 sweep written to " << a.step2 << " (" << tvlb_step2_candidates(r).size()
+                << " candidates x " << step2.patterns << " patterns x " << step2.routings.size()
+                << " routing(s)); run it with scfly sweep " << a.step2 << " --db DB, then scfly tvlb --select "
+                << a.step2 << " --db DB\n";
+    }
   } catch (const std::exception& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 3;
@@ -506,7 +573,7 @@ int sc_main(int argc, char* argv[]) {
   TvlbArgs tv;
   CLI::App* tvlb = app.add_subcommand("tvlb", "T-VLB Step 1 (T-UGAL paper sec. 3.3.2): the LP throughput model of "
                                                "each candidate VLB set over the TYPE_1 and TYPE_2 patterns");
-  tvlb->add_option("config", tv.config, "YAML configuration (a Dragonfly)")->required();
+  tvlb->add_option("config", tv.config, "YAML configuration (a Dragonfly); not with --select");
   tvlb->add_option("overrides", tv.overrides, "key=value overrides, dotted paths (topology.g=17)");
   tvlb->add_option("-o,--output", tv.output, "write the points, per-pattern values and the vicinity as JSON");
   tvlb->add_option("--jobs,-j", tv.jobs, "LPs solved in parallel (default 1)")->check(CLI::Range(1, 1024));
@@ -521,6 +588,17 @@ int sc_main(int argc, char* argv[]) {
                                                   "than a shorter one)");
   tvlb->add_option("--set-seed", tv.set_seed, "hash seed of the fractional points' subsets (as ugal.vlb_seed; "
                                               "default 1)");
+  tvlb->add_option("--step2", tv.step2, "also write Step 2 as a sweep file: the vicinity, i5src and i5dst on "
+                                        "--patterns group permutations, a saturation search each");
+  tvlb->add_option("--routing", tv.routings, "--step2: the mechanisms (ugal-l, ugal-g, par, pb; default the "
+                                             "config's)")->delimiter(',');
+  tvlb->add_option("--patterns", tv.patterns, "--step2: TYPE_2 patterns per candidate (default 5, the paper's)")
+      ->check(CLI::Range(1, 1000));
+  tvlb->add_option("--resolution", tv.resolution, "--step2: the saturation search's load step (default 0.01)")
+      ->check(CLI::Range(0.001, 0.5));
+  tvlb->add_option("--select", tv.select, "choose from a finished Step 2 sweep (with --db): the candidate with the "
+                                          "highest mean saturation load per routing");
+  tvlb->add_option("--db", tv.db, "--select: the sweep's results database");
   tvlb->add_flag("--force", tv.force, "run the LP even with one global link per group pair (T-VLB = all there)");
   std::string dl_config, dl_json;
   std::vector<std::string> dl_overrides, dl_vcs;

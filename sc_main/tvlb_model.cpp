@@ -4,14 +4,19 @@
 #include <chrono>
 #include <cmath>
 #include <iomanip>
+#include <map>
 #include <mutex>
 #include <sstream>
+#include <sys/stat.h>
 #include <stdexcept>
 #include <thread>
 
 #include "ClpSimplex.hpp"
 #include "CoinPackedMatrix.hpp"
 #include "routing_units/minimal.h"
+#include "sc_main/config.h"
+#include "sc_main/results_db.h"
+#include "sc_main/sweep.h"
 #include "topologies/common/rng.h"
 
 namespace scfly {
@@ -618,6 +623,173 @@ std::string format(const TvlbStep1& r) {
     for (int k : r.vicinity)
       os << "    " << tvlb_point_overrides(r.points[static_cast<size_t>(k)].point, r.set_seed) << "\n";
   }
+  return os.str();
+}
+
+namespace {
+
+std::string candidate_name(const TvlbPoint& p) {
+  std::string n = to_string(p.base == TvlbClass::All ? TvlbClass::I6 : p.base);
+  if (p.percent > 0) n += "-p" + std::to_string(p.percent);
+  return n;
+}
+
+std::string fmt_num(double v) {
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> tvlb_step2_candidates(const TvlbStep1& r) {
+  std::vector<std::pair<std::string, std::string>> out;
+  auto add = [&](const TvlbPoint& p) {
+    const std::string o = tvlb_point_overrides(p, r.set_seed);
+    if (o.empty()) return;
+    const std::string n = candidate_name(p);
+    for (const auto& [name, ov] : out)
+      if (name == n) return;
+    out.emplace_back(n, o);
+  };
+  for (int k : r.vicinity) add(r.points[static_cast<size_t>(k)].point);
+  TvlbPoint src, dst;
+  src.base = TvlbClass::I5Src;
+  dst.base = TvlbClass::I5Dst;
+  add(src);
+  add(dst);
+  return out;
+}
+
+std::string tvlb_step2_sweep(const TvlbStep1& r, const TvlbStep2Options& opt) {
+  std::ostringstream y;
+  y << "# T-VLB Step 2 for " << r.topology << ", written by scfly tvlb (T-UGAL paper sec. 3.3.3):\n"
+    << "# every candidate on " << opt.patterns << " TYPE_2 patterns (group-perm, run seeds 1.." << opt.patterns
+    << "), a saturation search per\n# (routing, candidate, pattern) by the paper's criterion (the last load with mean "
+       "latency under " << fmt_num(opt.max_latency) << " cycles).\n"
+    << "# Run it with: scfly sweep THIS_FILE --db DB [--jobs N | --slurm]\n"
+    << "# Then choose:  scfly tvlb --select THIS_FILE --db DB\n"
+    << "# The paper's load-balance removal before the simulation is not built (Step 1 reports the balance).\n";
+  y << "base: " << nlohmann::json(opt.config_path).dump() << "\n";
+  y << "name: " << nlohmann::json("tvlb-step2-" + stem_of(opt.config_path)).dump() << "\n";
+  y << "set:\n  traffic: group-perm\n";
+  for (const std::string& o : opt.overrides) {
+    const size_t eq = o.find('=');
+    y << "  " << nlohmann::json(o.substr(0, eq)).dump() << ": " << o.substr(eq + 1) << "\n";
+  }
+  y << "saturation_search: {low: " << fmt_num(opt.low) << ", high: " << fmt_num(opt.high)
+    << ", resolution: " << fmt_num(opt.resolution) << ", max_latency: " << fmt_num(opt.max_latency) << "}\n";
+  y << "saturation: {latency_factor: 1000, accept_ratio: 0.9}  # the latency bound decides; 0.9 guards short "
+       "windows\n";
+  y << "axes:\n  routing: [";
+  for (size_t k = 0; k < opt.routings.size(); ++k) y << (k ? ", " : "") << opt.routings[k];
+  y << "]\n  candidate:\n";
+  for (const auto& [name, ov] : tvlb_step2_candidates(r)) {
+    y << "    " << name << ": {ugal: {";
+    std::istringstream in(ov);
+    std::string kv;
+    bool first = true;
+    while (in >> kv) {
+      const size_t eq = kv.find('=');
+      y << (first ? "" : ", ") << kv.substr(5, eq - 5) << ": " << kv.substr(eq + 1);  // drop "ugal."
+      first = false;
+    }
+    y << "}}\n";
+  }
+  y << "  pattern:\n";
+  for (int k = 1; k <= opt.patterns; ++k) y << "    gp" << k << ": {seed: " << k << "}\n";
+  return y.str();
+}
+
+TvlbSelection tvlb_select(const std::string& sweep_path, const std::string& db_path) {
+  const SweepSpec spec = load_sweep(sweep_path);
+  const SweepAxis *cand = nullptr, *pat = nullptr, *rout = nullptr;
+  for (const SweepAxis& a : spec.axes) {
+    if (a.key == "candidate" && a.variants()) cand = &a;
+    if (a.key == "pattern" && a.variants()) pat = &a;
+    if (a.key == "routing") rout = &a;
+  }
+  if (!cand || !pat || !rout)
+    throw ConfigError("--select: '" + sweep_path + "' is not a T-VLB Step 2 sweep (it needs the routing axis and the "
+                      "candidate and pattern variant axes that scfly tvlb --step2 writes)");
+  struct stat st {};
+  if (::stat(db_path.c_str(), &st) != 0)
+    throw ConfigError("--db: '" + db_path + "' does not exist; run scfly sweep " + sweep_path + " --db " + db_path +
+                      " first");
+  TvlbSelection sel;
+  sel.sweep = spec.name;
+  std::map<std::string, const nlohmann::json*> by_series;
+  const nlohmann::json rows = ResultsDb(db_path).saturation_rows(spec.name);
+  for (const nlohmann::json& row : rows) by_series[row.at("series").get<std::string>()] = &row;
+  for (const std::string& routing : rout->values) {
+    std::vector<TvlbChoice> mine;
+    for (size_t c = 0; c < cand->values.size(); ++c) {
+      TvlbChoice ch;
+      ch.routing = routing;
+      ch.candidate = cand->values[c];
+      for (const std::string& o : cand->bundles[c]) ch.overrides += (ch.overrides.empty() ? "" : " ") + o;
+      double sum = 0;
+      for (const std::string& p : pat->values) {
+        // The series name: the non-load, non-seed axes in file order (sweep.h).
+        std::string series;
+        for (const SweepAxis& a : spec.axes) {
+          const std::string v = &a == rout ? routing : &a == cand ? cand->values[c] : &a == pat ? p : "";
+          if (v.empty()) continue;
+          series += (series.empty() ? "" : " ") + a.key + "=" + v;
+        }
+        const auto it = by_series.find(series);
+        if (it == by_series.end()) {
+          ++sel.missing;
+          continue;
+        }
+        const nlohmann::json& load = it->second->at("saturation_load");
+        const double v = load.is_number() ? load.get<double>() : 0.0;  // null: below the search's low load
+        ch.per_pattern.push_back(v);
+        sum += v;
+        ++ch.patterns;
+      }
+      ch.mean = ch.patterns ? sum / ch.patterns : 0;
+      mine.push_back(ch);
+    }
+    std::stable_sort(mine.begin(), mine.end(), [](const TvlbChoice& a, const TvlbChoice& b) {
+      if (a.patterns != b.patterns) return a.patterns > b.patterns;
+      return a.mean > b.mean;
+    });
+    if (!mine.empty() && mine.front().patterns > 0) sel.best.push_back(mine.front());
+    sel.rows.insert(sel.rows.end(), mine.begin(), mine.end());
+  }
+  return sel;
+}
+
+nlohmann::json to_json(const TvlbSelection& s) {
+  auto one = [](const TvlbChoice& c) {
+    return nlohmann::json{{"routing", c.routing},     {"candidate", c.candidate}, {"overrides", c.overrides},
+                          {"mean", c.mean},           {"patterns", c.patterns},   {"per_pattern", c.per_pattern}};
+  };
+  nlohmann::json j;
+  j["sweep"] = s.sweep;
+  j["missing"] = s.missing;
+  j["rows"] = nlohmann::json::array();
+  for (const auto& c : s.rows) j["rows"].push_back(one(c));
+  j["best"] = nlohmann::json::array();
+  for (const auto& c : s.best) j["best"].push_back(one(c));
+  return j;
+}
+
+std::string format(const TvlbSelection& s) {
+  std::ostringstream os;
+  os << "T-VLB Step 2 selection, sweep " << s.sweep << " (mean saturation load over the patterns)\n";
+  os << "  routing  candidate   patterns    mean   per pattern\n";
+  for (const auto& c : s.rows) {
+    os << "  " << std::left << std::setw(8) << c.routing << " " << std::setw(11) << c.candidate << std::right
+       << std::setw(9) << c.patterns << std::fixed << std::setprecision(3) << std::setw(8) << c.mean << "  ";
+    for (double v : c.per_pattern) os << " " << v;
+    os << "\n";
+  }
+  if (s.missing) os << "  " << s.missing << " (routing, candidate, pattern) searches have no result yet\n";
+  for (const auto& c : s.best)
+    os << "  best for " << c.routing << ": " << c.candidate << " (" << c.overrides << "), mean " << std::setprecision(3)
+       << c.mean << "\n";
   return os.str();
 }
 

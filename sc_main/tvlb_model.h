@@ -167,4 +167,42 @@ TvlbStep1 run_tvlb_step1(const Dragonfly& t, const TvlbStep1Options& opt);
 nlohmann::json to_json(const TvlbStep1& r);
 std::string format(const TvlbStep1& r);
 
+// T-VLB Step 2 by simulation (sec. 3.3.3, Algorithm 1 lines 13-22): every candidate (Step 1's
+// vicinity, then the strategic i5src and i5dst) on `patterns` TYPE_2 patterns (group-perm
+// with run seeds 1..patterns), each a saturation search by the paper's criterion (the last
+// load, on a `resolution` grid, with mean latency under 500 cycles), written as an ordinary
+// sweep file so it runs with `scfly sweep` (locally with --jobs, or on a cluster with
+// --slurm), resumes, and keeps every run in the database. Not built: the paper's
+// load-balance removal of paths before the simulation (no thresholds in the paper; the
+// balance is reported by Step 1).
+struct TvlbStep2Options {
+  std::string config_path;             // the base configuration (made absolute)
+  std::vector<std::string> overrides;  // key=value, carried into the sweep's `set`
+  std::vector<std::string> routings;   // ugal-l, ugal-g, par, pb (default: the config's)
+  int patterns = 5;
+  double resolution = 0.01, low = 0.05, high = 1.0, max_latency = 500;
+};
+// The candidates' names ("i4-p80", "i5", "i6", "i5src") and run-time overrides.
+std::vector<std::pair<std::string, std::string>> tvlb_step2_candidates(const TvlbStep1& r);
+std::string tvlb_step2_sweep(const TvlbStep1& r, const TvlbStep2Options& opt);
+
+// The selection from a finished Step 2 sweep: per routing and candidate, the mean over the
+// patterns of the saturation load; the best per routing.
+struct TvlbChoice {
+  std::string routing, candidate, overrides;
+  double mean = 0;        // mean saturation load over the patterns found
+  int patterns = 0;       // with a result
+  std::vector<double> per_pattern;
+};
+struct TvlbSelection {
+  std::string sweep;
+  std::vector<TvlbChoice> rows;       // every (routing, candidate), best first per routing
+  std::vector<TvlbChoice> best;       // one per routing
+  int missing = 0;                    // series without a result yet
+};
+// Throws ConfigError for a sweep that is not a Step 2 sweep.
+TvlbSelection tvlb_select(const std::string& sweep_path, const std::string& db_path);
+nlohmann::json to_json(const TvlbSelection& s);
+std::string format(const TvlbSelection& s);
+
 }  // namespace scfly

@@ -146,6 +146,55 @@ TEST(Cli, TvlbStepOne) {
   EXPECT_NE(out.err.find("/nonexistent/dir/t.json"), std::string::npos) << out.err;
 }
 
+// Step 2 as a sweep: scfly tvlb --step2 writes the candidates (the vicinity, i5src, i5dst) x
+// group permutations as saturation searches, scfly sweep runs them, scfly tvlb --select
+// ranks the candidates by their mean saturation load and names the best per routing.
+TEST(Cli, TvlbStepTwoSweepAndSelection) {
+  const std::string sw = tmp("step2.yaml"), db = tmp("step2.sqlite"), json = tmp("sel.json");
+  const std::string shape = " topology.g=5 topology.arrangement=absolute warmup_cycles=300 measure_cycles=600";
+  const Cmd gen = scfly_cmd("tvlb " + tiny_config() + shape + " --quick --point '<=4' --point all --step2 " + sw +
+                            " --patterns 2 --resolution 0.1 --routing ugal-l,par");
+  ASSERT_EQ(gen.code, 0) << gen.err << gen.out;
+  EXPECT_NE(gen.out.find("4 candidates x 2 patterns x 2 routing(s)"), std::string::npos) << gen.out;
+  const std::string text = slurp(sw);
+  for (const char* c : {"i6: {ugal: {vlb_set: i6}}", "i4: {ugal: {vlb_set: i4}}", "i5src:", "i5dst:", "gp2: {seed: 2}",
+                        "traffic: group-perm", "max_latency: 500"})
+    EXPECT_NE(text.find(c), std::string::npos) << c << "\n" << text;
+  const Cmd run = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  ASSERT_EQ(run.code, 0) << run.err << run.out;
+  const Cmd sel = scfly_cmd("tvlb --select " + sw + " --db " + db + " -o " + json);
+  ASSERT_EQ(sel.code, 0) << sel.err << sel.out;
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("missing"), 0);
+  ASSERT_EQ(j.at("rows").size(), 8u);  // 2 routings x 4 candidates
+  ASSERT_EQ(j.at("best").size(), 2u);
+  for (const auto& best : j["best"]) {
+    EXPECT_EQ(best["patterns"], 2);
+    for (const auto& row : j["rows"])
+      if (row["routing"] == best["routing"]) {
+        EXPECT_LE(row["mean"].get<double>(), best["mean"].get<double>());
+      }
+    EXPECT_GT(best["mean"].get<double>(), 0.3);  // all of them sustain group permutations far above that
+  }
+  EXPECT_NE(sel.out.find("best for par: "), std::string::npos) << sel.out;
+
+  const Cmd notstep2 = scfly_cmd("tvlb --select " + std::string(SCFLY_SOURCE_DIR) +
+                                 "/sc_main/experiments/tugal-baseline-g9.yaml --db " + db);
+  EXPECT_EQ(notstep2.code, 2);
+  EXPECT_NE(notstep2.err.find("is not a T-VLB Step 2 sweep"), std::string::npos) << notstep2.err;
+  const Cmd nodb = scfly_cmd("tvlb --select " + sw + " --db /nonexistent.sqlite");
+  EXPECT_EQ(nodb.code, 2);
+  EXPECT_NE(nodb.err.find("does not exist"), std::string::npos) << nodb.err;
+  const Cmd traffic = scfly_cmd("tvlb " + tiny_config() + " traffic=un --quick --point all --step2 " + sw);
+  EXPECT_EQ(traffic.code, 2);
+  EXPECT_NE(traffic.err.find("'traffic=un' would be replaced"), std::string::npos) << traffic.err;
+  const Cmd routing = scfly_cmd("tvlb " + tiny_config() + " --quick --point all --step2 " + sw + " --routing val");
+  EXPECT_EQ(routing.code, 2);
+  EXPECT_NE(routing.err.find("--routing: 'val'"), std::string::npos) << routing.err;
+  for (const auto& x : {sw, db, json}) std::remove(x.c_str());
+}
+
 // scfly plot --recipe tvlb draws Step 1's curve (the T-UGAL paper's Fig. 4) from tvlb -o;
 // a file that is not one is exit 2 naming it.
 TEST(Cli, TvlbPlot) {
