@@ -571,8 +571,9 @@ int sc_main(int argc, char* argv[]) {
   ideal->add_option("--json", ideal_json, "write the bounds as JSON to FILE");
   ideal->add_flag("--no-lp", ideal_no_lp, "only the oblivious bounds (skip the LP)");
   TvlbArgs tv;
-  CLI::App* tvlb = app.add_subcommand("tvlb", "T-VLB Step 1 (T-UGAL paper sec. 3.3.2): the LP throughput model of "
-                                               "each candidate VLB set over the TYPE_1 and TYPE_2 patterns");
+  CLI::App* tvlb = app.add_subcommand("tvlb", "T-VLB sets (T-UGAL paper sec. 3.3): Step 1's LP throughput model of "
+                                               "each candidate over the TYPE_1 and TYPE_2 patterns; Step 2 as a sweep "
+                                               "file (--step2) and its choice (--select)");
   tvlb->add_option("config", tv.config, "YAML configuration (a Dragonfly); not with --select");
   tvlb->add_option("overrides", tv.overrides, "key=value overrides, dotted paths (topology.g=17)");
   tvlb->add_option("-o,--output", tv.output, "write the points, per-pattern values and the vicinity as JSON");
