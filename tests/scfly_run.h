@@ -76,6 +76,16 @@ inline Cmd scfly_cmd(const std::string& args) {
 
 inline const nlohmann::json& metrics(const ScflyRun& r) { return r.json.at("metrics"); }
 
+// `path` is a PNG of more than `min_bytes` (a figure was drawn).
+inline void expect_png(const std::string& path, std::streamoff min_bytes = 0) {
+  std::ifstream f(path, std::ios::binary);
+  char sig[8] = {};
+  f.read(sig, 8);
+  EXPECT_EQ(std::string(sig + 1, 3), "PNG") << path;
+  f.seekg(0, std::ios::end);
+  EXPECT_GT(f.tellg(), min_bytes) << path;
+}
+
 // Fails with the child's stderr so a broken run explains itself.
 inline void expect_ok(const ScflyRun& r) {
   ASSERT_EQ(r.code, 0) << r.err << r.out;

@@ -205,10 +205,7 @@ TEST(Cli, TvlbPlot) {
                       json).code, 0);
   const Cmd p = scfly_cmd("plot " + json + " --recipe tvlb -o " + png);
   ASSERT_EQ(p.code, 0) << p.err << p.out;
-  std::ifstream f(png, std::ios::binary);
-  char sig[8] = {};
-  f.read(sig, 8);
-  EXPECT_EQ(std::string(sig + 1, 3), "PNG");
+  expect_png(png, 2000);
   const Cmd bad = scfly_cmd("plot " + tiny_config() + " --recipe tvlb -o " + png);
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("not the JSON of scfly tvlb -o"), std::string::npos) << bad.err;

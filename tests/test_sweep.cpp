@@ -311,12 +311,7 @@ TEST(Plot, WritesAPngForATinyDatabase) {
   ASSERT_EQ(scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2").code, 0);
   const Cmd p = scfly_cmd("plot " + db + " --x load --y latency_avg --series routing -o " + png);
   ASSERT_EQ(p.code, 0) << p.err << p.out;
-  std::ifstream f(png, std::ios::binary);
-  char sig[8] = {};
-  f.read(sig, 8);
-  EXPECT_EQ(std::string(sig + 1, 3), "PNG");
-  f.seekg(0, std::ios::end);
-  EXPECT_GT(f.tellg(), 2000);
+  expect_png(png, 2000);
   const Cmd q = scfly_cmd("plot " + db + " --recipe throughput -o " + svg);
   EXPECT_EQ(q.code, 0) << q.err;
   EXPECT_NE(slurp(svg).find("<svg"), std::string::npos);
