@@ -82,16 +82,17 @@ struct ClassBuilder {
   std::vector<int> touched[2][kMaxHops + 1];
   int L;
   explicit ClassBuilder(int channels) : L(channels) {}
-  void add(bool vlb, const Path& p1, const Path* p2, long long weight) {
+  // One path: p1 followed by p2 (a VLB path's two segments) or p1 alone (p2 null).
+  void add(bool vlb, const Path& p1, const Path* p2) {
     const int hops = static_cast<int>(p1.size() + (p2 ? p2->size() : 0));
     if (hops > kMaxHops) throw std::logic_error("tvlb model: a path of more than 8 hops");
     const int k = vlb ? 1 : 0;
     auto& u = uses[k][hops];
     if (u.empty()) u.assign(static_cast<size_t>(L), 0);
-    n[k][hops] += weight;
+    ++n[k][hops];
     auto bump = [&](int c) {
       if (u[static_cast<size_t>(c)] == 0) touched[k][hops].push_back(c);
-      u[static_cast<size_t>(c)] += weight;
+      ++u[static_cast<size_t>(c)];
     };
     for (int c : p1) bump(c);
     if (p2)
@@ -120,7 +121,7 @@ std::vector<PathClass> flow_classes(const Dragonfly& t, const Channels& ch, int 
   ClassBuilder b(ch.count());
   std::vector<Path> m, p1, p2;
   segment_paths(t, ch, s, d, /*generic=*/true, m);
-  for (const Path& p : m) b.add(false, p, nullptr, 1);
+  for (const Path& p : m) b.add(false, p, nullptr);
   if (!point.min_only) {
     std::vector<int> inter;
     if (t.group_of(s) == t.group_of(d)) {
@@ -135,7 +136,7 @@ std::vector<PathClass> flow_classes(const Dragonfly& t, const Channels& ch, int 
       segment_paths(t, ch, s, i, point.generic_segments, p1);
       segment_paths(t, ch, i, d, point.generic_segments, p2);
       for (const Path& x : p1)
-        for (const Path& y : p2) b.add(true, x, &y, 1);
+        for (const Path& y : p2) b.add(true, x, &y);
     }
   }
   return b.classes();
@@ -210,12 +211,14 @@ std::string parse_tvlb_point(const std::string& text, TvlbPoint& out) {
       out = p;
       return {};
     }
-  const std::pair<const char*, const char*> aliases[] = {{"i3", "<=3"}, {"i4", "<=4"}, {"i5", "<=5"}, {"generic", "all (generic segments)"}};
+  // The run-time class names (ugal.vlb_set) as aliases.
+  const std::pair<const char*, const char*> aliases[] = {
+      {"i3", "<=3"}, {"i4", "<=4"}, {"i5", "<=5"}, {"i6", "all"}, {"generic", "all (generic segments)"}};
   for (const auto& [alias, name] : aliases)
     if (text == alias) return parse_tvlb_point(name, out);
   return "'" + text +
          "' is not a T-VLB point; allowed: min, <=3, <=4, <=5, all, '<=K +X% (K+1)-hop' (K 3..5, X 1..99), i3, i4, "
-         "i5, i5src, i5dst, 'all (generic segments)' (or generic)";
+         "i5, i6, i5src, i5dst, 'all (generic segments)' (or generic)";
 }
 
 TvlbLpResult solve_tvlb_lp(const Dragonfly& t, const TrafficPattern& pattern, const TvlbPoint& point,

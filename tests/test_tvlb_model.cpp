@@ -19,6 +19,7 @@
 #include <array>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "sc_main/tvlb_model.h"
 
@@ -168,6 +169,10 @@ TEST(TvlbModel, PointNamesRoundTripAndBadNamesListWhatIsAllowed) {
   }
   EXPECT_EQ(names.size(), pts.size());
   TvlbPoint q;
+  for (const auto& [alias, name] : {std::pair<const char*, const char*>{"i6", "all"}, {"i4", "<=4"}, {"generic", "all (generic segments)"}}) {
+    EXPECT_EQ(parse_tvlb_point(alias, q), "") << alias;
+    EXPECT_EQ(q.name, name);
+  }
   const std::string why = parse_tvlb_point("<=6", q);
   EXPECT_NE(why.find("'<=6'"), std::string::npos) << why;
   EXPECT_NE(why.find("i5src"), std::string::npos) << why;
