@@ -28,6 +28,9 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::MinAd: return "min-ad";
     case RoutingAlgo::Goal: return "goal";
     case RoutingAlgo::Gal: return "gal";
+    case RoutingAlgo::TugalL: return "t-ugal-l";
+    case RoutingAlgo::TugalG: return "t-ugal-g";
+    case RoutingAlgo::TPar: return "t-par";
   }
   return "?";
 }
@@ -65,7 +68,8 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
   for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                         RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
                         RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor,
-                        RoutingAlgo::MinAd, RoutingAlgo::Goal, RoutingAlgo::Gal})
+                        RoutingAlgo::MinAd, RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL,
+                        RoutingAlgo::TugalG, RoutingAlgo::TPar})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -74,7 +78,8 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 }
 
 const char* routing_choices() {
-  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond (Dragonfly); "
+  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, t-ugal-l, t-ugal-g, "
+         "t-par (Dragonfly); "
          "dor, val, min-ad, goal, gal (torus; goal and gal not on a mesh)";
 }
 
@@ -118,7 +123,7 @@ int sequence_policies(AcorSequence s, Misroute out[3]) {
 bool uses_level_ctrl(RoutingAlgo r) { return r == RoutingAlgo::AcorSwitch || r == RoutingAlgo::PbAcor; }
 
 bool is_adaptive(RoutingAlgo r) {
-  return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || uses_sat_flags(r) ||
+  return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || is_tugal(r) || uses_sat_flags(r) ||
          r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal || r == RoutingAlgo::Gal;
 }
 
@@ -133,9 +138,12 @@ VcBudget required_vcs(RoutingAlgo r) {
     case RoutingAlgo::AcorSwitch:
     case RoutingAlgo::UgalL:
     case RoutingAlgo::UgalG:
+    case RoutingAlgo::TugalL:
+    case RoutingAlgo::TugalG:
     case RoutingAlgo::Pb:
     case RoutingAlgo::PbAcor: return {4, 2};
-    case RoutingAlgo::Par: return {5, 2};
+    case RoutingAlgo::Par:
+    case RoutingAlgo::TPar: return {5, 2};
     case RoutingAlgo::MinCond: return {3, 2};
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
@@ -168,7 +176,10 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::AcorSwitch: return true;
     case RoutingAlgo::UgalL:
     case RoutingAlgo::UgalG:
-    case RoutingAlgo::Par: return false;
+    case RoutingAlgo::Par:
+    case RoutingAlgo::TugalL:
+    case RoutingAlgo::TugalG:
+    case RoutingAlgo::TPar: return false;
     case RoutingAlgo::Pb: return m_torus ? false : m_prm.val.recompute;
     case RoutingAlgo::PbAcor: return true;
     case RoutingAlgo::Dor:
@@ -228,6 +239,9 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
     case RoutingAlgo::UgalL:
     case RoutingAlgo::UgalG:
     case RoutingAlgo::Par:
+    case RoutingAlgo::TugalL:
+    case RoutingAlgo::TugalG:
+    case RoutingAlgo::TPar:
     case RoutingAlgo::Pb:
     case RoutingAlgo::PbAcor: {
       AdaptiveParams ap;
@@ -240,7 +254,8 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       ap.vlb_set = m_prm.ugal.vlb_set;
       ap.vlb_percent = m_prm.ugal.vlb_percent;
       ap.vlb_seed = m_prm.ugal.vlb_seed;
-      switch (m_algo) {
+      ap.vlb_removed = m_prm.ugal.removed.get();
+      switch (ugal_base(m_algo)) {
         case RoutingAlgo::UgalG: ap.kind = AdaptiveKind::UgalG; break;
         case RoutingAlgo::Par: ap.kind = AdaptiveKind::Par; break;
         case RoutingAlgo::Pb: ap.kind = AdaptiveKind::Pb; break;

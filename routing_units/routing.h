@@ -3,6 +3,7 @@
 // documented in its own header (minimal.h, valiant.h, misrouting.h, acor.h).
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "routing_units/acor_level_ctrl.h"
@@ -30,8 +31,23 @@ namespace scfly {
 // minimal output's pause state (min_cond.trigger).
 // On k-ary n-cubes (torus_routing.h): Dor, Val (the same name, its torus form), MinAd, Goal,
 // Gal (its quadrant chosen by the NIC's injection queues, tb/nic.h).
+// TugalL, TugalG, TPar: T-UGAL (ugal.h, tvlb.h; ../shared/papers/003_86cbaddc88747694.txt sec. 3):
+// UGAL-L, UGAL-G and PAR whose Valiant intermediate is drawn from a T-VLB set (ugal.vlb_set,
+// by default the paper's final set for the shape) less Step 2's load-balance removals
+// (tugal.paths or tugal.tau_*; tvlb_balance.h); rule, signal and VCs as the UGAL they refine.
 enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond,
-                         Dor, MinAd, Goal, Gal };
+                         Dor, MinAd, Goal, Gal, TugalL, TugalG, TPar };
+
+// T-UGAL's names and the UGAL each refines (UgalL, UgalG, Par; itself for the others).
+inline bool is_tugal(RoutingAlgo r) {
+  return r == RoutingAlgo::TugalL || r == RoutingAlgo::TugalG || r == RoutingAlgo::TPar;
+}
+inline RoutingAlgo ugal_base(RoutingAlgo r) {
+  return r == RoutingAlgo::TugalL ? RoutingAlgo::UgalL
+         : r == RoutingAlgo::TugalG ? RoutingAlgo::UgalG
+         : r == RoutingAlgo::TPar   ? RoutingAlgo::Par
+                                    : r;
+}
 
 // Which topologies a mechanism routes on.
 bool routes_dragonfly(RoutingAlgo r);
@@ -71,6 +87,11 @@ struct UgalParams {
   TvlbClass vlb_set = TvlbClass::All;  // T-UGAL's Valiant set (tvlb.h)
   int vlb_percent = 0;                 // + this % of the next class (tvlb.h TvlbRule)
   uint64_t vlb_seed = 1;               // the fraction's hash seed
+  // Step 2's load-balance removals from the set (tvlb_balance.h): read from a path file
+  // (tugal.paths) or computed with these bounds (tugal.tau_global/local; 0 = off).
+  std::string paths;
+  double tau_global = 0, tau_local = 0;
+  std::shared_ptr<const TvlbRemovals> removed;  // resolved by the config loader; null = none
 };
 
 // Piggyback (ugal.h; ACOR paper Table 3).
@@ -154,7 +175,7 @@ class RoutingUnit {
   // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
   bool needs_level_ctrl() const { return uses_level_ctrl(m_algo); }
   // Congestion observations the unit reads (the switch and network provide them).
-  bool needs_global_load() const { return m_algo == RoutingAlgo::UgalG; }
+  bool needs_global_load() const { return ugal_base(m_algo) == RoutingAlgo::UgalG; }
   bool needs_sat_flags() const { return uses_sat_flags(m_algo); }
   bool is_adaptive() const { return scfly::is_adaptive(m_algo); }
   // True if the switch forwards through its conditional forwarding table (RouteContext::table).

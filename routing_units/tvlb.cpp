@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <tuple>
 
 #include "routing_units/minimal.h"
 
@@ -117,14 +118,24 @@ bool in_extra(const Dragonfly& t, int s, int d, int i, const TvlbRule& r) {
 // The class falls back as tvlb_set does (I3 -> I4 -> I_all) when it is empty for (s, d); the
 // extra intermediates stay those of the rule's own class (none beyond I4 for an empty I3).
 // One scan counts both, so the usual case costs what the class alone did.
-int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng) {
+int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng, const TvlbRemovals* removed) {
   TvlbClass c = r.set;
+  const uint64_t* rm_first = nullptr;
+  const uint64_t* rm_last = nullptr;
+  if (removed && !removed->empty()) std::tie(rm_first, rm_last) = removed->of(s, d);
+  const uint64_t rm_base = TvlbRemovals::key(t.num_switches(), s, d, 0);
   for (;;) {
     int n = 0, base = 0;
+    const uint64_t* rm = rm_first;
     for (int i = 0; i < t.num_switches(); ++i) {
       const bool b = in_tvlb_class(t, s, d, i, c);
       base += b;
-      n += b || in_extra(t, s, d, i, r);
+      if (!(b || in_extra(t, s, d, i, r))) continue;
+      if (rm != rm_last && *rm == rm_base + static_cast<uint64_t>(i)) {
+        ++rm;
+        continue;
+      }
+      ++n;
     }
     if (base == 0 && c != TvlbClass::All) {
       c = c == TvlbClass::I3 ? TvlbClass::I4 : TvlbClass::All;
@@ -132,9 +143,55 @@ int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng) {
     }
     if (n == 0) return -1;
     int k = static_cast<int>(rng.below(static_cast<uint32_t>(n)));
-    for (int i = 0; i < t.num_switches(); ++i)
-      if ((in_tvlb_class(t, s, d, i, c) || in_extra(t, s, d, i, r)) && k-- == 0) return i;
+    rm = rm_first;
+    for (int i = 0; i < t.num_switches(); ++i) {
+      if (!(in_tvlb_class(t, s, d, i, c) || in_extra(t, s, d, i, r))) continue;
+      if (rm != rm_last && *rm == rm_base + static_cast<uint64_t>(i)) {
+        ++rm;
+        continue;
+      }
+      if (k-- == 0) return i;
+    }
     return -1;
+  }
+}
+
+std::pair<const uint64_t*, const uint64_t*> TvlbRemovals::of(int s, int d) const {
+  const uint64_t lo = key(switches, s, d, 0), hi = lo + static_cast<uint64_t>(switches);
+  const uint64_t* b = keys.data();
+  const uint64_t* e = b + keys.size();
+  const uint64_t* first = std::lower_bound(b, e, lo);
+  return {first, std::lower_bound(first, e, hi)};
+}
+
+bool TvlbRemovals::removed(int s, int d, int i) const {
+  return std::binary_search(keys.begin(), keys.end(), key(switches, s, d, i));
+}
+
+void tvlb_segment_paths(const Dragonfly& t, const TvlbChannels& ch, int x, int y, bool generic,
+                        std::vector<TvlbPath>& out) {
+  out.clear();
+  if (x == y) {
+    out.emplace_back();
+    return;
+  }
+  const int gx = t.group_of(x), gy = t.group_of(y);
+  if (gx == gy) {
+    out.push_back({ch.local(t, x, y)});
+    return;
+  }
+  const GlobalLinkEnd* links = t.links_between(gx, gy);
+  int best = 99;
+  if (!generic)
+    for (int k = 0; k < t.links_per_group_pair(); ++k) best = std::min(best, hops_via_link(t, x, y, k));
+  for (int k = 0; k < t.links_per_group_pair(); ++k) {
+    if (!generic && hops_via_link(t, x, y, k) != best) continue;
+    const int u = links[k].sw, port = links[k].port, v = t.global_peer(u, port).sw;
+    TvlbPath p;
+    if (u != x) p.push_back(ch.local(t, x, u));
+    p.push_back(ch.global(t, u, port));
+    if (v != y) p.push_back(ch.local(t, v, y));
+    out.push_back(std::move(p));
   }
 }
 

@@ -37,6 +37,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "topologies/common/rng.h"
@@ -87,8 +88,48 @@ bool tvlb_in_fraction(uint64_t seed, int s, int d, int i, int percent);
 // fraction of tvlb_next_class(set).
 std::vector<int> tvlb_rule_set(const Dragonfly& t, int s, int d, const TvlbRule& r);
 
-// An intermediate drawn uniformly from tvlb_rule_set(t, s, d, r) with one rng.below(size)
-// draw (no allocation: the switches are scanned twice); -1 when the set is empty (g = 2).
-int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng);
+// Intermediates removed from a rule's sets (Step 2's load-balance adjustment,
+// tvlb_balance.h): sorted keys (s * S + d) * S + i. Empty = none.
+struct TvlbRemovals {
+  int switches = 0;
+  std::vector<uint64_t> keys;
+  static uint64_t key(int S, int s, int d, int i) {
+    return (static_cast<uint64_t>(s) * static_cast<uint64_t>(S) + static_cast<uint64_t>(d)) *
+               static_cast<uint64_t>(S) + static_cast<uint64_t>(i);
+  }
+  bool empty() const { return keys.empty(); }
+  // The removed intermediates of (s, d), ascending, as [first, last) into keys.
+  std::pair<const uint64_t*, const uint64_t*> of(int s, int d) const;
+  bool removed(int s, int d, int i) const;
+};
+
+// An intermediate drawn uniformly from tvlb_rule_set(t, s, d, r) less the removed ones, with
+// one rng.below(size) draw (no allocation: the switches are scanned twice, the pair's removals
+// found by one binary search); -1 when the set is empty (g = 2).
+int tvlb_draw(const Dragonfly& t, int s, int d, const TvlbRule& r, Rng& rng, const TvlbRemovals* removed = nullptr);
+
+// Directed switch-to-switch channels of a Dragonfly, numbered for the path models (the LP,
+// the balance rule): the local channels (switch, local port) first, then the global ones
+// (switch, global port).
+struct TvlbChannels {
+  int S, a, h;
+  explicit TvlbChannels(const Dragonfly& t) : S(t.num_switches()), a(t.a()), h(t.h()) {}
+  int count() const { return S * (a - 1 + h); }
+  int locals() const { return S * (a - 1); }
+  int local(const Dragonfly& t, int from, int to) const {
+    return from * (a - 1) + (t.local_port(t.index_of(from), t.index_of(to)) - t.first_local_port());
+  }
+  int global(const Dragonfly& t, int sw, int port) const {
+    return S * (a - 1) + sw * h + (port - t.first_global_port());
+  }
+};
+
+using TvlbPath = std::vector<int>;  // channel ids, in hop order
+
+// The paths of one segment x -> y: none for x == y (one empty path); within a group the
+// local link; between groups one per global link of the group pair (generic), or only those
+// with the fewest hops (D, what a T-VLB segment takes).
+void tvlb_segment_paths(const Dragonfly& t, const TvlbChannels& ch, int x, int y, bool generic,
+                        std::vector<TvlbPath>& out);
 
 }  // namespace scfly

@@ -91,7 +91,8 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
   c.h = h0;
   Intermediate im;
   if (prm.vlb_set != TvlbClass::All && t.group_of(sw) != t.group_of(h0.dst_switch)) {
-    im.sw = tvlb_draw(t, sw, h0.dst_switch, TvlbRule{prm.vlb_set, prm.vlb_percent, prm.vlb_seed}, rng);
+    im.sw = tvlb_draw(t, sw, h0.dst_switch, TvlbRule{prm.vlb_set, prm.vlb_percent, prm.vlb_seed}, rng,
+                      prm.vlb_removed);
     im.policy = Misroute::RrgSw;
   } else if (prm.vlb_set != TvlbClass::All || prm.intermediate == UgalIntermediate::OtherGroups) {
     im = draw_other_groups(t, sw, h0.dst_switch, rng);

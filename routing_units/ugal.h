@@ -101,6 +101,12 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //                     (the paper's Table 1 points "<= k-hop + X %", a fixed subset per pair
 //                     chosen by a hash of ugal.vlb_seed; tvlb.h TvlbRule). Costs a hash per
 //                     candidate intermediate of the class above in the draw's two scans.
+//  tugal.paths /      Step 2's load-balance removals (tvlb_balance.h): the draw skips the
+//  tugal.tau_*        pair's removed intermediates (one binary search per draw); none by
+//                     default.
+// routing t-ugal-l, t-ugal-g, t-par (routing.h) are UGAL-L, UGAL-G and PAR with a T-VLB set
+// required (ugal.vlb_set defaults to the paper's final set for the shape: i5src with several
+// links per group pair, i6 with one); decision rule, congestion signal and VCs as theirs.
 // Every option keeps the congestion signal above and the VC use per hop below: each segment
 // is still at most L-G-L, so the hop-slot rule's 4 local / 2 global VCs (PAR 5) suffice
 // (tests/test_deadlock.cpp checks each option with the deadlock checker).
@@ -119,6 +125,7 @@ struct AdaptiveParams {
   TvlbClass vlb_set = TvlbClass::All;
   int vlb_percent = 0;    // with vlb_set i3/i4/i5: + this % of the next class (tvlb.h)
   uint64_t vlb_seed = 1;
+  const TvlbRemovals* vlb_removed = nullptr;  // Step 2's removals from the set (tvlb_balance.h)
 };
 
 // What the switch passes in (explicit observation, no pointers to switches).

@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <set>
 #include <sstream>
 
 #include <yaml-cpp/yaml.h>
 
+#include "routing_units/tvlb_balance.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 
 namespace scfly {
@@ -268,9 +272,40 @@ void check_keys(const YAML::Node& n, const std::string& prefix, TopologyKind kin
 }
 
 // Rules that relate several keys, checked once every key is read; derived fields.
+// T-VLB Step 2's removals of a configuration (tugal.paths or tugal.tau_*), computed once per
+// process for each topology, rule and bounds (a sweep parses the same configuration per point).
+std::shared_ptr<const TvlbRemovals> resolve_tvlb_removals(const SimConfig& c, const Dragonfly& t) {
+  const UgalParams& u = c.routing_prm.ugal;
+  const TvlbRule rule{u.vlb_set, u.vlb_percent, u.vlb_seed};
+  if (!u.paths.empty()) {
+    TvlbPathFile f;
+    try {
+      f = read_tvlb_paths(u.paths, t);
+    } catch (const std::exception& e) {
+      throw ConfigError(std::string("config key 'tugal.paths': ") + e.what());
+    }
+    if (f.rule.set != rule.set || f.rule.percent != rule.percent || (rule.percent > 0 && f.rule.seed != rule.seed))
+      throw ConfigError("config key 'tugal.paths': value '" + u.paths + "' was made for the set " +
+                        tvlb_rule_overrides(f.rule) + ", not for " + tvlb_rule_overrides(rule) +
+                        "; set those keys, or write a path file for this set");
+    return std::make_shared<const TvlbRemovals>(std::move(f.removed));
+  }
+  if (u.tau_global == 0 && u.tau_local == 0) return nullptr;
+  static std::mutex mu;
+  static std::map<std::string, std::shared_ptr<const TvlbRemovals>> cache;
+  const std::string key = t.describe() + "|" + tvlb_rule_overrides(rule) + "|" + std::to_string(rule.seed) + "|" +
+                          nlohmann::json(u.tau_global).dump() + "|" + nlohmann::json(u.tau_local).dump();
+  std::lock_guard<std::mutex> lock(mu);
+  auto& slot = cache[key];
+  if (!slot) slot = std::make_shared<const TvlbRemovals>(tvlb_balance(t, rule, TvlbBalanceOptions{u.tau_global, u.tau_local}));
+  return slot;
+}
+
 void validate(ParseState& s) {
   SimConfig& c = s.c;
   const Topology& tp = *s.topo;
+  if (const auto* d = dynamic_cast<const Dragonfly*>(&tp); d && c.routing_prm.ugal.vlb_set != TvlbClass::All)
+    c.routing_prm.ugal.removed = resolve_tvlb_removals(c, *d);
   const int classes = tp.num_port_classes();
   GalThresholdParams& th = c.routing_prm.gal.threshold;
   if (th.t_min > th.t_max)
@@ -681,6 +716,14 @@ std::string routing_summary(const SimConfig& c) {
     if (r.val.recompute) s += " recompute";
   } else if (c.routing == RoutingAlgo::AcorPacket) {
     s += std::string(" ") + to_string(r.acor.sequence);
+  } else if (is_tugal(c.routing) || (r.ugal.vlb_set != TvlbClass::All && is_adaptive(c.routing))) {
+    s += std::string(" (T-VLB ") + tvlb_rule_overrides(TvlbRule{r.ugal.vlb_set, r.ugal.vlb_percent, r.ugal.vlb_seed})
+                                       .substr(std::string("ugal.vlb_set=").size());
+    const size_t removed = r.ugal.removed ? r.ugal.removed->keys.size() : 0;
+    if (!r.ugal.paths.empty()) s += ", " + std::to_string(removed) + " removed by " + r.ugal.paths;
+    else if (r.ugal.tau_global > 0 || r.ugal.tau_local > 0)
+      s += ", " + std::to_string(removed) + " removed by the balance rule";
+    s += ")";
   } else if (r.val.policy != Misroute::RrgSw && (c.routing == RoutingAlgo::UgalL ||
                                                 c.routing == RoutingAlgo::UgalG ||
                                                 c.routing == RoutingAlgo::Par || c.routing == RoutingAlgo::Pb)) {

@@ -348,7 +348,7 @@ std::vector<KeySpec> build() {
       .choice(named({RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                      RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb, RoutingAlgo::PbAcor,
                      RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor, RoutingAlgo::MinAd,
-                     RoutingAlgo::Goal, RoutingAlgo::Gal}),
+                     RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL, RoutingAlgo::TugalG, RoutingAlgo::TPar}),
               [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
       .def([](const ParseState& s) { return sv(dfly(s.c) ? "min" : "dor"); })
       .expected_of([](const ParseState&) { return std::string(routing_choices()); })
@@ -359,12 +359,14 @@ std::vector<KeySpec> build() {
         const bool mesh = c.topo_kind == TopologyKind::Mesh;
         if (dfly(c) ? routes_dragonfly(r) : routes_torus(r, mesh)) return "";
         return "config key 'routing': value '" + v.s + "' is not allowed on " + s.topo->describe() + "; use " +
-               (dfly(c) ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table or min-cond"
+               (dfly(c) ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, "
+                          "t-ugal-l, t-ugal-g or t-par"
                 : mesh  ? "dor, val or min-ad (goal and gal need the wrap links of a torus)"
                         : "dor, val, min-ad, goal or gal");
       })
       .doc("min (torus/mesh: dor)",
-           "Dragonfly: min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond; "
+           "Dragonfly: min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, "
+           "t-ugal-l, t-ugal-g, t-par; "
            "torus: dor, val, min-ad, goal, gal; mesh: dor, val, min-ad",
            "routing mechanism (torus family: `routing_units/torus_routing.h`, docs/model.md) (`min-table`: MIN by "
            "lookup in the switch's conditional forwarding table alone, identical results to `min`; `min-cond`: "
@@ -665,9 +667,22 @@ std::vector<KeySpec> build() {
       .choice(named({TvlbClass::All, TvlbClass::I3, TvlbClass::I4, TvlbClass::I5, TvlbClass::I5Src, TvlbClass::I5Dst,
                      TvlbClass::I6}),
               [](SimConfig& c) -> TvlbClass& { return c.routing_prm.ugal.vlb_set; })
-      .def(sv("all"))
+      // T-UGAL's default: the paper's final T-VLB (sec. 4.2) -- i5src where several global
+      // links join each group pair (dfly(4,8,4,9) and (4,8,4,17)), every path (i6) where one
+      // does (dfly(4,8,4,33)).
+      .def([](const ParseState& s) {
+        if (!is_tugal(s.c.routing)) return sv("all");
+        const auto* d = dynamic_cast<const Dragonfly*>(s.topo.get());
+        return sv(d && d->links_per_group_pair() > 1 ? "i5src" : "i6");
+      })
       .check([](const ParseState& s, const KeyValue& v) -> std::string {
-        if (v.s == "all") return "";
+        if (v.s == "all") {
+          if (is_tugal(s.c.routing))
+            return "config key 'ugal.vlb_set': value 'all' is not allowed with routing " +
+                   std::string(to_string(s.c.routing)) + ", which draws from a T-VLB set; use i3, i4, i5, i5src, "
+                   "i5dst or i6 (every path), or routing " + to_string(ugal_base(s.c.routing));
+          return "";
+        }
         if (s.c.routing == RoutingAlgo::PbAcor)
           return "config key 'ugal.vlb_set': value '" + v.s + "' is not allowed with routing pb-acor, whose ACOR "
                  "level chooses the Valiant policy; use ugal-l, ugal-g, par or pb";
@@ -677,13 +692,13 @@ std::vector<KeySpec> build() {
         return "";
       })
       .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.vlb_set != TvlbClass::All; }, "echoed when not all")
-      .doc("all", "",
+      .doc("all (t-ugal-l/g, t-par: i5src; i6 with one link per group pair)", "",
            "UGAL-L/G, PAR, PB: the Valiant intermediate from a T-VLB set of (this switch, destination switch) "
            "(routing_units/tvlb.h; T-UGAL sec. 3.3): i3, i4, i5 (≤ 3, 4, 5-hop paths), i5src (2-hop then 3-hop "
            "segments: the paper's final T-VLB for dfly(4,8,4,9) and (4,8,4,17)), i5dst, i6 (every intermediate outside "
            "the source and destination groups: the final T-VLB of dfly(4,8,4,33)), with fewest-hop segments "
            "(`ugal.segment_link` then applies to the minimal candidate only: the paper's T-UGAL); all: as "
-           "`ugal.intermediate` and `val.policy` say");
+           "`ugal.intermediate` and `val.policy` say (not with t-ugal-l/g, t-par)");
   K(t, "ugal.vlb_percent")
       .integer(0, 99, "percent")
       .def(iv(0))
@@ -706,6 +721,59 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> uint64_t& { return c.routing_prm.ugal.vlb_seed; })
       .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.vlb_seed != 1; }, "echoed when not 1")
       .doc("1", "≥ 0", "the hash seed of `ugal.vlb_percent`'s subset (`scfly tvlb --set-seed`)");
+  // T-VLB Step 2's load-balance removals (tvlb_balance.h); resolved in validate() once every
+  // key is read (config.cpp).
+  K(t, "tugal.paths")
+      .scope(KeyScope::Dragonfly)
+      .text("a T-VLB path file written by scfly tvlb CONFIG --paths FILE")
+      .def(sv(""))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (!v.s.empty() && s.c.routing_prm.ugal.vlb_set == TvlbClass::All)
+          return "config key 'tugal.paths': value '" + v.s + "' needs a T-VLB set (routing t-ugal-l, t-ugal-g or "
+                 "t-par, or ugal.vlb_set other than all)";
+        return "";
+      })
+      .set([](ParseState& s, const KeyValue& v) { s.c.routing_prm.ugal.paths = v.s; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.routing_prm.ugal.paths); })
+      .echo_if([](const SimConfig& c) { return !c.routing_prm.ugal.paths.empty(); }, "echoed when given")
+      .doc("\"\"", "a file name (relative to the working directory)",
+           "T-UGAL: the T-VLB set less Step 2's load-balance removals, from a path file of `scfly tvlb CONFIG "
+           "--paths FILE` (made for this topology and this `ugal.vlb_set`/`vlb_percent`/`vlb_seed`, else an "
+           "error); replaces `tugal.tau_*`");
+  for (const bool global : {true, false}) {
+    const std::string key = global ? "tugal.tau_global" : "tugal.tau_local";
+    K(t, key)
+        .scope(KeyScope::Dragonfly)
+        .real(0, 1000, "0 (off) or a bound in [1, 1000] (max / mean usage)", true)
+        .def(rv(0))
+        .check([key](const ParseState& s, const KeyValue& v) -> std::string {
+          if (v.r == 0) return "";
+          const std::string val = "config key '" + key + "': value " + nlohmann::json(v.r).dump();
+          if (v.r < 1) return val + " is not allowed; use 0 (off) or a bound of at least 1 (max / mean usage)";
+          if (s.c.routing_prm.ugal.vlb_set == TvlbClass::All)
+            return val + " needs a T-VLB set (routing t-ugal-l, t-ugal-g or t-par, or ugal.vlb_set other than all)";
+          if (!s.c.routing_prm.ugal.paths.empty())
+            return val + " is not allowed with tugal.paths, whose file holds the removals (set it to 0)";
+          return "";
+        })
+        .set([global](ParseState& s, const KeyValue& v) {
+          (global ? s.c.routing_prm.ugal.tau_global : s.c.routing_prm.ugal.tau_local) = v.r;
+        })
+        .echo([global](const SimConfig& c) {
+          return nlohmann::json(global ? c.routing_prm.ugal.tau_global : c.routing_prm.ugal.tau_local);
+        })
+        .echo_if([global](const SimConfig& c) {
+          return (global ? c.routing_prm.ugal.tau_global : c.routing_prm.ugal.tau_local) != 0;
+        }, "echoed when not 0")
+        .doc("0", "0 or 1–1000",
+             global ? "T-VLB Step 2's global balance rule (routing_units/tvlb_balance.h): while the busiest local or "
+                      "global channel's mean usage over every switch pair exceeds this × its class's mean, remove "
+                      "the (pair, intermediate) that relieves it most, kept only if the imbalance falls (`scfly tvlb "
+                      "--paths` uses 1.25; off by default: the paper's final sets are whole classes)"
+                    : "T-VLB Step 2's local balance rule: per switch pair and hop position, while a channel's usage "
+                      "probability exceeds this × the mean of its group, remove the intermediate loading it most "
+                      "if that lowers the pair's worst ratio (a pair keeps at least half its set; `scfly tvlb --paths` uses 2)");
+  }
   K(t, "pb.cg")
       .integer(1, kCgMax, "percent (10 bits, as the RTL)")
       .def(iv(120))

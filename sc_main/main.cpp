@@ -17,6 +17,8 @@
 //             [--resolution R]]   (T-VLB Step 1: the LP throughput model, and Step 2 as a sweep file;
 //             sc_main/tvlb_model.h)
 //   scfly tvlb --select SWEEP.yaml --db DB [-o FILE.json]   (Step 2's choice from the finished sweep)
+//   scfly tvlb CONFIG.yaml [key=value ...] --paths FILE.json [--tau-global X] [--tau-local Y]
+//             (Step 2's load-balance removals from the configuration's T-VLB set, a path file for tugal.paths)
 //   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
 //   scfly keys       (every configuration key: the keys table of docs/config.md, sc_main/config_schema.h)
 // Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
@@ -40,6 +42,7 @@
 #include "sc_main/deadlock_check.h"
 #include "sc_main/deadlock_validation.h"
 #include "sc_main/ideal.h"
+#include "routing_units/tvlb_balance.h"
 #include "sc_main/tvlb_model.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
@@ -299,8 +302,9 @@ int cmd_ideal(const std::string& config_path, const std::vector<std::string>& ov
 
 // T-VLB Step 1 of a Dragonfly configuration (sc_main/tvlb_model.h).
 struct TvlbArgs {
-  std::string config, output, step2, select, db;
+  std::string config, output, step2, select, db, paths;
   std::vector<std::string> overrides, points, routings;
+  double tau_global = 1.25, tau_local = 2.0;
   int patterns = 5;
   double resolution = 0.01;
   int jobs = 1, type2 = 20, step = 10;
@@ -330,9 +334,56 @@ int cmd_tvlb_select(const TvlbArgs& a) {
   }
 }
 
+// Step 2's load-balance adjustment of the configuration's T-VLB set, written as a path file
+// (routing_units/tvlb_balance.h).
+int cmd_tvlb_paths(const TvlbArgs& a) {
+  using namespace scfly;
+  SimConfig cfg;
+  try {
+    if (a.config.empty()) throw ConfigError("tvlb --paths needs a configuration");
+    for (const std::string& o : a.overrides)
+      if (o.rfind("tugal.", 0) == 0)
+        throw ConfigError("--paths: the override '" + o + "' is not used: the bounds are --tau-global and "
+                          "--tau-local, and the file is what --paths writes");
+    for (const auto& [name, v] : {std::pair<const char*, double>{"--tau-global", a.tau_global}, {"--tau-local", a.tau_local}})
+      if (v != 0 && (v < 1 || v > 1000))
+        throw ConfigError(std::string(name) + ": value " + nlohmann::json(v).dump() +
+                          " is not allowed; use 0 (off) or a bound in [1, 1000] (max / mean usage)");
+    std::vector<std::string> ov = a.overrides;
+    ov.push_back("tugal.tau_global=0");  // the bounds here are the options'
+    ov.push_back("tugal.tau_local=0");
+    cfg = load_config(a.config, ov);
+    if (cfg.topo_kind != TopologyKind::Dragonfly)
+      throw ConfigError("topology.kind: T-VLB sets are defined on a Dragonfly");
+    if (cfg.routing_prm.ugal.vlb_set == TvlbClass::All)
+      throw ConfigError("--paths: the configuration draws from no T-VLB set; use routing t-ugal-l, t-ugal-g or "
+                        "t-par, or ugal.vlb_set=i5src (or another class)");
+    if (!std::ofstream(a.paths)) throw ConfigError("--paths: cannot write '" + a.paths + "'");
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
+  }
+  try {
+    const Dragonfly topo(cfg.topology);
+    const UgalParams& u = cfg.routing_prm.ugal;
+    const TvlbRule rule{u.vlb_set, u.vlb_percent, u.vlb_seed};
+    TvlbBalanceReport rep;
+    const TvlbRemovals removed = tvlb_balance(topo, rule, TvlbBalanceOptions{a.tau_global, a.tau_local}, &rep);
+    std::cout << format(rep);
+    std::ofstream(a.paths) << tvlb_paths_json(topo, rule, removed, &rep).dump() << "\n";
+    std::cout << "\npath file written to " << a.paths << "; run with routing=t-ugal-l (or t-ugal-g, t-par) "
+              << tvlb_rule_overrides(rule) << " tugal.paths=" << a.paths << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
+}
+
 int cmd_tvlb(const TvlbArgs& a) {
   using namespace scfly;
   if (!a.select.empty()) return cmd_tvlb_select(a);
+  if (!a.paths.empty()) return cmd_tvlb_paths(a);
   SimConfig cfg;
   TvlbStep1Options opt;
   TvlbStep2Options step2;
@@ -362,8 +413,10 @@ int cmd_tvlb(const TvlbArgs& a) {
       step2.routings = a.routings;
       if (step2.routings.empty()) step2.routings = {to_string(cfg.routing)};
       for (const std::string& r : step2.routings)
-        if (r != "ugal-l" && r != "ugal-g" && r != "par" && r != "pb")
-          throw ConfigError("--routing: '" + r + "' does not draw from a T-VLB set; allowed: ugal-l, ugal-g, par, pb");
+        if (r != "ugal-l" && r != "ugal-g" && r != "par" && r != "pb" && r != "t-ugal-l" && r != "t-ugal-g" &&
+            r != "t-par")
+          throw ConfigError("--routing: '" + r + "' does not draw from a T-VLB set; allowed: ugal-l, ugal-g, par, pb, "
+                            "t-ugal-l, t-ugal-g, t-par");
       char* abs = ::realpath(a.config.c_str(), nullptr);
       step2.config_path = abs ? abs : a.config;
       std::free(abs);
@@ -600,6 +653,12 @@ int sc_main(int argc, char* argv[]) {
   tvlb->add_option("--select", tv.select, "choose from a finished Step 2 sweep (with --db): the candidate with the "
                                           "highest mean saturation load per routing");
   tvlb->add_option("--db", tv.db, "--select: the sweep's results database");
+  tvlb->add_option("--paths", tv.paths, "Step 2's load-balance adjustment instead of the LP: the configuration's "
+                   "T-VLB set (routing t-ugal-*, or ugal.vlb_set) less the removals of the balance rules, written "
+                   "as a path file for tugal.paths (routing_units/tvlb_balance.h)");
+  tvlb->add_option("--tau-global", tv.tau_global, "--paths: the global rule's bound, max / mean channel usage "
+                   "(default 1.25; 0 = off)");
+  tvlb->add_option("--tau-local", tv.tau_local, "--paths: the local rule's bound per switch pair (default 2; 0 = off)");
   tvlb->add_flag("--force", tv.force, "run the LP even with one global link per group pair (T-VLB = all there)");
   std::string dl_config, dl_json;
   std::vector<std::string> dl_overrides, dl_vcs;

@@ -14,6 +14,7 @@
 #include "ClpSimplex.hpp"
 #include "CoinPackedMatrix.hpp"
 #include "routing_units/minimal.h"
+#include "routing_units/tvlb_balance.h"
 #include "sc_main/config.h"
 #include "sc_main/results_db.h"
 #include "sc_main/sweep.h"
@@ -24,49 +25,6 @@ namespace scfly {
 namespace {
 
 constexpr int kMaxHops = 8;  // VLB paths have at most 6 hops
-
-// Directed switch-to-switch channels: local (switch, local port j) then global (switch, j).
-struct Channels {
-  int S, a, h;
-  explicit Channels(const Dragonfly& t) : S(t.num_switches()), a(t.a()), h(t.h()) {}
-  int count() const { return S * (a - 1 + h); }
-  int local(const Dragonfly& t, int from, int to) const {
-    return from * (a - 1) + (t.local_port(t.index_of(from), t.index_of(to)) - t.first_local_port());
-  }
-  int global(const Dragonfly& t, int sw, int port) const {
-    return S * (a - 1) + sw * h + (port - t.first_global_port());
-  }
-};
-
-using Path = std::vector<int>;  // channel ids
-
-// The paths of one segment x -> y: within a group the local link; between groups one per
-// global link of the group pair (generic), or only those with the fewest hops (D).
-void segment_paths(const Dragonfly& t, const Channels& ch, int x, int y, bool generic, std::vector<Path>& out) {
-  out.clear();
-  if (x == y) {
-    out.emplace_back();
-    return;
-  }
-  const int gx = t.group_of(x), gy = t.group_of(y);
-  if (gx == gy) {
-    out.push_back({ch.local(t, x, y)});
-    return;
-  }
-  const GlobalLinkEnd* links = t.links_between(gx, gy);
-  int best = 99;
-  if (!generic)
-    for (int k = 0; k < t.links_per_group_pair(); ++k) best = std::min(best, hops_via_link(t, x, y, k));
-  for (int k = 0; k < t.links_per_group_pair(); ++k) {
-    if (!generic && hops_via_link(t, x, y, k) != best) continue;
-    const int u = links[k].sw, port = links[k].port, v = t.global_peer(u, port).sw;
-    Path p;
-    if (u != x) p.push_back(ch.local(t, x, u));
-    p.push_back(ch.global(t, u, port));
-    if (v != y) p.push_back(ch.local(t, v, y));
-    out.push_back(std::move(p));
-  }
-}
 
 // Paths of one flow grouped by (kind, hops): count and channel incidences.
 struct PathClass {
@@ -83,7 +41,7 @@ struct ClassBuilder {
   int L;
   explicit ClassBuilder(int channels) : L(channels) {}
   // One path: p1 followed by p2 (a VLB path's two segments) or p1 alone (p2 null).
-  void add(bool vlb, const Path& p1, const Path* p2) {
+  void add(bool vlb, const TvlbPath& p1, const TvlbPath* p2) {
     const int hops = static_cast<int>(p1.size() + (p2 ? p2->size() : 0));
     if (hops > kMaxHops) throw std::logic_error("tvlb model: a path of more than 8 hops");
     const int k = vlb ? 1 : 0;
@@ -116,12 +74,12 @@ struct ClassBuilder {
   }
 };
 
-std::vector<PathClass> flow_classes(const Dragonfly& t, const Channels& ch, int s, int d, const TvlbPoint& point,
+std::vector<PathClass> flow_classes(const Dragonfly& t, const TvlbChannels& ch, int s, int d, const TvlbPoint& point,
                                     uint64_t seed) {
   ClassBuilder b(ch.count());
-  std::vector<Path> m, p1, p2;
-  segment_paths(t, ch, s, d, /*generic=*/true, m);
-  for (const Path& p : m) b.add(false, p, nullptr);
+  std::vector<TvlbPath> m, p1, p2;
+  tvlb_segment_paths(t, ch, s, d, /*generic=*/true, m);
+  for (const TvlbPath& p : m) b.add(false, p, nullptr);
   if (!point.min_only) {
     std::vector<int> inter;
     if (t.group_of(s) == t.group_of(d)) {
@@ -133,10 +91,10 @@ std::vector<PathClass> flow_classes(const Dragonfly& t, const Channels& ch, int 
       inter = tvlb_point_set(t, s, d, point, seed);
     }
     for (int i : inter) {
-      segment_paths(t, ch, s, i, point.generic_segments, p1);
-      segment_paths(t, ch, i, d, point.generic_segments, p2);
-      for (const Path& x : p1)
-        for (const Path& y : p2) b.add(true, x, &y);
+      tvlb_segment_paths(t, ch, s, i, point.generic_segments, p1);
+      tvlb_segment_paths(t, ch, i, d, point.generic_segments, p2);
+      for (const TvlbPath& x : p1)
+        for (const TvlbPath& y : p2) b.add(true, x, &y);
     }
   }
   return b.classes();
@@ -223,7 +181,7 @@ std::string parse_tvlb_point(const std::string& text, TvlbPoint& out) {
 
 TvlbLpResult solve_tvlb_lp(const Dragonfly& t, const TrafficPattern& pattern, const TvlbPoint& point,
                            const TvlbLpOptions& opt) {
-  const Channels ch(t);
+  const TvlbChannels ch(t);
   const int S = t.num_switches(), P = t.p(), L = ch.count();
   // Flows: switch-pair demands in nodes, and the terminal bound.
   std::vector<double> dem(static_cast<size_t>(S) * S, 0.0), eject(static_cast<size_t>(S * P), 0.0);
@@ -421,43 +379,13 @@ TvlbSetStats tvlb_set_stats(const Dragonfly& t, const TvlbPoint& p, uint64_t see
 }
 
 TvlbBalance tvlb_balance(const Dragonfly& t, const TvlbPoint& p, uint64_t seed) {
-  const Channels ch(t);
-  const int S = t.num_switches(), L = ch.count(), local = S * (t.a() - 1);
-  std::vector<double> use(static_cast<size_t>(L), 0.0);
-  std::vector<Path> p1, p2;
-  long long pairs = 0;
-  for (int s = 0; s < S; ++s)
-    for (int d = 0; d < S; ++d) {
-      if (t.group_of(s) == t.group_of(d)) continue;
-      const std::vector<int> set = tvlb_point_set(t, s, d, p, seed);
-      if (set.empty()) continue;
-      ++pairs;
-      const double wi = 1.0 / static_cast<double>(set.size());
-      for (int i : set) {
-        segment_paths(t, ch, s, i, p.generic_segments, p1);
-        segment_paths(t, ch, i, d, p.generic_segments, p2);
-        const double w1 = wi / static_cast<double>(p1.size()), w2 = wi / static_cast<double>(p2.size());
-        for (const Path& x : p1)
-          for (int c : x) use[static_cast<size_t>(c)] += w1;
-        for (const Path& y : p2)
-          for (int c : y) use[static_cast<size_t>(c)] += w2;
-      }
-    }
+  if (p.min_only) return {};
+  const TvlbUsage u = tvlb_usage(t, TvlbRule{p.base, p.percent, seed}, nullptr, p.generic_segments);
   TvlbBalance b;
-  if (pairs == 0) return b;
-  auto ratios = [&](int from, int to, double& mx, double& mn) {
-    double sum = 0, hi = 0, lo = 1e300;
-    for (int c = from; c < to; ++c) {
-      sum += use[static_cast<size_t>(c)];
-      hi = std::max(hi, use[static_cast<size_t>(c)]);
-      lo = std::min(lo, use[static_cast<size_t>(c)]);
-    }
-    const double mean = sum / (to - from);
-    mx = mean > 0 ? hi / mean : 0;
-    mn = mean > 0 ? lo / mean : 0;
-  };
-  ratios(0, local, b.local_max, b.local_min);
-  ratios(local, L, b.global_max, b.global_min);
+  b.local_max = u.local_max;
+  b.local_min = u.local_min;
+  b.global_max = u.global_max;
+  b.global_min = u.global_min;
   return b;
 }
 

@@ -1,11 +1,13 @@
 // Config parsing and validation: typed defaults, dotted overrides, unit conversion, and
 // errors that name the key, the value and what is allowed.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <fstream>
 #include <set>
 #include <sstream>
 
+#include "routing_units/tvlb_balance.h"
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
 #include "tests/config_error.h"
@@ -168,6 +170,16 @@ void flatten(const nlohmann::json& j, const std::string& prefix, std::set<std::s
 }
 
 // Configurations that between them take every conditional echo path.
+// A T-VLB path file for dfly-tiny.yaml's network (i6, its t-* default there), no removals.
+std::string tiny_paths_file() {
+  static const std::string path = "/tmp/scfly_test_config_" + std::to_string(::getpid()) + "_paths.json";
+  const Dragonfly t(DragonflyShape{2, 4, 2, 9, Arrangement::Palmtree});
+  TvlbRemovals none;
+  none.switches = t.num_switches();
+  std::ofstream(path) << tvlb_paths_json(t, TvlbRule{TvlbClass::I6, 0, 1}, none, nullptr).dump();
+  return path;
+}
+
 std::vector<SimConfig> echo_samples() {
   const std::string cfg = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/";
   std::vector<SimConfig> out;
@@ -179,6 +191,8 @@ std::vector<SimConfig> echo_samples() {
             {"routing=ugal-l", "ugal.intermediate=other-groups", "ugal.segment_link=random", "ugal.multiplier=one-vs-two"}},
            {"dfly-tiny.yaml", {"routing=ugal-g", "ugal.vlb_set=i5src"}},
            {"dfly-tiny.yaml", {"routing=par", "ugal.vlb_set=i4", "ugal.vlb_percent=60", "ugal.vlb_seed=3"}},
+           {"dfly-tiny.yaml", {"routing=t-ugal-g", "tugal.tau_global=1.25", "tugal.tau_local=2"}},
+           {"dfly-tiny.yaml", {"routing=t-par", "tugal.paths=" + tiny_paths_file()}},
            {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
            {"torus-8x8.yaml", {}},
            {"torus-8x8.yaml", {"topology.kind=mesh"}}})

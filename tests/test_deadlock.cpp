@@ -91,6 +91,11 @@ TEST(DeadlockCheck, UgalBaselineOptionsNeedTheSameVcs) {
   expect_minimal(config("dfly-tiny.yaml", {"routing=ugal-l", "topology.g=5", "topology.arrangement=absolute",
                                            "ugal.vlb_set=i4", "ugal.vlb_percent=50"}),
                  Verdict::Acyclic, "ugal-l i4 +50 %");
+  // The T-UGAL routing names (their default set) and a set less the balance rule's removals.
+  for (const char* r : {"t-ugal-l", "t-ugal-g", "t-par"})
+    expect_minimal(config("dfly-tiny.yaml", {std::string("routing=") + r, "topology.g=5", "topology.arrangement=absolute",
+                                             "tugal.tau_global=1.25", "tugal.tau_local=1.5"}),
+                   Verdict::Acyclic, r);
 }
 
 TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {

@@ -78,8 +78,50 @@ TEST(AdaptiveNet, PaperBaselineOptionsDrainAtAndBeyondSaturation) {
                                           " ugal.vlb_seed=7 warmup_cycles=1000 measure_cycles=3000 drain=true"));
 }
 
+// T-UGAL by name (t-ugal-l/g, t-par: UGAL with the shape's T-VLB set, i5src here), with the
+// balance rule's removals computed and read back from a path file: drained at and beyond
+// saturation, and the same run from the file and from the bounds.
+TEST(AdaptiveNet, TugalDrainsAndAPathFileRunsAsItsBounds) {
+  const std::string shape = " topology.g=5 topology.arrangement=absolute ugal.segment_link=random";
+  for (const char* r : {"t-ugal-l", "t-ugal-g", "t-par"})
+    for (const char* tr : {"'traffic=shift(2,0)' load=0.9", "traffic=un load=0.9"}) {
+      SCOPED_TRACE(std::string(r) + " " + tr);
+      expect_drained(run_scfly(tiny_config(), std::string("routing=") + r + " " + tr + shape +
+                                                  " warmup_cycles=1000 measure_cycles=3000 drain=true"));
+    }
+  const std::string paths = tmp("paths.json");
+  const Cmd gen = scfly_cmd("tvlb " + tiny_config() + shape + " routing=t-ugal-l --paths " + paths +
+                            " --tau-local 1.5 --tau-global 1.25");
+  ASSERT_EQ(gen.code, 0) << gen.out << gen.err;
+  EXPECT_NE(gen.out.find("removed"), std::string::npos) << gen.out;
+  EXPECT_NE(gen.out.find("tugal.paths=" + paths), std::string::npos) << gen.out;
+  const std::string run = " 'traffic=shift(2,0)' load=0.6 warmup_cycles=1000 measure_cycles=2000" + shape;
+  const ScflyRun file = run_scfly(tiny_config(), "routing=t-ugal-l tugal.paths=" + paths + run);
+  const ScflyRun bounds = run_scfly(tiny_config(), "routing=t-ugal-l tugal.tau_local=1.5 tugal.tau_global=1.25" + run);
+  const ScflyRun whole = run_scfly(tiny_config(), "routing=t-ugal-l" + run);
+  expect_ok(file);
+  expect_ok(bounds);
+  EXPECT_EQ(file.json["metrics"], bounds.json["metrics"]);
+  EXPECT_NE(file.json["metrics"], whole.json["metrics"]);  // the removals change the draw
+  // Bad input: no set in the configuration, a bound below 1, an unwritable file.
+  const Cmd none = scfly_cmd("tvlb " + tiny_config() + " routing=ugal-l --paths " + paths);
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("draws from no T-VLB set"), std::string::npos) << none.err;
+  const Cmd low = scfly_cmd("tvlb " + tiny_config() + shape + " routing=t-ugal-l --paths " + paths + " --tau-local 0.5");
+  EXPECT_EQ(low.code, 2);
+  EXPECT_NE(low.err.find("--tau-local: value 0.5"), std::string::npos) << low.err;
+  const Cmd dir = scfly_cmd("tvlb " + tiny_config() + shape + " routing=t-ugal-l --paths /nonexistent/p.json");
+  EXPECT_EQ(dir.code, 2);
+  EXPECT_NE(dir.err.find("/nonexistent/p.json"), std::string::npos) << dir.err;
+  // A file made for another network is an exit-2 error of scfly run.
+  const ScflyRun other = run_scfly(tiny_config(), "routing=t-ugal-l topology.g=5 topology.p=1 "
+                                                  "topology.arrangement=absolute tugal.paths=" + paths, false);
+  EXPECT_EQ(other.code, 2);
+  std::remove(paths.c_str());
+}
+
 TEST(AdaptiveNet, SameSeedSameResult) {
-  for (const char* r : {"ugal-g", "par", "pb-acor"}) {
+  for (const char* r : {"ugal-g", "par", "pb-acor", "t-par"}) {
     const std::string args = std::string("routing=") + r + " traffic=adv+1 load=0.5 warmup_cycles=1000 measure_cycles=3000";
     const ScflyRun a = run_scfly(tiny_config(), args), b = run_scfly(tiny_config(), args);
     expect_ok(a);
