@@ -315,11 +315,12 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> int& { return c.topology.g; })
       .doc("a·h+1", "2 … a·h+1", "groups");
   K(t, "topology.arrangement")
-      .choice(named({Arrangement::Palmtree, Arrangement::Absolute}),
+      .choice(named({Arrangement::Palmtree, Arrangement::Absolute, Arrangement::AbsoluteFsu}),
               [](SimConfig& c) -> Arrangement& { return c.topology.arrangement; })
       .scope(KeyScope::Dragonfly)
       .def(sv("palmtree"))
-      .doc("palmtree", "palmtree (needs g=a·h+1), absolute (needs (g−1) | a·h)", "global-link arrangement");
+      .doc("palmtree", "palmtree (needs g=a·h+1), absolute (needs (g−1) | a·h), absolute-fsu (the same where its wiring works)",
+           "global-link arrangement (topologies/dragonfly.h; absolute-fsu: the T-UGAL authors' BookSim wiring)");
   K(t, "topology.k")
       .integer(2, 1 << 20, "switches per dimension")
       .scope(KeyScope::Torus)

@@ -25,7 +25,7 @@ struct ShapeCase {
 
 std::string case_name(const testing::TestParamInfo<ShapeCase>& info) {
   const ShapeCase& c = info.param;
-  return std::string(c.arr == Arrangement::Palmtree ? "palmtree" : "absolute") + "_" +
+  return std::string(c.arr == Arrangement::Palmtree ? "palmtree" : c.arr == Arrangement::Absolute ? "absolute" : "fsu") + "_" +
          std::to_string(c.p) + "_" + std::to_string(c.a) + "_" + std::to_string(c.h) + "_" +
          std::to_string(c.g);
 }
@@ -267,9 +267,15 @@ const std::vector<ShapeCase> kAbsolute = {
     {4, 8, 4, 9, Arrangement::Absolute},  {4, 8, 4, 17, Arrangement::Absolute},
     {4, 8, 4, 33, Arrangement::Absolute},
 };
+const std::vector<ShapeCase> kFsu = {
+    {4, 8, 4, 9, Arrangement::AbsoluteFsu},  {4, 8, 4, 17, Arrangement::AbsoluteFsu},
+    {4, 8, 4, 33, Arrangement::AbsoluteFsu}, {2, 4, 2, 5, Arrangement::AbsoluteFsu},
+    {2, 4, 2, 9, Arrangement::AbsoluteFsu},
+};
 std::vector<ShapeCase> all_shapes() {
   std::vector<ShapeCase> v = kPalmtree;
   v.insert(v.end(), kAbsolute.begin(), kAbsolute.end());
+  v.insert(v.end(), kFsu.begin(), kFsu.end());
   return v;
 }
 
@@ -332,6 +338,73 @@ TEST(TopologyCheck, RadixLimit) {
   const std::string why = check_shape({1, 100, 200, 2, Arrangement::Absolute});
   EXPECT_NE(why.find("250"), std::string::npos) << why;
   EXPECT_EQ(check_shape({1, 100, 150, 2, Arrangement::Absolute}), "");  // exactly 250 ports
+}
+
+// absolute-fsu, the T-UGAL authors' BookSim wiring: the spec's facts about dfly(4,8,4,9)
+// (../shared/specs/tugal.md sec. 6.1): 127 of its 144 global links differ from absolute's,
+// and under shift(2,0) 8 % of the switches own a link that lands on their destination switch
+// (absolute: a third). The first links follow the cursor by hand: switch 0 to (1,0), (2,0), (3,0), (4,0).
+TEST(TopologyFsu, TheAuthorsWiringOfDfly4849) {
+  const Dragonfly f(DragonflyShape{4, 8, 4, 9, Arrangement::AbsoluteFsu});
+  const Dragonfly abs(DragonflyShape{4, 8, 4, 9, Arrangement::Absolute});
+  for (int j = 0; j < 4; ++j) {
+    EXPECT_EQ(f.global_peer(0, f.first_global_port() + j).sw, (j + 1) * 8) << j;
+  }
+  auto links = [](const Dragonfly& t) {
+    std::set<std::pair<int, int>> out;
+    for (int s = 0; s < t.num_switches(); ++s)
+      for (int j = 0; j < t.h(); ++j) {
+        const int o = t.global_peer(s, t.first_global_port() + j).sw;
+        out.insert({std::min(s, o), std::max(s, o)});
+      }
+    return out;
+  };
+  const auto lf = links(f), la = links(abs);
+  ASSERT_EQ(lf.size(), 144u);
+  int same = 0;
+  for (const auto& l : lf) same += la.count(l) > 0 ? 1 : 0;
+  EXPECT_EQ(144 - same, 127);
+  auto direct = [](const Dragonfly& t) {
+    int n = 0;
+    for (int s = 0; s < t.num_switches(); ++s) {
+      const int d = t.switch_id((t.group_of(s) + 2) % 9, t.index_of(s));
+      for (int j = 0; j < t.h(); ++j) n += t.global_peer(s, t.first_global_port() + j).sw == d ? 1 : 0;
+    }
+    return n;
+  };
+  EXPECT_EQ(direct(abs), 72 / 3);  // a third of the switches
+  EXPECT_EQ(direct(f), 6);         // 8 %
+}
+
+TEST(TopologyFsu, ShapesItCannotWireAreRejected) {
+  EXPECT_NE(check_shape({2, 4, 2, 4, Arrangement::AbsoluteFsu}).find("topology.g"), std::string::npos);
+  EXPECT_EQ(to_string(Arrangement::AbsoluteFsu), std::string("absolute-fsu"));
+  // Every shape absolute takes is either wired (with k links per pair) or refused with a reason.
+  int built = 0;
+  for (int a = 1; a <= 6; ++a)
+    for (int h = 1; h <= 4; ++h)
+      for (int g = 2; g <= a * h + 1; ++g) {
+        if ((a * h) % (g - 1) != 0) continue;
+        const DragonflyShape sh{1, a, h, g, Arrangement::AbsoluteFsu};
+        const std::string why = check_shape(sh);
+        if (!why.empty()) {
+          EXPECT_NE(why.find("topology.arrangement=absolute-fsu"), std::string::npos) << why;
+          continue;
+        }
+        ++built;
+        const Dragonfly t(sh);
+        for (int x = 0; x < g; ++x)
+          for (int y = 0; y < g; ++y) {
+            if (x == y) continue;
+            const GlobalLinkEnd* l = t.links_between(x, y);
+            const GlobalLinkEnd* back = t.links_between(y, x);
+            for (int k = 0; k < t.links_per_group_pair(); ++k) {
+              ASSERT_EQ(t.group_of(t.global_peer(l[k].sw, l[k].port).sw), y);
+              EXPECT_EQ(t.global_peer(l[k].sw, l[k].port).sw, back[k].sw);  // same position both ways
+            }
+          }
+      }
+  EXPECT_GT(built, 20);
 }
 
 TEST(TopologyCheck, ToStringNames) {

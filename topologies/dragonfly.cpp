@@ -1,12 +1,67 @@
 #include "topologies/dragonfly.h"
 
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace scfly {
 
 const char* to_string(Arrangement a) {
-  return a == Arrangement::Palmtree ? "palmtree" : "absolute";
+  switch (a) {
+    case Arrangement::Palmtree: return "palmtree";
+    case Arrangement::Absolute: return "absolute";
+    case Arrangement::AbsoluteFsu: return "absolute-fsu";
+  }
+  return "?";
 }
+
+namespace {
+
+// One global link of the absolute-fsu arrangement: (switch, port index j) at each end.
+struct FsuLink {
+  int sw_a, j_a, sw_b, j_b;
+};
+
+// The absolute-fsu wiring (dragonfly.h), or "" in `why` and the links in creation order.
+std::vector<FsuLink> fsu_links(const DragonflyShape& s, std::string& why) {
+  const int a = s.a, h = s.h, g = s.g, n = a * g;
+  std::vector<int> deg(static_cast<size_t>(n), 0);
+  std::vector<FsuLink> out;
+  int cg = 1 % g, ci = 0;  // the cursor (group, index)
+  for (int src = 0; src < n; ++src) {
+    int idle = 0;  // cursor steps since the last link: a whole round without one = stuck
+    while (deg[static_cast<size_t>(src)] < h) {
+      const int dst = cg * a + ci;
+      if (cg != src / a && deg[static_cast<size_t>(dst)] < h) {
+        out.push_back({src, deg[static_cast<size_t>(src)]++, dst, deg[static_cast<size_t>(dst)]++});
+        idle = 0;
+      } else if (++idle > n) {
+        why = "switch " + std::to_string(src) + " keeps free global ports that no switch of another group can take";
+        return {};
+      }
+      if (++cg == g) {
+        cg = 0;
+        ci = (ci + 1) % a;
+      }
+    }
+  }
+  const int k = a * h / (g - 1);
+  std::vector<int> pairs(static_cast<size_t>(g) * g, 0);
+  for (const FsuLink& l : out) {
+    ++pairs[static_cast<size_t>(l.sw_a / a) * g + l.sw_b / a];
+    ++pairs[static_cast<size_t>(l.sw_b / a) * g + l.sw_a / a];
+  }
+  for (int x = 0; x < g; ++x)
+    for (int y = 0; y < g; ++y)
+      if (x != y && pairs[static_cast<size_t>(x) * g + y] != k) {
+        why = "groups " + std::to_string(x) + " and " + std::to_string(y) + " get " +
+              std::to_string(pairs[static_cast<size_t>(x) * g + y]) + " links, not a*h/(g-1) = " + std::to_string(k);
+        return {};
+      }
+  return out;
+}
+
+}  // namespace
 
 const char* to_string(PortClass c) {
   switch (c) {
@@ -52,6 +107,17 @@ std::string check_shape(const DragonflyShape& s) {
     return "topology.g=" + str(s.g) + ": the absolute arrangement needs (g-1) to divide a*h=" +
            str(ah) + " so every group pair gets the same number of global links; allowed g: " + ok;
   }
+  if (s.arrangement == Arrangement::AbsoluteFsu) {
+    if (ah % (s.g - 1) != 0)
+      return "topology.g=" + str(s.g) + ": the absolute-fsu arrangement needs (g-1) to divide a*h=" + str(ah) +
+             " (use topology.arrangement=absolute, which says which g it takes)";
+    std::string why;
+    fsu_links(s, why);
+    if (!why.empty())
+      return "topology.arrangement=absolute-fsu: the T-UGAL authors' greedy wiring does not build dfly(" +
+             str(s.p) + "," + str(s.a) + "," + str(s.h) + "," + str(s.g) + ") (" + why +
+             "); use topology.arrangement=absolute";
+  }
   return {};
 }
 
@@ -62,6 +128,22 @@ Dragonfly::Dragonfly(const DragonflyShape& s) : m_s(s) {
   m_peer.resize(static_cast<size_t>(g) * a * h);
   m_pair_links.resize(static_cast<size_t>(g) * g * m_links_per_pair, GlobalLinkEnd{-1, -1});
   std::vector<int> filled(static_cast<size_t>(g) * g, 0);
+  if (s.arrangement == Arrangement::AbsoluteFsu) {
+    // Both directions of a group pair list a link at the same position, as the other
+    // arrangements do.
+    std::string why;
+    for (const FsuLink& l : fsu_links(s, why)) {
+      const int16_t pa = static_cast<int16_t>(first_global_port() + l.j_a);
+      const int16_t pb = static_cast<int16_t>(first_global_port() + l.j_b);
+      m_peer[static_cast<size_t>(l.sw_a) * h + l.j_a] = GlobalLinkEnd{l.sw_b, pb};
+      m_peer[static_cast<size_t>(l.sw_b) * h + l.j_b] = GlobalLinkEnd{l.sw_a, pa};
+      const int ga = l.sw_a / a, gb = l.sw_b / a;
+      const size_t ab = static_cast<size_t>(ga) * g + gb, ba = static_cast<size_t>(gb) * g + ga;
+      m_pair_links[ab * m_links_per_pair + filled[ab]++] = GlobalLinkEnd{l.sw_a, pa};
+      m_pair_links[ba * m_links_per_pair + filled[ba]++] = GlobalLinkEnd{l.sw_b, pb};
+    }
+    return;
+  }
   for (int G = 0; G < g; ++G) {
     for (int t = 0; t < ah; ++t) {
       int G2, t2;

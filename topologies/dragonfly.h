@@ -20,6 +20,15 @@
 //     group order: link t goes to the (t mod (g-1))-th other group, its k = t div (g-1)-th
 //     link to that group; it lands on the k-th link of the remote group that points back.
 //     Each group pair is joined by a*h/(g-1) global links.
+//   absolute-fsu (the T-UGAL authors' BookSim arrangement `absolute_improved`,
+//     ../shared/specs/tugal.md sec. 6.1): one cursor (group, index) over the switches,
+//     starting at (1, 0); for each switch in id order, while it has a free global port, the
+//     cursor's switch is linked to it if it lies in another group and has a free port, and
+//     the cursor steps to the next group (wrapping to group 0 and the next index). Ports are
+//     taken in order on both ends. Built only where that gives every group pair a*h/(g-1)
+//     links and fills every port (dfly(4,8,4,{9,17,33}) among others); check_shape says so
+//     otherwise. The same link counts as absolute, placed differently (on dfly(4,8,4,9) 127
+//     of the 144 links differ).
 #pragma once
 
 #include <cstdint>
@@ -30,7 +39,7 @@
 
 namespace scfly {
 
-enum class Arrangement { Palmtree, Absolute };
+enum class Arrangement { Palmtree, Absolute, AbsoluteFsu };
 // Dragonfly port classes; the values are the Topology class ids (Host = kHostClass).
 enum class PortClass : uint8_t { Host = 0, Local = 1, Global = 2 };
 
