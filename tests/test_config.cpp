@@ -99,7 +99,7 @@ TEST(Config, ImpossibleTopologiesAreRejected) {
   EXPECT_NE(error_of("topology: {p: 2, a: 4, h: 2, g: 4, arrangement: absolute}").find("divide"),
             std::string::npos);
   EXPECT_EQ(error_of("topology: {p: 2, a: 4, h: 2, g: 5, arrangement: absolute}"), "");
-  EXPECT_NE(error_of("topology: {arrangement: spiral}").find("palmtree or absolute"),
+  EXPECT_NE(error_of("topology: {arrangement: spiral}").find("palmtree, absolute or absolute-fsu"),
             std::string::npos);
 }
 
