@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "routing_units/routing.h"
+#include "tests/empty_view.h"
 #include "routing_units/rtl_widths.h"
 #include "routing_units/tvlb.h"
 #include "sc_main/config.h"
@@ -221,15 +222,8 @@ TEST(Tvlb, TugalValiantPacketsRouteThroughTheirSet) {
     prm.ugal.segment_link = SegmentLink::Random;
     const RoutingUnit u(algo, t, prm);
     Rng rng(12, StreamKind::Traffic, 0);
-    std::vector<uint32_t> out(static_cast<size_t>(t.radix()), 0);
-    std::vector<int32_t> cred(static_cast<size_t>(t.radix()), 0);
-    NetworkLoad table(t.num_switches(), t.radix());
-    AdaptiveView view;
-    view.local.out_phits = out.data();
-    view.local.credits_used = cred.data();
-    view.global = &table;
-    RouteContext ctx;
-    ctx.view = &view;
+    const EmptyView empty(t);
+    const RouteContext& ctx = empty.ctx;
     for (int n = 0; n < 3000; ++n) {
       const int s = static_cast<int>(rng.below(static_cast<uint32_t>(t.num_switches())));
       const int d = static_cast<int>(rng.below(static_cast<uint32_t>(t.num_switches())));

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "routing_units/routing.h"
+#include "tests/empty_view.h"
 #include "routing_units/rtl_widths.h"
 #include "routing_units/tvlb_balance.h"
 #include "sc_main/config.h"
@@ -224,15 +225,8 @@ TEST(TvlbBalance, TugalPacketsRouteOnlyThroughTheReducedSet) {
     prm.ugal.removed = rm;
     const RoutingUnit u(algo, t, prm);
     Rng rng(21, StreamKind::Traffic, 0);
-    std::vector<uint32_t> out(static_cast<size_t>(t.radix()), 0);
-    std::vector<int32_t> cred(static_cast<size_t>(t.radix()), 0);
-    NetworkLoad table(t.num_switches(), t.radix());
-    AdaptiveView view;
-    view.local.out_phits = out.data();
-    view.local.credits_used = cred.data();
-    view.global = &table;
-    RouteContext ctx;
-    ctx.view = &view;
+    const EmptyView empty(t);
+    const RouteContext& ctx = empty.ctx;
     const uint64_t S = static_cast<uint64_t>(t.num_switches());
     const int s = static_cast<int>(rm->keys[0] / S / S), d = static_cast<int>(rm->keys[0] / S % S);  // lost some
     const std::vector<int> set = tvlb_rule_set(t, s, d, rule);
