@@ -18,20 +18,30 @@ struct RouteHeader {
   int32_t inter_switch = -1;  // Valiant intermediate switch, -1 = none (minimal path)
   int32_t exit_switch = -1;   // global link chosen for this segment: owning switch ...
   int16_t exit_port = -1;     // ... and its port; -1 = not chosen yet
-  uint8_t segment = 0;        // 0 = first segment, 1 = after the intermediate switch
-  uint8_t global_done = 0;    // 1 once this segment's global hop has been taken
-  bool nonminimal = false;    // routed through a Valiant intermediate
   uint8_t policy = 0;         // Misroute (misrouting.h) Phase A followed; 0 = minimal
-  uint8_t vc_shift = 0;       // PAR: +1 on local VCs after turning non-minimal in transit
-  uint8_t par_pending = 0;    // PAR: sent minimally via a local hop, re-evaluate at the next switch
+  // Dragonfly: index within its group of the switch that drew inter_switch (the source
+  // switch, or PAR's second switch of the source group); kNotDrawn = none. Read by the
+  // packet trace (tb/packet_trace.h) only.
+  uint8_t vlb_from = kNotDrawn;
   // k-ary n-cubes (torus_routing.h), one bit per dimension, for the current segment:
   uint8_t dir_set = 0;  // the direction of the dimension is fixed (first hop taken, or a quadrant drawn)
   uint8_t minus = 0;    // ... and it is the - direction (the quadrant's vector of directions)
   uint8_t wrapped = 0;  // the packet has crossed the dimension's wrap link (its dateline)
+  // One-bit state, packed so that a Packet stays one 64-byte cache line (flit.h). C++17
+  // has no default member initializers for bit-fields: the constructor clears them.
+  uint8_t segment : 1;      // 0 = first segment, 1 = after the intermediate switch
+  uint8_t global_done : 1;  // 1 once this segment's global hop has been taken
+  bool nonminimal : 1;      // routed through a Valiant intermediate
+  uint8_t vc_shift : 1;     // PAR: +1 on local VCs after turning non-minimal in transit
+  uint8_t par_pending : 1;  // PAR: sent minimally via a local hop, re-evaluate at the next switch
   // Dragonfly, ugal.segment_link random: every segment's global link is drawn uniformly among
   // all links joining the two groups, not among the fewest-hop ones (minimal.h).
-  uint8_t random_exit = 0;
+  uint8_t random_exit : 1;
+
+  static constexpr uint8_t kNotDrawn = 0xFF;
+  RouteHeader() : segment(0), global_done(0), nonminimal(false), vc_shift(0), par_pending(0), random_exit(0) {}
 };
+static_assert(sizeof(RouteHeader) == 24, "RouteHeader grew: a Packet must stay one cache line (flit.h)");
 
 // What a routing unit may observe besides the header, passed in by the switch each time it
 // routes a head (never read through a pointer to the switch).

@@ -66,6 +66,7 @@ Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
   c.h = h0;  // a minimal path stays in segment 0 (local VC 0, global VC 0, local VC 1)
   c.h.random_exit = link == SegmentLink::Random;
   c.h.inter_switch = -1;
+  c.h.vlb_from = RouteHeader::kNotDrawn;
   c.h.nonminimal = false;
   c.h.policy = static_cast<uint8_t>(Misroute::None);
   if (sw == c.h.dst_switch) {
@@ -105,6 +106,7 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
   const bool random = prm.segment_link == SegmentLink::Random && prm.vlb_set == TvlbClass::All;
   c.h.random_exit = random;
   c.h.inter_switch = im.sw;
+  c.h.vlb_from = static_cast<uint8_t>(t.index_of(sw));
   c.h.nonminimal = true;
   c.h.segment = 0;
   c.h.global_done = 0;

@@ -14,6 +14,7 @@ RouteDecision route_val(const Dragonfly& topo, int sw, int in_port, RouteHeader&
       h.nonminimal = false;
     } else {
       h.inter_switch = im.sw;
+      h.vlb_from = static_cast<uint8_t>(topo.index_of(sw));
       h.nonminimal = true;
       h.exit_switch = im.exit_switch;
       h.exit_port = im.exit_port;

@@ -100,6 +100,7 @@ Key key_of(const State& s) {
            static_cast<uint64_t>(h.nonminimal) << 16 | static_cast<uint64_t>(h.policy) << 24 |
            static_cast<uint64_t>(h.vc_shift) << 32 | static_cast<uint64_t>(h.par_pending) << 40 |
            static_cast<uint64_t>(h.dir_set) << 48 | static_cast<uint64_t>(h.minus) << 56;
+  // (vlb_from is left out: no routing unit reads it, only the packet trace.)
   k.w[4] = static_cast<uint64_t>(h.wrapped) | static_cast<uint64_t>(h.random_exit) << 8 |
            static_cast<uint64_t>(h.seg2_link) << 16;
   return k;

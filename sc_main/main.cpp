@@ -93,10 +93,12 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
       trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t->num_switches());
       if (!std::ofstream(trace.path))
         throw ConfigError("--vcd: cannot write '" + trace.path + "'");
-      if (trace.to < trace.from)
-        throw ConfigError("--trace-to " + std::to_string(trace.to) + " is before --trace-from " +
-                          std::to_string(trace.from));
     }
+    if (!trace.packet_trace.empty() && !std::ofstream(trace.packet_trace))
+      throw ConfigError("--packet-trace: cannot write '" + trace.packet_trace + "'");
+    if (trace.to < trace.from)
+      throw ConfigError("--trace-to " + std::to_string(trace.to) + " is before --trace-from " +
+                        std::to_string(trace.from));
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
@@ -533,7 +535,7 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
 int sc_main(int argc, char* argv[]) {
   CLI::App app{"scfly: cycle-accurate SystemC/TLM-2.0 Dragonfly and torus network simulator"};
   app.require_subcommand(1);
-  std::string config_path, json_path, vcd_path, trace_list;
+  std::string config_path, json_path, vcd_path, trace_list, packet_trace_path;
   std::vector<std::string> overrides;
   uint64_t trace_from = 0, trace_to = UINT64_MAX;
   bool quiet = false;
@@ -544,8 +546,11 @@ int sc_main(int argc, char* argv[]) {
   run->add_option("--json", json_path, "write config echo and metrics as JSON to FILE");
   run->add_option("--vcd", vcd_path, "write a VCD waveform of the traced switches to FILE");
   run->add_option("--trace-switches", trace_list, "comma-separated switch ids to trace (default 0)");
-  run->add_option("--trace-from", trace_from, "first traced cycle");
-  run->add_option("--trace-to", trace_to, "last traced cycle");
+  run->add_option("--packet-trace", packet_trace_path,
+                  "write every delivered packet (endpoints, cycles, hops per class, intermediate and the switch "
+                  "that drew it) as CSV to FILE (tb/packet_trace.h)");
+  run->add_option("--trace-from", trace_from, "first traced cycle (VCD; packet trace: by delivery cycle)");
+  run->add_option("--trace-to", trace_to, "last traced cycle (VCD; packet trace: by delivery cycle)");
   run->add_flag("-q,--quiet", quiet, "no summary on stdout");
   std::string fault;
   run->add_option("--fault", fault, "inject a fault to see the safety checks fire: KIND:SWITCH:PORT:VC:CYCLE, KIND "
@@ -698,6 +703,7 @@ int sc_main(int argc, char* argv[]) {
     tr.from = trace_from;
     tr.to = trace_to;
     tr.shuffle_construction = shuffle_construction;
+    tr.packet_trace = packet_trace_path;
     if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
   }

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "rtl_models/verilog/rtl_blocks.h"
+#include "tb/packet_trace.h"
 
 namespace scfly {
 
@@ -151,6 +152,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                                 topo.describe() + " (ports " + std::to_string(topo.host_ports()) + "-" +
                                 std::to_string(topo.radix() - 1) + " of switches 0-" + std::to_string(S - 1) + ")");
 
+  if (!trace.packet_trace.empty()) {
+    m_packet_trace = std::make_unique<PacketTrace>(trace.packet_trace, topo, trace.from, trace.to);
+    m_ctx.packet_trace = m_packet_trace.get();
+  }
   if (!trace.path.empty()) {
     m_vcd = std::make_unique<VcdWriter>("vcd", trace.path, m_period, trace.from, trace.to);
     for (int s : trace.switches) {
@@ -300,6 +305,7 @@ RunOutcome Network::run() {
   }
   out.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   out.error = m_ctx.error;
+  if (m_packet_trace && !m_packet_trace->close() && out.error.empty()) out.error = m_packet_trace->error();
   for (const auto& t : m_terminators)
     if (out.error.empty() && t->touched())
       out.error = std::string("a phit or credit reached the unconnected port ") + t->name();

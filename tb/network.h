@@ -29,6 +29,7 @@ struct TraceRequest {
   uint64_t from = 0, to = UINT64_MAX;
   FaultSpec fault;             // a fault injected on one channel (`--fault`), none by default
   uint64_t shuffle_construction = 0;  // != 0: build switches and NICs in an order shuffled by this seed
+  std::string packet_trace;    // --packet-trace: CSV of delivered packets (tb/packet_trace.h), empty = none
 };
 
 struct RunOutcome {
@@ -44,6 +45,7 @@ struct RunOutcome {
 };
 
 class FaultLink;
+class PacketTrace;
 
 class Network : public sc_core::sc_module {
  public:
@@ -92,6 +94,7 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Nic>> m_nics;
   std::unique_ptr<VcdWriter> m_vcd;
+  std::unique_ptr<PacketTrace> m_packet_trace;
   uint64_t m_watch_last = UINT64_MAX;
   struct SwitchSeries {
     std::string name;

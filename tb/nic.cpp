@@ -1,5 +1,7 @@
 #include "tb/nic.h"
 
+#include "tb/packet_trace.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -124,6 +126,7 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
         return;
       }
       m_stats.delivered(p, a.cycle);
+      if (m_ctx.packet_trace) [[unlikely]] m_ctx.packet_trace->delivered(p, a.cycle);
       m_ctx.pool.release(a.flit.pkt);
     }
     auto& credits = tp.out->credits;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -102,4 +103,34 @@ inline void expect_drained(const ScflyRun& r) {
   EXPECT_EQ(metrics(r)["packets_in_network"], 0);
   EXPECT_EQ(metrics(r)["packets_queued"], 0);
   EXPECT_EQ(metrics(r)["packets_delivered"], metrics(r)["packets_generated"]);
+}
+
+// A --packet-trace file: the header's column names and each row's fields (tb/packet_trace.h).
+struct PacketTraceCsv {
+  std::vector<std::string> cols;
+  std::vector<std::vector<std::string>> rows;
+  int col(const std::string& name) const {
+    for (size_t i = 0; i < cols.size(); ++i)
+      if (cols[i] == name) return static_cast<int>(i);
+    ADD_FAILURE() << "no column " << name;
+    return 0;
+  }
+  long long num(size_t row, const std::string& name) const { return std::stoll(rows[row][static_cast<size_t>(col(name))]); }
+};
+inline PacketTraceCsv read_packet_trace(const std::string& path) {
+  PacketTraceCsv t;
+  std::ifstream in(path);
+  auto split = [](const std::string& line) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    return f;
+  };
+  std::string line;
+  if (std::getline(in, line)) t.cols = split(line);
+  while (std::getline(in, line)) {
+    t.rows.push_back(split(line));
+    EXPECT_EQ(t.rows.back().size(), t.cols.size()) << line;
+  }
+  return t;
 }

@@ -191,6 +191,66 @@ TEST(Network, VcdHoldsTheTracedSwitchesInsideTheWindow) {
   EXPECT_GT(changes, 100);
 }
 
+// --packet-trace: one line per delivered packet, consistent with the metrics (count, mean
+// latency and hops over the window) and with itself (latencies from the cycles; a Valiant
+// packet's intermediate drawn at its source switch, a minimal one's none).
+TEST(Network, PacketTraceHasOneLinePerDeliveredPacket) {
+  const std::string all = tmp("all.csv"), win = tmp("win.csv");
+  const std::string args = "routing=val traffic=adv+1 load=0.2 warmup_cycles=500 measure_cycles=1000";
+  const ScflyRun r = run_scfly(tiny_config(), args + " --packet-trace " + all);
+  const ScflyRun w = run_scfly(tiny_config(), args + " --packet-trace " + win + " --trace-from 500 --trace-to 1499");
+  expect_ok(r);
+  expect_ok(w);
+  EXPECT_EQ(r.json["metrics"], w.json["metrics"]);  // tracing changes nothing
+  const PacketTraceCsv t = read_packet_trace(all);
+  ASSERT_EQ(t.rows.size(), metrics(r)["packets_delivered"].get<size_t>());
+  size_t vlb = 0;
+  for (size_t i = 0; i < t.rows.size(); ++i) {
+    EXPECT_EQ(t.num(i, "latency"), t.num(i, "deliver_cycle") - t.num(i, "gen_cycle"));
+    EXPECT_EQ(t.num(i, "network_latency"), t.num(i, "deliver_cycle") - t.num(i, "inject_cycle"));
+    EXPECT_GE(t.num(i, "inject_cycle"), t.num(i, "gen_cycle"));
+    EXPECT_EQ(t.num(i, "src_switch"), t.num(i, "src_node") / 2);  // p = 2
+    EXPECT_EQ(t.num(i, "dst_switch"), t.num(i, "dst_node") / 2);
+    EXPECT_EQ(t.num(i, "phits"), 8);
+    const bool nonmin = t.num(i, "nonminimal") == 1;
+    EXPECT_EQ(nonmin, t.num(i, "inter_switch") >= 0);
+    EXPECT_EQ(t.num(i, "vlb_at"), nonmin ? t.num(i, "src_switch") : -1);
+    EXPECT_LE(t.num(i, "hops_local") + t.num(i, "hops_global"), nonmin ? 6 : 3);
+    vlb += nonmin;
+  }
+  EXPECT_GT(vlb, t.rows.size() / 2);
+  const PacketTraceCsv m = read_packet_trace(win);
+  ASSERT_EQ(m.rows.size(), metrics(w)["packets_measured"].get<size_t>());
+  double lat = 0, hops = 0;
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    EXPECT_GE(m.num(i, "deliver_cycle"), 500);
+    EXPECT_LE(m.num(i, "deliver_cycle"), 1499);
+    lat += static_cast<double>(m.num(i, "latency"));
+    hops += static_cast<double>(m.num(i, "hops_local") + m.num(i, "hops_global"));
+  }
+  const double n = static_cast<double>(m.rows.size());
+  EXPECT_NEAR(lat / n, metrics(w)["latency_avg"].get<double>(), 1e-9);
+  EXPECT_NEAR(hops / n, metrics(w)["hops_avg"].get<double>(), 1e-9);
+  // A torus: its one switch-to-switch class, VAL's intermediate drawn at the source.
+  const std::string tor = tmp("torus.csv");
+  const ScflyRun tr = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-ring-8.yaml",
+                                "routing=val load=0.2 warmup_cycles=200 measure_cycles=500 --packet-trace " + tor);
+  expect_ok(tr);
+  const PacketTraceCsv tt = read_packet_trace(tor);
+  ASSERT_FALSE(tt.rows.empty());
+  EXPECT_EQ(tt.cols.size(), t.cols.size() - 1);  // hops_link for hops_local and hops_global
+  for (size_t i = 0; i < tt.rows.size(); ++i) {
+    EXPECT_GE(tt.num(i, "inter_switch"), 0);
+    EXPECT_EQ(tt.num(i, "vlb_at"), tt.num(i, "src_switch"));
+    EXPECT_GE(tt.num(i, "hops_link"), 0);
+  }
+  // A file that cannot be written is found before the run (exit 2, naming the option and file).
+  const ScflyRun bad = run_scfly(tiny_config(), "--packet-trace /nonexistent/dir/t.csv", false);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("--packet-trace: cannot write '/nonexistent/dir/t.csv'"), std::string::npos) << bad.err;
+  for (const auto& f : {all, win, tor}) std::remove(f.c_str());
+}
+
 TEST(Network, UndersizedBuffersWarnAboutTheCreditRoundTrip) {
   const ScflyRun r = run_scfly(tiny_config(),
                                "links.global_latency=100 switch.input_buffer.global=32 "

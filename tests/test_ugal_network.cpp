@@ -3,8 +3,13 @@
 // ADV+1 every adaptive mechanism sends most packets non-minimally and sustains far more
 // than MIN's 1/(a*p); no deadlock at and beyond saturation (all packets drained);
 // determinism with congestion-dependent decisions.
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
+#include "routing_units/minimal.h"
+#include "routing_units/tvlb.h"
+#include "routing_units/tvlb_balance.h"
 #include "routing_units/ugal.h"
 #include "scfly_run.h"
 #include "vcd_parse.h"
@@ -117,6 +122,60 @@ TEST(AdaptiveNet, TugalDrainsAndAPathFileRunsAsItsBounds) {
   const ScflyRun other = run_scfly(tiny_config(), "routing=t-ugal-l topology.g=5 topology.p=1 "
                                                   "topology.arrangement=absolute tugal.paths=" + paths, false);
   EXPECT_EQ(other.code, 2);
+  std::remove(paths.c_str());
+}
+
+// Per delivered packet (--packet-trace) in a network run with Step 2's removals: every
+// non-minimal packet's intermediate is in the set of the pair (switch that drew it,
+// destination switch) and not removed; the switch that drew it is the source switch, or for
+// T-PAR the source group's second switch; both segments took fewest hops, and a minimal
+// packet the minimal distance.
+TEST(AdaptiveNet, TugalRoutesEveryDeliveredPacketThroughItsSet) {
+  const std::string shape = " topology.g=5 topology.arrangement=absolute";
+  const scfly::Dragonfly t(scfly::DragonflyShape{2, 4, 2, 5, scfly::Arrangement::Absolute});
+  const std::string paths = tmp("paths.json");
+  const Cmd gen = scfly_cmd("tvlb " + tiny_config() + shape + " routing=t-ugal-l --paths " + paths + " --tau-local 1.5");
+  ASSERT_EQ(gen.code, 0) << gen.out << gen.err;
+  const scfly::TvlbPathFile file = scfly::read_tvlb_paths(paths, t);
+  ASSERT_FALSE(file.removed.empty());
+  for (const char* r : {"t-ugal-l", "t-ugal-g", "t-par"}) {
+    SCOPED_TRACE(r);
+    const std::string csv = tmp("trace.csv");
+    const ScflyRun run = run_scfly(tiny_config(), std::string("routing=") + r + shape + " tugal.paths=" + paths +
+                                                      " 'traffic=shift(2,0)' load=0.5 warmup_cycles=500 "
+                                                      "measure_cycles=1500 --packet-trace " + csv);
+    expect_ok(run);
+    const PacketTraceCsv pt = read_packet_trace(csv);
+    std::remove(csv.c_str());
+    ASSERT_EQ(pt.rows.size(), metrics(run)["packets_delivered"].get<size_t>());
+    size_t vlb = 0, in_transit = 0;
+    for (size_t i = 0; i < pt.rows.size(); ++i) {
+      const int s = static_cast<int>(pt.num(i, "src_switch")), d = static_cast<int>(pt.num(i, "dst_switch"));
+      const int inter = static_cast<int>(pt.num(i, "inter_switch")), at = static_cast<int>(pt.num(i, "vlb_at"));
+      const long long hops = pt.num(i, "hops_local") + pt.num(i, "hops_global");
+      if (pt.num(i, "nonminimal") == 0) {
+        EXPECT_EQ(inter, -1);
+        EXPECT_EQ(hops, scfly::minimal_distance(t, s, d)) << s << "->" << d;
+        continue;
+      }
+      ++vlb;
+      ASSERT_GE(at, 0);
+      EXPECT_EQ(t.group_of(at), t.group_of(s));
+      if (at != s) {
+        EXPECT_STREQ(r, "t-par") << s << "->" << d << " drawn at " << at;
+        ++in_transit;
+      }
+      const std::vector<int> set = scfly::tvlb_rule_set(t, at, d, file.rule);
+      EXPECT_TRUE(std::binary_search(set.begin(), set.end(), inter)) << at << "->" << d << " via " << inter;
+      EXPECT_FALSE(file.removed.removed(at, d, inter)) << at << "->" << d << " via removed " << inter;
+      EXPECT_EQ(hops, (at != s) + scfly::minimal_distance(t, at, inter) + scfly::minimal_distance(t, inter, d))
+          << s << "->" << d << " via " << inter << " drawn at " << at;
+    }
+    EXPECT_GT(vlb, pt.rows.size() / 10);
+    if (std::string(r) == "t-par") {
+      EXPECT_GT(in_transit, 0u);
+    }
+  }
   std::remove(paths.c_str());
 }
 

@@ -33,6 +33,7 @@ struct alignas(64) Packet {
   // (A Packet is one 64-byte cache line; keep it so: the pool is walked per phit. A control
   // frame's payload word lives beside the pool, PacketPool::payload().)
 };
+static_assert(sizeof(Packet) == 64, "a Packet is one 64-byte cache line: the pool is walked per phit");
 
 struct Flit {
   PacketId pkt = 0;

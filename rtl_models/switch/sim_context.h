@@ -17,6 +17,7 @@
 namespace scfly {
 
 class SelectionBlocks;
+class PacketTrace;
 
 struct SimContext {
   PacketPool pool;
@@ -42,6 +43,8 @@ struct SimContext {
   // Clock of the Verilated clocked blocks (--rtl acor): rising a quarter period after the
   // network clock, so they register the inputs the switches drove in that cycle.
   const sc_core::sc_clock* rtl_clk = nullptr;
+  // --packet-trace: every NIC reports its delivered packets here; null = no trace.
+  PacketTrace* packet_trace = nullptr;
   void fail(const std::string& what) {
     if (error.empty()) error = what;
     sc_core::sc_stop();

@@ -1,0 +1,86 @@
+#include "tb/packet_trace.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <stdexcept>
+
+#include "routing_units/misrouting.h"
+#include "topologies/dragonfly.h"
+
+namespace scfly {
+
+namespace {
+
+constexpr size_t kFlushBytes = 1 << 20;
+
+void put(std::string& b, int64_t v) {
+  char tmp[24];
+  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
+  b.append(tmp, r.ptr);
+  b.push_back(',');
+}
+
+}  // namespace
+
+PacketTrace::PacketTrace(const std::string& path, const Topology& topo, uint64_t from, uint64_t to)
+    : m_path(path), m_topo(topo), m_classes(topo.num_port_classes()), m_from(from), m_to(to) {
+  if (const auto* d = dynamic_cast<const Dragonfly*>(&topo)) m_a = d->a();
+  m_f = std::fopen(path.c_str(), "w");
+  if (!m_f) throw std::runtime_error("--packet-trace: cannot write '" + path + "': " + std::strerror(errno));
+  m_buf.reserve(kFlushBytes + 512);
+  m_buf = "src_node,dst_node,src_switch,dst_switch,phits,gen_cycle,inject_cycle,deliver_cycle,latency,"
+          "network_latency,";
+  for (int c = 1; c < m_classes; ++c) m_buf += std::string("hops_") + topo.port_class_name(c) + ",";
+  m_buf += "nonminimal,policy,inter_switch,vlb_at\n";
+}
+
+PacketTrace::~PacketTrace() { close(); }
+
+void PacketTrace::delivered(const Packet& p, uint64_t at) {
+  if (at < m_from || at > m_to) return;
+  const int src_sw = m_topo.switch_of_node(p.src_node);
+  put(m_buf, p.src_node);
+  put(m_buf, p.dst_node);
+  put(m_buf, src_sw);
+  put(m_buf, m_topo.switch_of_node(p.dst_node));
+  put(m_buf, p.phits);
+  put(m_buf, static_cast<int64_t>(p.gen_cycle));
+  put(m_buf, static_cast<int64_t>(p.inject_cycle));
+  put(m_buf, static_cast<int64_t>(at));
+  put(m_buf, static_cast<int64_t>(at - p.gen_cycle));
+  put(m_buf, static_cast<int64_t>(at - p.inject_cycle));
+  for (int c = 1; c < m_classes; ++c) put(m_buf, p.class_hops[c]);
+  put(m_buf, p.route.nonminimal ? 1 : 0);
+  m_buf += p.route.policy < kMisrouteKinds ? to_string(static_cast<Misroute>(p.route.policy)) : "?";
+  m_buf.push_back(',');
+  const int inter = p.route.inter_switch;
+  put(m_buf, inter);
+  int at_sw = -1;
+  if (inter >= 0) {
+    if (m_a == 0) at_sw = src_sw;  // a torus draws its intermediate at the source
+    else if (p.route.vlb_from != RouteHeader::kNotDrawn) at_sw = (src_sw / m_a) * m_a + p.route.vlb_from;
+  }
+  put(m_buf, at_sw);
+  m_buf.back() = '\n';
+  ++m_lines;
+  if (m_buf.size() >= kFlushBytes) flush();
+}
+
+void PacketTrace::flush() {
+  if (!m_f || m_buf.empty()) return;
+  if (std::fwrite(m_buf.data(), 1, m_buf.size(), m_f) != m_buf.size() && m_error.empty())
+    m_error = "--packet-trace: writing '" + m_path + "' failed: " + std::strerror(errno);
+  m_buf.clear();
+}
+
+bool PacketTrace::close() {
+  if (!m_f) return m_error.empty();
+  flush();
+  if (std::fclose(m_f) != 0 && m_error.empty())
+    m_error = "--packet-trace: closing '" + m_path + "' failed: " + std::strerror(errno);
+  m_f = nullptr;
+  return m_error.empty();
+}
+
+}  // namespace scfly
