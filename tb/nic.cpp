@@ -1,10 +1,10 @@
 #include "tb/nic.h"
 
-#include "tb/packet_trace.h"
-
 #include <cmath>
 #include <stdexcept>
 #include <string>
+
+#include "tb/packet_trace.h"
 
 namespace scfly {
 

@@ -25,7 +25,7 @@ void put(std::string& b, int64_t v) {
 
 PacketTrace::PacketTrace(const std::string& path, const Topology& topo, uint64_t from, uint64_t to)
     : m_path(path), m_topo(topo), m_classes(topo.num_port_classes()), m_from(from), m_to(to) {
-  if (const auto* d = dynamic_cast<const Dragonfly*>(&topo)) m_a = d->a();
+  m_dfly = dynamic_cast<const Dragonfly*>(&topo);
   m_f = std::fopen(path.c_str(), "w");
   if (!m_f) throw std::runtime_error("--packet-trace: cannot write '" + path + "': " + std::strerror(errno));
   m_buf.reserve(kFlushBytes + 512);
@@ -58,12 +58,11 @@ void PacketTrace::delivered(const Packet& p, uint64_t at) {
   put(m_buf, inter);
   int at_sw = -1;
   if (inter >= 0) {
-    if (m_a == 0) at_sw = src_sw;  // a torus draws its intermediate at the source
-    else if (p.route.vlb_from != RouteHeader::kNotDrawn) at_sw = (src_sw / m_a) * m_a + p.route.vlb_from;
+    if (!m_dfly) at_sw = src_sw;  // a torus draws its intermediate at the source
+    else if (p.route.vlb_from != RouteHeader::kNotDrawn) at_sw = m_dfly->switch_id(m_dfly->group_of(src_sw), p.route.vlb_from);
   }
   put(m_buf, at_sw);
   m_buf.back() = '\n';
-  ++m_lines;
   if (m_buf.size() >= kFlushBytes) flush();
 }
 

@@ -32,6 +32,8 @@
 
 namespace scfly {
 
+class Dragonfly;
+
 class PacketTrace {
  public:
   // Opens `path` and writes the header line; throws std::runtime_error naming the file.
@@ -44,7 +46,6 @@ class PacketTrace {
   // Flushes and closes the file; false (with the reason in error()) if a write failed.
   bool close();
   const std::string& error() const { return m_error; }
-  uint64_t lines() const { return m_lines; }
 
  private:
   void flush();
@@ -52,11 +53,10 @@ class PacketTrace {
   std::string m_path;
   std::FILE* m_f = nullptr;
   const Topology& m_topo;
-  int m_a = 0;  // a Dragonfly's switches per group (vlb_at from the header's index); 0 = not one
+  const Dragonfly* m_dfly = nullptr;  // the topology if a Dragonfly (vlb_at from the header's index)
   int m_classes = 0;
   uint64_t m_from, m_to;
   std::string m_buf;
-  uint64_t m_lines = 0;
   std::string m_error;
 };
 
