@@ -179,6 +179,30 @@ TEST(AdaptiveNet, TugalRoutesEveryDeliveredPacketThroughItsSet) {
   std::remove(paths.c_str());
 }
 
+// With one link per group pair (dfly(2,4,2,9), as the paper's dfly(4,8,4,33)) T-VLB is every
+// path outside the two groups (i6) and a fewest-hop segment is the pair's only link, so
+// T-UGAL is the paper's baseline (sec. 4.2, "T-UGAL converges with UGAL"): the same draws,
+// the same run, metric for metric; on two links per pair (g = 5) it is not.
+TEST(AdaptiveNet, TugalIsTheBaselineWithOneLinkPerGroupPair) {
+  for (const char* r : {"ugal-l", "ugal-g", "par"}) {
+    SCOPED_TRACE(r);
+    for (const char* g : {"topology.g=9", "topology.g=5"}) {
+      const std::string run = std::string(" ") + g +
+                              " topology.arrangement=absolute ugal.segment_link=random 'traffic=shift(2,0)' "
+                              "load=0.4 warmup_cycles=1000 measure_cycles=2000";
+      const ScflyRun base = run_scfly(tiny_config(), std::string("routing=") + r + " ugal.intermediate=other-groups" + run);
+      const ScflyRun t = run_scfly(tiny_config(), std::string("routing=t-") + r + run);
+      expect_ok(base);
+      expect_ok(t);
+      EXPECT_GT(m(base, "nonminimal_fraction"), 0.3) << g;
+      if (std::string(g) == "topology.g=9")
+        EXPECT_EQ(base.json["metrics"], t.json["metrics"]);
+      else
+        EXPECT_NE(base.json["metrics"], t.json["metrics"]);
+    }
+  }
+}
+
 TEST(AdaptiveNet, SameSeedSameResult) {
   for (const char* r : {"ugal-g", "par", "pb-acor", "t-par"}) {
     const std::string args = std::string("routing=") + r + " traffic=adv+1 load=0.5 warmup_cycles=1000 measure_cycles=3000";
