@@ -589,6 +589,14 @@ std::vector<std::pair<std::string, std::string>> tvlb_step2_candidates(const Tvl
   dst.base = TvlbClass::I5Dst;
   add(src);
   add(dst);
+  // Step 2's load-balance adjustment of the strategic candidates (sec. 3.3.3; tvlb_balance.h).
+  const TvlbBalanceOptions bal;
+  for (const TvlbPoint* p : {&src, &dst}) {
+    const std::string o = tvlb_point_overrides(*p, r.set_seed);
+    if (o.empty()) continue;
+    out.emplace_back(candidate_name(*p) + "-bal", o + " tugal.tau_global=" + fmt_num(bal.tau_global) +
+                                                      " tugal.tau_local=" + fmt_num(bal.tau_local));
+  }
   return out;
 }
 
@@ -600,7 +608,7 @@ std::string tvlb_step2_sweep(const TvlbStep1& r, const TvlbStep2Options& opt) {
        "latency under " << fmt_num(opt.max_latency) << " cycles).\n"
     << "# Run it with: scfly sweep THIS_FILE --db DB [--jobs N | --slurm]\n"
     << "# Then choose:  scfly tvlb --select THIS_FILE --db DB\n"
-    << "# The paper's load-balance removal before the simulation is not built (Step 1 reports the balance).\n";
+    << "# *-bal: the strategic candidate after the load-balance removals (tugal.tau_*, docs/model.md).\n";
   y << "base: " << nlohmann::json(opt.config_path).dump() << "\n";
   y << "name: " << nlohmann::json("tvlb-step2-" + stem_of(opt.config_path)).dump() << "\n";
   y << "set:\n  traffic: group-perm\n";
@@ -616,16 +624,22 @@ std::string tvlb_step2_sweep(const TvlbStep1& r, const TvlbStep2Options& opt) {
   for (size_t k = 0; k < opt.routings.size(); ++k) y << (k ? ", " : "") << opt.routings[k];
   y << "]\n  candidate:\n";
   for (const auto& [name, ov] : tvlb_step2_candidates(r)) {
-    y << "    " << name << ": {ugal: {";
+    // "ugal.vlb_set=i5src tugal.tau_local=2" -> {ugal: {vlb_set: i5src}, tugal: {tau_local: 2}}
+    std::vector<std::pair<std::string, std::string>> groups;  // (prefix, "k: v, ...") in order
     std::istringstream in(ov);
     std::string kv;
-    bool first = true;
     while (in >> kv) {
-      const size_t eq = kv.find('=');
-      y << (first ? "" : ", ") << kv.substr(5, eq - 5) << ": " << kv.substr(eq + 1);  // drop "ugal."
-      first = false;
+      const size_t dot = kv.find('.'), eq = kv.find('=');
+      const std::string pre = kv.substr(0, dot), item = kv.substr(dot + 1, eq - dot - 1) + ": " + kv.substr(eq + 1);
+      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == pre; });
+      if (g == groups.end())
+        groups.emplace_back(pre, item);
+      else
+        g->second += ", " + item;
     }
-    y << "}}\n";
+    y << "    " << name << ": {";
+    for (size_t k = 0; k < groups.size(); ++k) y << (k ? ", " : "") << groups[k].first << ": {" << groups[k].second << "}";
+    y << "}\n";
   }
   y << "  pattern:\n";
   for (int k = 1; k <= opt.patterns; ++k) y << "    gp" << k << ": {seed: " << k << "}\n";

@@ -168,13 +168,14 @@ nlohmann::json to_json(const TvlbStep1& r);
 std::string format(const TvlbStep1& r);
 
 // T-VLB Step 2 by simulation (sec. 3.3.3, Algorithm 1 lines 13-22): every candidate (Step 1's
-// vicinity, then the strategic i5src and i5dst) on `patterns` TYPE_2 patterns (group-perm
-// with run seeds 1..patterns), each a saturation search by the paper's criterion (the last
-// load, on a `resolution` grid, with mean latency under 500 cycles), written as an ordinary
-// sweep file so it runs with `scfly sweep` (locally with --jobs, or on a cluster with
-// --slurm), resumes, and keeps every run in the database. Not built: the paper's
-// load-balance removal of paths before the simulation (no thresholds in the paper; the
-// balance is reported by Step 1).
+// vicinity, then the strategic i5src and i5dst, then those two after the load-balance
+// removals, "i5src-bal" and "i5dst-bal": tugal.tau_global/tau_local at TvlbBalanceOptions'
+// defaults, routing_units/tvlb_balance.h) on `patterns` TYPE_2 patterns (group-perm with run
+// seeds 1..patterns), each a saturation search by the paper's criterion (the last load, on a
+// `resolution` grid, with mean latency under 500 cycles), written as an ordinary sweep file so
+// it runs with `scfly sweep` (locally with --jobs, or on a cluster with --slurm), resumes, and
+// keeps every run in the database. A balanced candidate follows its class, so on a tie the
+// selection keeps the class without removals.
 struct TvlbStep2Options {
   std::string config_path;             // the base configuration (made absolute)
   std::vector<std::string> overrides;  // key=value, carried into the sweep's `set`
@@ -182,7 +183,8 @@ struct TvlbStep2Options {
   int patterns = 5;
   double resolution = 0.01, low = 0.05, high = 1.0, max_latency = 500;
 };
-// The candidates' names ("i4-p80", "i5", "i6", "i5src") and run-time overrides.
+// The candidates' names ("i4-p80", "i5", "i6", "i5src", "i5src-bal") and run-time overrides
+// ("ugal.vlb_set=i5src tugal.tau_global=1.25 ...").
 std::vector<std::pair<std::string, std::string>> tvlb_step2_candidates(const TvlbStep1& r);
 std::string tvlb_step2_sweep(const TvlbStep1& r, const TvlbStep2Options& opt);
 

@@ -146,7 +146,8 @@ TEST(Cli, TvlbStepOne) {
   EXPECT_NE(out.err.find("/nonexistent/dir/t.json"), std::string::npos) << out.err;
 }
 
-// Step 2 as a sweep: scfly tvlb --step2 writes the candidates (the vicinity, i5src, i5dst) x
+// Step 2 as a sweep: scfly tvlb --step2 writes the candidates (the vicinity, i5src, i5dst and
+// both after the load-balance removals) x
 // group permutations as saturation searches, scfly sweep runs them, scfly tvlb --select
 // ranks the candidates by their mean saturation load and names the best per routing.
 TEST(Cli, TvlbStepTwoSweepAndSelection) {
@@ -155,9 +156,10 @@ TEST(Cli, TvlbStepTwoSweepAndSelection) {
   const Cmd gen = scfly_cmd("tvlb " + tiny_config() + shape + " --quick --point '<=4' --point all --step2 " + sw +
                             " --patterns 2 --resolution 0.1 --routing ugal-l,par");
   ASSERT_EQ(gen.code, 0) << gen.err << gen.out;
-  EXPECT_NE(gen.out.find("4 candidates x 2 patterns x 2 routing(s)"), std::string::npos) << gen.out;
+  EXPECT_NE(gen.out.find("6 candidates x 2 patterns x 2 routing(s)"), std::string::npos) << gen.out;
   const std::string text = slurp(sw);
   for (const char* c : {"i6: {ugal: {vlb_set: i6}}", "i4: {ugal: {vlb_set: i4}}", "i5src:", "i5dst:", "gp2: {seed: 2}",
+                        "i5src-bal: {ugal: {vlb_set: i5src}, tugal: {tau_global: 1.25, tau_local: 2}}",
                         "traffic: group-perm", "max_latency: 500"})
     EXPECT_NE(text.find(c), std::string::npos) << c << "\n" << text;
   const Cmd run = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
@@ -167,7 +169,7 @@ TEST(Cli, TvlbStepTwoSweepAndSelection) {
   std::ifstream in(json);
   const nlohmann::json j = nlohmann::json::parse(in);
   EXPECT_EQ(j.at("missing"), 0);
-  ASSERT_EQ(j.at("rows").size(), 8u);  // 2 routings x 4 candidates
+  ASSERT_EQ(j.at("rows").size(), 12u);  // 2 routings x 6 candidates
   ASSERT_EQ(j.at("best").size(), 2u);
   for (const auto& best : j["best"]) {
     EXPECT_EQ(best["patterns"], 2);
