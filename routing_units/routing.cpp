@@ -255,6 +255,7 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       ap.vlb_percent = m_prm.ugal.vlb_percent;
       ap.vlb_seed = m_prm.ugal.vlb_seed;
       ap.vlb_removed = m_prm.ugal.removed.get();
+      ap.par_set = m_prm.ugal.par_set;
       switch (ugal_base(m_algo)) {
         case RoutingAlgo::UgalG: ap.kind = AdaptiveKind::UgalG; break;
         case RoutingAlgo::Par: ap.kind = AdaptiveKind::Par; break;

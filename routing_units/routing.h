@@ -91,6 +91,7 @@ struct UgalParams {
   // (tugal.paths) or computed with these bounds (tugal.tau_global/local; 0 = off).
   std::string paths;
   double tau_global = 0, tau_local = 0;
+  ParSet par_set = ParSet::Current;  // tugal.par_set (ugal.h)
   std::shared_ptr<const TvlbRemovals> removed;  // resolved by the config loader; null = none
 };
 

@@ -104,6 +104,12 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //  tugal.paths /      Step 2's load-balance removals (tvlb_balance.h): the draw skips the
 //  tugal.tau_*        pair's removed intermediates (one binary search per draw); none by
 //                     default.
+//  tugal.par_set      PAR with a T-VLB set, its second evaluation: current: the set of
+//                     (second switch, destination), as the paper's artifact does (spec
+//                     sec. 5); source: the set of (source switch, destination), the
+//                     segments still fewest-hop from the second switch. An option for the
+//                     question docs/experiments.md asks of T-PAR's unfairness under
+//                     MIXED(25,75), not the paper's.
 // routing t-ugal-l, t-ugal-g, t-par (routing.h) are UGAL-L, UGAL-G and PAR with a T-VLB set
 // required (ugal.vlb_set defaults to the paper's final set for the shape: i5src with several
 // links per group pair, i6 with one); decision rule, congestion signal and VCs as theirs.
@@ -113,6 +119,7 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 enum class UgalIntermediate : uint8_t { Any, OtherGroups };
 enum class SegmentLink : uint8_t { Shortest, Random };
 enum class UgalMultiplier : uint8_t { Hops, OneVsTwo };
+enum class ParSet : uint8_t { Current, Source };
 
 struct AdaptiveParams {
   AdaptiveKind kind = AdaptiveKind::UgalL;
@@ -126,6 +133,7 @@ struct AdaptiveParams {
   int vlb_percent = 0;    // with vlb_set i3/i4/i5: + this % of the next class (tvlb.h)
   uint64_t vlb_seed = 1;
   const TvlbRemovals* vlb_removed = nullptr;  // Step 2's removals from the set (tvlb_balance.h)
+  ParSet par_set = ParSet::Current;           // PAR's second evaluation: whose T-VLB set
 };
 
 // What the switch passes in (explicit observation, no pointers to switches).

@@ -775,6 +775,27 @@ std::vector<KeySpec> build() {
                       "probability exceeds this × the mean of its group, remove the intermediate loading it most "
                       "if that lowers the pair's worst ratio (a pair keeps at least half its set; `scfly tvlb --paths` uses 2)");
   }
+  K(t, "tugal.par_set")
+      .scope(KeyScope::Dragonfly)
+      .choice(std::vector<std::tuple<std::string, ParSet, std::string>>{
+                  {"current", ParSet::Current, "the second switch's set (the paper's artifact)"},
+                  {"source", ParSet::Source, "the source switch's set"}},
+              [](SimConfig& c) -> ParSet& { return c.routing_prm.ugal.par_set; })
+      .def(sv("current"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s != "source") return "";
+        if (ugal_base(s.c.routing) != RoutingAlgo::Par || s.c.routing_prm.ugal.vlb_set == TvlbClass::All)
+          return "config key 'tugal.par_set': value 'source' needs PAR with a T-VLB set (routing t-par, or par with "
+                 "ugal.vlb_set other than all); routing " + std::string(to_string(s.c.routing)) +
+                 " has no second evaluation from a T-VLB set";
+        return "";
+      })
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.par_set != ParSet::Current; },
+               "echoed when not current")
+      .doc("current", "",
+           "T-PAR's second evaluation (at the source group's second switch): the Valiant intermediate from the T-VLB "
+           "set of (that switch, destination), as the T-UGAL artifact does, or of (source switch, destination), "
+           "both segments still fewest-hop from the second switch (docs/experiments.md: T-PAR's unfairness)");
   K(t, "pb.cg")
       .integer(1, kCgMax, "percent (10 bits, as the RTL)")
       .def(iv(120))

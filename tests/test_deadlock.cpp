@@ -96,6 +96,10 @@ TEST(DeadlockCheck, UgalBaselineOptionsNeedTheSameVcs) {
     expect_minimal(config("dfly-tiny.yaml", {std::string("routing=") + r, "topology.g=5", "topology.arrangement=absolute",
                                              "tugal.tau_global=1.25", "tugal.tau_local=1.5"}),
                    Verdict::Acyclic, r);
+  // T-PAR's second evaluation from the source switch's set: segments still fewest-hop from there.
+  expect_minimal(config("dfly-tiny.yaml", {"routing=t-par", "topology.g=5", "topology.arrangement=absolute",
+                                           "tugal.par_set=source"}),
+                 Verdict::Acyclic, "t-par source set");
 }
 
 TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {

@@ -129,7 +129,8 @@ TEST(AdaptiveNet, TugalDrainsAndAPathFileRunsAsItsBounds) {
 // non-minimal packet's intermediate is in the set of the pair (switch that drew it,
 // destination switch) and not removed; the switch that drew it is the source switch, or for
 // T-PAR the source group's second switch; both segments took fewest hops, and a minimal
-// packet the minimal distance.
+// packet the minimal distance. With tugal.par_set source T-PAR's second evaluation draws from
+// the source switch's set instead.
 TEST(AdaptiveNet, TugalRoutesEveryDeliveredPacketThroughItsSet) {
   const std::string shape = " topology.g=5 topology.arrangement=absolute";
   const scfly::Dragonfly t(scfly::DragonflyShape{2, 4, 2, 5, scfly::Arrangement::Absolute});
@@ -138,10 +139,11 @@ TEST(AdaptiveNet, TugalRoutesEveryDeliveredPacketThroughItsSet) {
   ASSERT_EQ(gen.code, 0) << gen.out << gen.err;
   const scfly::TvlbPathFile file = scfly::read_tvlb_paths(paths, t);
   ASSERT_FALSE(file.removed.empty());
-  for (const char* r : {"t-ugal-l", "t-ugal-g", "t-par"}) {
+  for (const std::string r : {"t-ugal-l", "t-ugal-g", "t-par", "t-par tugal.par_set=source"}) {
     SCOPED_TRACE(r);
+    const bool par = r.rfind("t-par", 0) == 0, source_set = r.find("source") != std::string::npos;
     const std::string csv = tmp("trace.csv");
-    const ScflyRun run = run_scfly(tiny_config(), std::string("routing=") + r + shape + " tugal.paths=" + paths +
+    const ScflyRun run = run_scfly(tiny_config(), "routing=" + r + shape + " tugal.paths=" + paths +
                                                       " 'traffic=shift(2,0)' load=0.5 warmup_cycles=500 "
                                                       "measure_cycles=1500 --packet-trace " + csv);
     expect_ok(run);
@@ -162,17 +164,18 @@ TEST(AdaptiveNet, TugalRoutesEveryDeliveredPacketThroughItsSet) {
       ASSERT_GE(at, 0);
       EXPECT_EQ(t.group_of(at), t.group_of(s));
       if (at != s) {
-        EXPECT_STREQ(r, "t-par") << s << "->" << d << " drawn at " << at;
+        EXPECT_TRUE(par) << s << "->" << d << " drawn at " << at;
         ++in_transit;
       }
-      const std::vector<int> set = scfly::tvlb_rule_set(t, at, d, file.rule);
-      EXPECT_TRUE(std::binary_search(set.begin(), set.end(), inter)) << at << "->" << d << " via " << inter;
-      EXPECT_FALSE(file.removed.removed(at, d, inter)) << at << "->" << d << " via removed " << inter;
+      const int from = source_set ? s : at;  // whose set
+      const std::vector<int> set = scfly::tvlb_rule_set(t, from, d, file.rule);
+      EXPECT_TRUE(std::binary_search(set.begin(), set.end(), inter)) << from << "->" << d << " via " << inter;
+      EXPECT_FALSE(file.removed.removed(from, d, inter)) << from << "->" << d << " via removed " << inter;
       EXPECT_EQ(hops, (at != s) + scfly::minimal_distance(t, at, inter) + scfly::minimal_distance(t, inter, d))
           << s << "->" << d << " via " << inter << " drawn at " << at;
     }
     EXPECT_GT(vlb, pt.rows.size() / 10);
-    if (std::string(r) == "t-par") {
+    if (par) {
       EXPECT_GT(in_transit, 0u);
     }
   }
