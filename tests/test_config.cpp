@@ -193,6 +193,7 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml", {"routing=par", "ugal.vlb_set=i4", "ugal.vlb_percent=60", "ugal.vlb_seed=3"}},
            {"dfly-tiny.yaml", {"routing=t-ugal-g", "tugal.tau_global=1.25", "tugal.tau_local=2"}},
            {"dfly-tiny.yaml", {"routing=t-par", "tugal.paths=" + tiny_paths_file()}},
+           {"dfly-tiny.yaml", {"routing=t-par", "tugal.par_set=source"}},
            {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
            {"torus-8x8.yaml", {}},
            {"torus-8x8.yaml", {"topology.kind=mesh"}}})

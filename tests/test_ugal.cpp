@@ -473,6 +473,16 @@ TEST(UgalBaseline, KeysParseValidateAndEchoOnlyAwayFromTheDefaults) {
             std::string::npos);
   EXPECT_NE(config_error_of("ugal: {segment_link: longest}").find("shortest (a fewest-hop global link) or random"),
             std::string::npos);
+  // tugal.par_set: echoed away from current; source needs PAR with a T-VLB set.
+  EXPECT_FALSE(config_to_json(parse_config_text("routing: t-par", {})).contains("tugal"));
+  const SimConfig ps = parse_config_text("routing: t-par\ntugal: {par_set: source}", {});
+  EXPECT_EQ(ps.routing_prm.ugal.par_set, ParSet::Source);
+  EXPECT_EQ(config_to_json(ps)["tugal"]["par_set"], "source");
+  for (const char* bad : {"routing: t-ugal-l\ntugal: {par_set: source}", "routing: par\ntugal: {par_set: source}"})
+    EXPECT_NE(config_error_of(bad).find("config key 'tugal.par_set': value 'source' needs PAR with a T-VLB set"),
+              std::string::npos)
+        << bad;
+  EXPECT_NE(config_error_of("routing: t-par\ntugal: {par_set: here}").find("current"), std::string::npos);
 }
 
 }  // namespace scfly
