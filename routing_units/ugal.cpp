@@ -86,16 +86,16 @@ Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
   return c;
 }
 
-// `set_sw`: the switch whose T-VLB set the intermediate comes from (this one, or with
-// tugal.par_set source PAR's source switch at its second evaluation); -1 = `sw`.
-Candidate valiant_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng,
-                            Misroute policy, bool restricted, const AdaptiveParams& prm, int set_sw = -1) {
+// `set_sw`: the switch whose T-VLB set the intermediate comes from (`sw` itself, or with
+// tugal.par_set source PAR's source switch at its second evaluation).
+Candidate valiant_candidate(const Dragonfly& t, int sw, int set_sw, const RouteHeader& h0, Rng& rng,
+                            Misroute policy, bool restricted, const AdaptiveParams& prm) {
   Candidate c;
   c.h = h0;
   Intermediate im;
   if (prm.vlb_set != TvlbClass::All && t.group_of(sw) != t.group_of(h0.dst_switch)) {
-    im.sw = tvlb_draw(t, set_sw < 0 ? sw : set_sw, h0.dst_switch,
-                      TvlbRule{prm.vlb_set, prm.vlb_percent, prm.vlb_seed}, rng, prm.vlb_removed);
+    im.sw = tvlb_draw(t, set_sw, h0.dst_switch, TvlbRule{prm.vlb_set, prm.vlb_percent, prm.vlb_seed}, rng,
+                      prm.vlb_removed);
     im.policy = Misroute::RrgSw;
   } else if (prm.vlb_set != TvlbClass::All || prm.intermediate == UgalIntermediate::OtherGroups) {
     im = draw_other_groups(t, sw, h0.dst_switch, rng);
@@ -203,7 +203,7 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
       return RouteDecision{h.dst_host, 0};
     }
     Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link);
-    Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, prm.restricted, prm);
+    Candidate vl = valiant_candidate(t, sw, sw, h, rng, prm.policy, prm.restricted, prm);
     const bool vlb = choose_valiant(t, sw, mn, vl, prm, v, rng);
     Candidate& c = vlb ? vl : mn;
     if (!vlb && prm.kind == AdaptiveKind::Par && t.port_class(c.first.port) == PortClass::Local &&
@@ -220,7 +220,7 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
       const int set_sw = prm.par_set == ParSet::Source
                              ? t.switch_id(t.group_of(sw), t.local_neighbor(t.index_of(sw), in_port))
                              : sw;
-      Candidate vl = valiant_candidate(t, sw, h, rng, prm.policy, false, prm, set_sw);
+      Candidate vl = valiant_candidate(t, sw, set_sw, h, rng, prm.policy, false, prm);
       if (choose_valiant(t, sw, mn, vl, prm, v, rng)) {
         // Every later local hop is one VC up, this one included (local VC 0 is taken).
         vl.h.vc_shift = 1;
