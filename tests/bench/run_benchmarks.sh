@@ -29,6 +29,7 @@ run "medium PB ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb tra
 run "medium UGAL-G UN 0.4"       sc_main/configs/dfly-medium.yaml routing=ugal-g load=0.4 warmup_cycles=2000
 run "tugal g9 UGAL-L UN 0.4"     sc_main/configs/tugal-dfly-4-8-4-9.yaml load=0.4 warmup_cycles=2000
 run "tugal g9 UGAL-L i5src shift 0.3" sc_main/configs/tugal-dfly-4-8-4-9.yaml routing=ugal-l ugal.vlb_set=i5src 'traffic=shift(2,0)' load=0.3 warmup_cycles=2000
+run "tugal g9 T-PAR shift 0.3"   sc_main/configs/tugal-dfly-4-8-4-9.yaml routing=t-par 'traffic=shift(2,0)' load=0.3 warmup_cycles=2000
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
 run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml load=0.4 warmup_cycles=2000
 run "torus 8x8 MIN AD UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000
