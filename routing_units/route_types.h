@@ -52,6 +52,7 @@ struct RouteContext {
   uint8_t switch_level = 0;  // the switch's ACOR level (ACOR-Switch, PB-ACOR)
   const AdaptiveView* view = nullptr;  // congestion observations (UGAL, PAR, PB)
   const ForwardingTable* table = nullptr;  // the switch's forwarding table (min-table)
+  bool deroute = false;  // CHAOS: the head is derouted from the multiqueue (any output)
 };
 
 struct RouteDecision {

@@ -31,19 +31,22 @@ const char* to_string(RoutingAlgo r) {
     case RoutingAlgo::TugalL: return "t-ugal-l";
     case RoutingAlgo::TugalG: return "t-ugal-g";
     case RoutingAlgo::TPar: return "t-par";
+    case RoutingAlgo::Chaos: return "chaos";
   }
   return "?";
 }
 
 bool routes_dragonfly(RoutingAlgo r) {
-  return r != RoutingAlgo::Dor && r != RoutingAlgo::MinAd && r != RoutingAlgo::Goal && r != RoutingAlgo::Gal;
+  return r != RoutingAlgo::Dor && r != RoutingAlgo::MinAd && r != RoutingAlgo::Goal && r != RoutingAlgo::Gal &&
+         r != RoutingAlgo::Chaos;
 }
 
 bool routes_torus(RoutingAlgo r, bool mesh) {
   switch (r) {
     case RoutingAlgo::Dor:
     case RoutingAlgo::Val:
-    case RoutingAlgo::MinAd: return true;
+    case RoutingAlgo::MinAd:
+    case RoutingAlgo::Chaos: return true;
     case RoutingAlgo::Goal:
     case RoutingAlgo::Gal: return !mesh;  // a mesh has no non-minimal quadrant
     default: return false;
@@ -57,6 +60,7 @@ TorusAlgo torus_algo(RoutingAlgo r) {
     case RoutingAlgo::MinAd: return TorusAlgo::MinAd;
     case RoutingAlgo::Goal: return TorusAlgo::Goal;
     case RoutingAlgo::Gal: return TorusAlgo::Gal;
+    case RoutingAlgo::Chaos: return TorusAlgo::Chaos;
     default: return TorusAlgo::Dor;
   }
 }
@@ -69,7 +73,7 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
                         RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
                         RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor,
                         RoutingAlgo::MinAd, RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL,
-                        RoutingAlgo::TugalG, RoutingAlgo::TPar})
+                        RoutingAlgo::TugalG, RoutingAlgo::TPar, RoutingAlgo::Chaos})
     if (s == to_string(r)) {
       out = r;
       return true;
@@ -80,7 +84,7 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 const char* routing_choices() {
   return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, t-ugal-l, t-ugal-g, "
          "t-par (Dragonfly); "
-         "dor, val, min-ad, goal, gal (torus; goal and gal not on a mesh)";
+         "dor, val, min-ad, goal, gal, chaos (torus; goal and gal not on a mesh)";
 }
 
 const char* to_string(AcorSequence s) {
@@ -124,7 +128,7 @@ bool uses_level_ctrl(RoutingAlgo r) { return r == RoutingAlgo::AcorSwitch || r =
 
 bool is_adaptive(RoutingAlgo r) {
   return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || is_tugal(r) || uses_sat_flags(r) ||
-         r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal || r == RoutingAlgo::Gal;
+         r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal || r == RoutingAlgo::Gal || r == RoutingAlgo::Chaos;
 }
 
 bool uses_sat_flags(RoutingAlgo r) { return r == RoutingAlgo::Pb || r == RoutingAlgo::PbAcor; }
@@ -148,7 +152,8 @@ VcBudget required_vcs(RoutingAlgo r) {
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
     case RoutingAlgo::Goal:
-    case RoutingAlgo::Gal: return {};  // torus only: required_link_vcs
+    case RoutingAlgo::Gal:
+    case RoutingAlgo::Chaos: return {};  // torus only: required_link_vcs
   }
   return {};
 }
@@ -185,7 +190,8 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
     case RoutingAlgo::Goal:
-    case RoutingAlgo::Gal: return false;
+    case RoutingAlgo::Gal:
+    case RoutingAlgo::Chaos: return false;
   }
   return false;
 }
@@ -207,10 +213,13 @@ RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const
 
 RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
                                                     const RouteContext& ctx) const {
-  torus_arrive(*m_torus, sw, in_port, h);
   static const SwitchLoad kNone{};
-  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, ctx.view ? ctx.view->local : kNone,
-                     m_prm.link_vcs);
+  const SwitchLoad& load = ctx.view ? ctx.view->local : kNone;
+  // CHAOS keeps no path state in the header (each hop is minimal from where the packet is),
+  // and its multiqueue heads are routed from the switch's internal port (radix).
+  if (m_torus_algo == TorusAlgo::Chaos) return route_chaos(*m_torus, sw, h, rng, load, m_prm.link_vcs, ctx.deroute);
+  torus_arrive(*m_torus, sw, in_port, h);
+  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, load, m_prm.link_vcs);
 }
 
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
@@ -273,7 +282,8 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
     case RoutingAlgo::Goal:
-    case RoutingAlgo::Gal: break;  // torus only (handled above)
+    case RoutingAlgo::Gal:
+    case RoutingAlgo::Chaos: break;  // torus only (handled above)
   }
   return {};
 }

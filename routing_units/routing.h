@@ -30,13 +30,14 @@ namespace scfly {
 // misroute at injection when N > P[minimal port]; P set by QCN-Switch (qcn.h) or by the
 // minimal output's pause state (min_cond.trigger).
 // On k-ary n-cubes (torus_routing.h): Dor, Val (the same name, its torus form), MinAd, Goal,
-// Gal (its quadrant chosen by the NIC's injection queues, tb/nic.h).
+// Gal (its quadrant chosen by the NIC's injection queues, tb/nic.h), Chaos (the chaotic
+// router: minimal adaptive, derouting from the switch's multiqueue, rtl_models/switch).
 // TugalL, TugalG, TPar: T-UGAL (ugal.h, tvlb.h; ../shared/papers/003_86cbaddc88747694.txt sec. 3):
 // UGAL-L, UGAL-G and PAR whose Valiant intermediate is drawn from a T-VLB set (ugal.vlb_set,
 // by default the paper's final set for the shape) less Step 2's load-balance removals
 // (tugal.paths or tugal.tau_*; tvlb_balance.h); rule, signal and VCs as the UGAL they refine.
 enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond,
-                         Dor, MinAd, Goal, Gal, TugalL, TugalG, TPar };
+                         Dor, MinAd, Goal, Gal, TugalL, TugalG, TPar, Chaos };
 
 // T-UGAL's names and the UGAL each refines (UgalL, UgalG, Par; itself for the others).
 inline bool is_tugal(RoutingAlgo r) {

@@ -100,6 +100,7 @@ int torus_required_vcs(TorusAlgo a, bool mesh) {
     case TorusAlgo::MinAd:
     case TorusAlgo::Goal:
     case TorusAlgo::Gal: return mesh ? 2 : 3;
+    case TorusAlgo::Chaos: return 1;
   }
   return 1;
 }
@@ -285,8 +286,53 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
     case TorusAlgo::Gal:  // the quadrant came with the header from the NIC (gal_choose)
       if (sw == h.dst_switch) return eject(t, h, rng);
       return adaptive(t, sw, h, rng, load, vcs);
+    case TorusAlgo::Chaos: break;  // route_chaos (RoutingUnit calls it directly, with its deroute flag)
   }
   return {};
+}
+
+RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
+                            bool deroute) {
+  const int hi = (vcs < 1 ? 1 : vcs) - 1;
+  RouteCandidates c;
+  if (deroute) {
+    // Every connected link port, in a random order (a mesh's edge ports lead nowhere).
+    int ports[2 * Torus::kMaxDims], n = 0;
+    for (int d = 0; d < t.n(); ++d)
+      for (int m = 0; m < 2; ++m)
+        if (t.connected(sw, t.port(d, m != 0))) ports[n++] = t.port(d, m != 0);
+    for (int i = n - 1; i > 0; --i) std::swap(ports[i], ports[rng.below(static_cast<uint32_t>(i + 1))]);
+    for (int i = 0; i < n; ++i) c.add(ports[i], 0, hi);
+    h.nonminimal = true;
+    return c;
+  }
+  if (sw == h.dst_switch) return eject(t, h, rng);
+  struct Opt {
+    int port;
+    uint32_t q, tie;
+  };
+  Opt opts[2 * Torus::kMaxDims];
+  int n = 0;
+  for (int d = 0; d < t.n(); ++d) {
+    const int x = t.coord(sw, d), y = t.coord(h.dst_switch, d);
+    if (x == y) continue;
+    if (t.mesh()) {
+      opts[n++] = Opt{t.port(d, y < x), 0, 0};
+      continue;
+    }
+    const int fwd = t.ring_hops(x, y, false), back = t.k() - fwd;
+    if (fwd <= back) opts[n++] = Opt{t.port(d, false), 0, 0};
+    if (back <= fwd) opts[n++] = Opt{t.port(d, true), 0, 0};
+  }
+  for (int i = 0; i < n; ++i) {
+    opts[i].q = load.at(opts[i].port);
+    opts[i].tie = n > 1 ? rng.order_word() : 0;
+  }
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && (opts[j].q < opts[j - 1].q || (opts[j].q == opts[j - 1].q && opts[j].tie < opts[j - 1].tie)); --j)
+      std::swap(opts[j], opts[j - 1]);
+  for (int i = 0; i < n; ++i) c.add(opts[i].port, 0, hi);
+  return c;
 }
 
 }  // namespace scfly

@@ -57,6 +57,22 @@
 // gal_threshold.h). The header arrives at the source switch with the quadrant set, and the
 // switches route inside it exactly as GOAL does (same signal, same VCs). A dimension the
 // packet need not move in (D = 0) has only the + queue: GAL never offers a k-hop ring loop.
+//
+// CHAOS (the chaotic router of Bolding, Fulgham and Snyder, the paper's ref. [6]; paper
+// sec. I, II.B, V.C; ../shared/specs/gal-torus.md sec. 2.4): decision rule: every productive
+// dimension in its minimal direction (both at a k/2 tie), recomputed from the coordinates at
+// every hop (the header keeps no direction: a derouted packet goes on minimally from where
+// it is), ordered by output queue (shortest first, ties at random), on any link VC. A head
+// that cannot advance moves into the switch's multiqueue, whose packets have priority for
+// outputs; when the multiqueue is full and a transit head is waiting to enter it, one
+// multiqueue packet drawn at random is derouted: its candidates are then every output link
+// in a random order (route_chaos with deroute), and it is marked non-minimal. The
+// multiqueue is a switch variant (rtl_models/switch/switch.h, chaos.multiqueue). Signal:
+// the output queue of each candidate port, as MIN AD. VCs: one (more are one range). No VC
+// scheme breaks cycles: the channel dependency graph is cyclic, and deadlock freedom rests
+// on derouting out of the multiqueue (the chaos router's argument; the deadlock checker
+// reports it as not a channel-dependency property). Torus and mesh, n <= 4 (a deroute
+// offers every link port: 2n <= kMaxCandidates).
 #pragma once
 
 #include "routing_units/congestion.h"
@@ -66,7 +82,7 @@
 
 namespace scfly {
 
-enum class TorusAlgo : uint8_t { Dor, Val, MinAd, Goal, Gal };
+enum class TorusAlgo : uint8_t { Dor, Val, MinAd, Goal, Gal, Chaos };
 
 // Minimum VCs on the switch-to-switch ("link") class for `a` on a torus or a mesh.
 int torus_required_vcs(TorusAlgo a, bool mesh);
@@ -87,6 +103,12 @@ void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h);
 // (topology.terminal_ports) offers the host's w ports in a random rotation.
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
                             const SwitchLoad& load, int vcs = 0);
+
+// CHAOS (above; route_torus returns no candidate for it): the minimal candidates from `sw`, or with `deroute` every connected link
+// port in a random order (the header marked non-minimal); at the destination switch the
+// ejection port(s). `vcs` link VCs (below 1: 1), offered as one range.
+RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
+                            bool deroute);
 
 // GAL's destination sets (sec. V.B): all = one per destination switch (the paper's S = N);
 // one; two = far if the minimal distance exceeds k/4 in some dimension, else near; quadrant

@@ -377,6 +377,21 @@ void validate(ParseState& s) {
                           " control VCs above it (at most 16 VCs per port)");
     }
 
+  // CHAOS: the multiqueue is a switch variant of routing chaos only.
+  if (c.routing != RoutingAlgo::Chaos) {
+    c.sw.multiqueue = 0;
+  } else {
+    if (!frames.empty())
+      throw ConfigError("config key '" + frames.front().first +
+                        "': control frames are not allowed with routing chaos (its multiqueue takes the switch's "
+                        "internal port); use another routing or no control frames");
+    if (c.sw.flow_control == FlowControl::Pfc)
+      throw ConfigError("config key 'switch.flow_control': value 'pfc' is not allowed with routing chaos; use credit");
+    if (c.torus.n > 4)
+      throw ConfigError("config key 'topology.n': value " + std::to_string(c.torus.n) +
+                        " is not allowed with routing chaos (a deroute offers every link port, at most 8); use 1-4");
+  }
+
   if (c.sw.flow_control == FlowControl::Pfc && c.routing_prm.ugal.measure != QueueMeasure::Output)
     throw ConfigError(std::string("config key 'ugal.occupancy': value '") + to_string(c.routing_prm.ugal.measure) +
                       "' is not allowed with switch.flow_control: pfc; under PFC no credits exist and routing "

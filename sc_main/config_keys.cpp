@@ -200,8 +200,8 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
         doc = "global data VCs (auto: MIN 1, others 2); with control frames 1 control VC above them";
       } else {
         def_doc = "auto";
-        doc = "data VCs of every switch-to-switch port (auto: torus DOR 2, VAL 4, MIN AD, GOAL and GAL 3; mesh "
-              "DOR 1, VAL 2, MIN AD 2). More VCs widen each VC class into a range (docs/model.md); with control "
+        doc = "data VCs of every switch-to-switch port (auto: torus DOR 2, VAL 4, MIN AD, GOAL and GAL 3, CHAOS 1; "
+              "mesh DOR 1, VAL 2, MIN AD 2, CHAOS 1). More VCs widen each VC class into a range (docs/model.md); with control "
               "frames 2 (mesh 1) control VCs above them";
       }
       K(t, "switch.vcs." + name)
@@ -349,7 +349,8 @@ std::vector<KeySpec> build() {
       .choice(named({RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
                      RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb, RoutingAlgo::PbAcor,
                      RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor, RoutingAlgo::MinAd,
-                     RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL, RoutingAlgo::TugalG, RoutingAlgo::TPar}),
+                     RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL, RoutingAlgo::TugalG, RoutingAlgo::TPar,
+                     RoutingAlgo::Chaos}),
               [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
       .def([](const ParseState& s) { return sv(dfly(s.c) ? "min" : "dor"); })
       .expected_of([](const ParseState&) { return std::string(routing_choices()); })
@@ -362,13 +363,13 @@ std::vector<KeySpec> build() {
         return "config key 'routing': value '" + v.s + "' is not allowed on " + s.topo->describe() + "; use " +
                (dfly(c) ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, "
                           "t-ugal-l, t-ugal-g or t-par"
-                : mesh  ? "dor, val or min-ad (goal and gal need the wrap links of a torus)"
-                        : "dor, val, min-ad, goal or gal");
+                : mesh  ? "dor, val, min-ad or chaos (goal and gal need the wrap links of a torus)"
+                        : "dor, val, min-ad, goal, gal or chaos");
       })
       .doc("min (torus/mesh: dor)",
            "Dragonfly: min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, "
            "t-ugal-l, t-ugal-g, t-par; "
-           "torus: dor, val, min-ad, goal, gal; mesh: dor, val, min-ad",
+           "torus: dor, val, min-ad, goal, gal, chaos; mesh: dor, val, min-ad, chaos",
            "routing mechanism (torus family: `routing_units/torus_routing.h`, docs/model.md) (`min-table`: MIN by "
            "lookup in the switch's conditional forwarding table alone, identical results to `min`; `min-cond`: "
            "MIN-COND, minimal through the conditional table with a misroute at injection when N > P[minimal port], "
@@ -551,6 +552,17 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n2; })
       .echo_if(torus_only, "echoed for a torus or mesh")
       .doc("20", "1–10^6 cycles", "update period n2 (Fig. 14)");
+
+  // ---- CHAOS (tori)
+  K(t, "chaos.multiqueue")
+      .integer(1, 64, "packets")
+      .def(iv(5))
+      .bind([](SimConfig& c) -> int& { return c.sw.multiqueue; })
+      // Only for routing chaos: the other tori keep their sweep keys.
+      .echo_if([](const SimConfig& c) { return c.routing == RoutingAlgo::Chaos; }, "echoed for routing chaos")
+      .doc("5", "1–64 packets",
+           "CHAOS: packet slots of each switch's multiqueue (blocked transit packets move into it; when full, one is "
+           "derouted; rtl_models/switch/switch.h)");
 
   // ---- Valiant, ACOR, UGAL, Piggyback (Dragonfly mechanisms; read on every topology)
   K(t, "val.policy")

@@ -30,7 +30,7 @@
 namespace scfly {
 
 struct DeadlockValidation {
-  std::string verdict;  // "acyclic", "duato" or "too large" (a cycle or error throws)
+  std::string verdict;  // "acyclic", "duato", "too large" or "derouting" (CHAOS, not checked); a cycle or error throws
   uint64_t states = 0;  // routing states the check explored
   double seconds = 0;   // the check's time when it ran (0 from the cache)
   bool cached = false;  // the verdict came from the cache

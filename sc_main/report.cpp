@@ -213,6 +213,17 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     const size_t at = s.find("  fairness");
     s.insert(at, ql);
   }
+  if (m.counters.count("chaos_multiqueue_entries")) {
+    auto n = [&](const char* k) {
+      const auto it = m.counters.find(k);
+      return static_cast<unsigned long long>(it == m.counters.end() ? 0 : it->second);
+    };
+    char cl[192];
+    std::snprintf(cl, sizeof cl, "  multiqueue        %llu packets entered, %llu derouted (whole run, all switches)\n",
+                  n("chaos_multiqueue_entries"), n("chaos_deroutes"));
+    const size_t at = s.find("  fairness");
+    s.insert(at, cl);
+  }
   for (const Reaction& re : r.timeseries.reactions) {
     char rl[256];
     const TrafficPhase& ph = c.phases[re.phase];

@@ -404,6 +404,78 @@ TEST(TorusRouting, MechanismsRouteOnlyWhereTheyCan) {
   EXPECT_EQ(required_link_vcs(RoutingAlgo::MinAd, true), 2);
 }
 
+// CHAOS (torus_routing.h): minimal candidates recomputed from the coordinates (the header's
+// direction state is ignored), ordered by output queue, on the one link VC range; at the
+// destination the ejection port; derouted, every connected link port once in a random order
+// and the header marked non-minimal.
+TEST(TorusRouting, ChaosIsMinimalByQueueAndDeroutesToEveryLink) {
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Chaos, false), 1);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Chaos, true), 1);
+  const Dragonfly dfly(DragonflyShape{});
+  EXPECT_THROW(RoutingUnit(RoutingAlgo::Chaos, dfly), std::invalid_argument);
+  for (const TorusShape& sh : small_shapes()) {
+    SCOPED_TRACE(name_of(sh));
+    const Torus t(sh);
+    Rng rng(7, StreamKind::Switch, 0);
+    std::vector<uint32_t> occ(static_cast<size_t>(t.radix()));
+    SwitchLoad load;
+    load.out_phits = occ.data();
+    for (int src = 0; src < t.num_switches(); ++src)
+      for (int dst = 0; dst < t.num_switches(); ++dst) {
+        for (auto& o : occ) o = rng.below(4);
+        RouteHeader h;
+        h.dst_switch = dst;
+        h.dst_host = 0;
+        h.dir_set = 0xFF;  // stale direction state must not matter
+        h.minus = 0x55;
+        RouteCandidates c = route_chaos(t, src, h, rng, load, 3, false);
+        if (src == dst) {
+          ASSERT_GE(c.n, 1);
+          EXPECT_TRUE(t.is_host_port(c.c[0].port));
+          continue;
+        }
+        // Expected: the productive ports in a minimal direction.
+        std::set<int> want;
+        for (int d = 0; d < t.n(); ++d) {
+          const int x = t.coord(src, d), y = t.coord(dst, d);
+          if (x == y) continue;
+          if (sh.mesh) {
+            want.insert(t.port(d, y < x));
+            continue;
+          }
+          const int fwd = t.ring_hops(x, y, false), back = t.k() - fwd;
+          if (fwd <= back) want.insert(t.port(d, false));
+          if (back <= fwd) want.insert(t.port(d, true));
+        }
+        std::set<int> got;
+        for (int i = 0; i < c.n; ++i) {
+          got.insert(c.c[i].port);
+          EXPECT_EQ(c.c[i].vc_lo, 0);
+          EXPECT_EQ(c.c[i].vc_hi, 2);
+          if (i > 0) {
+            EXPECT_LE(occ[static_cast<size_t>(c.c[i - 1].port)], occ[static_cast<size_t>(c.c[i].port)]);
+          }
+        }
+        EXPECT_EQ(got, want);
+        EXPECT_EQ(static_cast<size_t>(c.n), want.size());
+        EXPECT_FALSE(h.nonminimal);
+        // Derouted: every connected link port once.
+        c = route_chaos(t, src, h, rng, load, 1, true);
+        std::multiset<int> links;
+        for (int i = 0; i < c.n; ++i) {
+          links.insert(c.c[i].port);
+          EXPECT_EQ(c.c[i].vc_hi, 0);
+        }
+        std::multiset<int> all;
+        for (int d = 0; d < t.n(); ++d)
+          for (bool m : {false, true})
+            if (t.connected(src, t.port(d, m))) all.insert(t.port(d, m));
+        EXPECT_EQ(links, all);
+        EXPECT_TRUE(h.nonminimal);
+      }
+  }
+}
+
 // ---- Traffic -----------------------------------------------------------------------------
 
 TrafficSpec spec(const std::string& s) {

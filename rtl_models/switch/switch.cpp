@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <sstream>
+#include <stdexcept>
 
 #include "rtl_models/switch/mechanism_units.h"
 
@@ -37,8 +38,12 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_credit_wake = m_pfc || ((ctx.net_load || ctx.sat_flags) && routing.params().ugal.measure != QueueMeasure::Output);
   bool control = false;
   for (int c = 0; c < topo.num_port_classes(); ++c) control = control || prm.ctrl_vcs[c] > 0;
+  const bool chaos = prm.multiqueue > 0;
+  if (control && chaos)
+    throw std::invalid_argument("a switch with a multiqueue (CHAOS) carries no control class");
   m_cp = control ? k : -1;
-  m_inputs = control ? k + 1 : k;
+  m_mq = chaos ? k : -1;
+  m_inputs = control || chaos ? k + 1 : k;
   const int K = m_inputs;
   m_ivc.resize(K);
   m_ovc.resize(K);
@@ -97,6 +102,16 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_in_data[k] = 0;   // its single VC is a control VC
     m_out_data[k] = 0;
   }
+  if (chaos) {
+    // The multiqueue: M one-packet slots on the internal input; no output side (nothing is
+    // switched into it: multiqueue_stage moves packets in). Its slots are priority VCs.
+    m_ivc[k].resize(static_cast<size_t>(prm.multiqueue));
+    for (auto& iv : m_ivc[k]) iv.buf.set_capacity(prm.packet_phits);
+    m_in_data[k] = 0;
+    m_out_data[k] = 0;
+    m_mq_entries = &ctx.counters["chaos_multiqueue_entries"];
+    m_deroutes = &ctx.counters["chaos_deroutes"];
+  }
   switch (routing.reroute()) {
     case RoutingUnit::Reroute::None: m_reroute_ports = 0; break;
     case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.host_ports(); break;
@@ -135,11 +150,13 @@ void Switch::tick() {
     next_trigger(*m_edge);
     return;
   }
+  // kCtl: the switch has an internal input port (control endpoint or multiqueue).
+  const bool internal = m_inputs > radix();
   if (m_pfc) {
-    if (m_cp >= 0) cycle_stages<true, true>(now);
+    if (internal) cycle_stages<true, true>(now);
     else cycle_stages<true, false>(now);
   } else {
-    if (m_cp >= 0) cycle_stages<false, true>(now);
+    if (internal) cycle_stages<false, true>(now);
     else cycle_stages<false, false>(now);
   }
   schedule(now);
@@ -178,6 +195,9 @@ void Switch::cycle_stages(uint64_t now) {
   if (m_buffered != 0) {
     route_heads(now);
     allocate<kCtl>();
+    if constexpr (kCtl) {
+      if (m_mq >= 0) multiqueue_stage(now);
+    }
     if (m_reroute_ports) mark_blocked();
     traverse_crossbar<kPfc, kCtl>(now);
     if (m_check_vc_order) [[unlikely]]
@@ -302,6 +322,7 @@ void Switch::route_heads(uint64_t now) {
       }
       for (const auto& u : m_units) u->observe(ctx);
       ctx.table = m_table.get();
+      ctx.deroute = iv.deroute;
       if (m_adaptive) {
         m_view.now = now;
         ctx.view = &m_view;
@@ -359,6 +380,11 @@ void Switch::allocate() {
     };
     const int nv = static_cast<int>(ivcs.size());
     if constexpr (kCtl) {
+      if (ip == m_mq) {  // multiqueue slots, round-robin
+        for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1))
+          if (request(v)) break;
+        return;
+      }
       // Control VCs first, in order (strict priority), then the data VCs round-robin.
       const int nd = m_in_data[ip];
       for (int v = nd; v < nv; ++v)
@@ -411,6 +437,7 @@ void Switch::allocate() {
     m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
     if constexpr (kCtl) {
       if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
+      else if (r.in_port == m_mq) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
     } else {
       m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
     }
@@ -433,6 +460,66 @@ void Switch::mark_blocked() {
   }
 }
 
+void Switch::multiqueue_stage(uint64_t now) {
+  auto& slots = m_ivc[static_cast<size_t>(m_mq)];
+  const int M = static_cast<int>(slots.size());
+  int free_slot = -1;
+  for (int s = 0; s < M; ++s) {
+    InVc& q = slots[static_cast<size_t>(s)];
+    if (q.buf.empty()) {
+      q.deroute = false;
+      if (free_slot < 0) free_slot = s;
+    } else if (q.routed && !q.connected) {
+      q.routed = false;  // routed again next cycle: fresh queue order, or its deroute
+    }
+  }
+  const int k = radix();
+  for (int n = 0, p = m_mq_rr; n < k; ++n, p = (p + 1 == k ? 0 : p + 1)) {
+    if (m_is_host[static_cast<size_t>(p)] || m_in_phits[static_cast<size_t>(p)] == 0) continue;
+    auto& ivcs = m_ivc[static_cast<size_t>(p)];
+    for (int v = 0; v < m_in_data[static_cast<size_t>(p)]; ++v) {
+      InVc& iv = ivcs[static_cast<size_t>(v)];
+      if (!iv.routed || iv.connected) continue;
+      const uint32_t phits = m_ctx.pool[iv.buf.front().pkt].phits;
+      if (iv.buf.size() < phits) continue;  // the whole packet first
+      if (free_slot < 0) {
+        // Full: deroute one slot packet drawn at random (a deroute already pending, a packet
+        // at its destination switch or one leaving do not count).
+        int cand[256], nc = 0;
+        for (int s = 0; s < M; ++s) {
+          const InVc& q = slots[static_cast<size_t>(s)];
+          if (q.connected || q.deroute) continue;
+          const Packet& pk = m_ctx.pool[q.buf.front().pkt];
+          if (pk.route.dst_switch != m_id && q.buf.size() >= pk.phits) cand[nc++] = s;
+        }
+        if (nc > 0) {
+          slots[static_cast<size_t>(cand[m_rng.below(static_cast<uint32_t>(nc))])].deroute = true;
+          ++*m_deroutes;
+        }
+        return;
+      }
+      InVc& q = slots[static_cast<size_t>(free_slot)];
+      for (uint32_t i = 0; i < phits; ++i) {
+        Flit f = iv.buf.front();
+        iv.buf.pop();
+        f.vc = static_cast<uint8_t>(free_slot);
+        q.buf.push(f);
+        m_in[static_cast<size_t>(p)]->send_credit(v, now);
+      }
+      if ((m_in_phits[static_cast<size_t>(p)] -= phits) == 0) m_in_busy.clear(p);
+      m_in_phits[static_cast<size_t>(m_mq)] += phits;
+      m_in_busy.set(m_mq);
+      iv.routed = false;
+      iv.attempts = 0;
+      q.routed = false;
+      q.deroute = false;
+      ++*m_mq_entries;
+      m_mq_rr = p + 1 == k ? 0 : p + 1;
+      return;
+    }
+  }
+}
+
 template <bool kPfc, bool kCtl>
 void Switch::traverse_crossbar(uint64_t now) {
   for (size_t i = 0; i < m_conns.size();) {
@@ -450,7 +537,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     ov.buf.push(f);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
-    if (!kCtl || c.in_port != m_cp) {
+    if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
       if constexpr (!kPfc) {
         m_in[c.in_port]->send_credit(c.in_vc, now);
       } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // resume the sender

@@ -30,6 +30,17 @@
 //   next cycle from its header as it arrived, with its attempt count raised. Blocked
 //   non-minimal heads at injection inputs are the events that drive the switch's ACOR level
 //   controller (ACOR-Switch).
+// - Multiqueue (CHAOS, routing_units/torus_routing.h; SwitchParams::multiqueue > 0): a
+//   shared buffer of M packet slots, the switch's internal input port (index radix, as the
+//   control endpoint, which it excludes). After allocation (multiqueue_stage), one transit
+//   head that was routed but not granted, with its whole packet buffered, moves into a free
+//   slot (one write per cycle, round-robin over the transit inputs; its phits are credited
+//   upstream at once); host inputs never enter it. Slot heads are routed again every cycle,
+//   request the crossbar (one input, up to S connections) before every link input (strict
+//   priority at each output), slots in round-robin order. When a transit head finds the
+//   multiqueue full, one slot packet drawn at random (not yet derouted, not at its
+//   destination switch, not connected) is derouted: routed from then on with every output
+//   link as a candidate. Counters chaos_multiqueue_entries, chaos_deroutes.
 #pragma once
 
 #include <memory>
@@ -92,6 +103,8 @@ struct SwitchParams {
   // switch.output_arbiter: age: the oldest packet first (the earliest network injection
   // cycle), round-robin among equally old ones.
   bool age_priority = false;
+  // CHAOS (routing=chaos, chaos.multiqueue): packet slots of the switch's multiqueue, 0 = none.
+  int multiqueue = 0;
 };
 
 class Switch : public sc_core::sc_module, public Clocked, public ControlPort, public SwitchState {
@@ -153,6 +166,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
     uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
     RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
+    bool deroute = false;   // multiqueue slot: its packet is derouted (CHAOS)
   };
   struct OutVc {
     RingBuffer<Flit> buf;
@@ -189,6 +203,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // sim.check_vc_order: false (and the run stopped) if packet `id` leaving on (op, v) breaks the VC order.
   bool vc_order_ok(PacketId id, int op, int v);
   void mark_blocked();
+  void multiqueue_stage(uint64_t now);  // CHAOS: entries into the multiqueue and deroutes
 
   int m_id;
   const Topology& m_topo;
@@ -219,7 +234,11 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // frames addressed to its hosts are intercepted. Data VCs are [0, m_in_data[p]) /
   // [0, m_out_data[p]); control VCs follow them and win by strict priority.
   int m_cp = -1;
-  int m_inputs = 0;  // ports the allocator arbitrates over: radix, + 1 with a control class
+  int m_mq = -1;     // the multiqueue's internal input port (= radix; -1 without one)
+  int m_mq_rr = 0;   // next transit input to consider for the multiqueue
+  uint64_t* m_mq_entries = nullptr;  // counters chaos_multiqueue_entries, chaos_deroutes
+  uint64_t* m_deroutes = nullptr;
+  int m_inputs = 0;  // ports the allocator arbitrates over: radix, + 1 with an internal port
   std::vector<uint8_t> m_in_data, m_out_data;
   Rng m_ctrl_rng;    // control-frame routing draws (kept apart from the data draws)
   void deliver_control(PacketId id, int in_port, uint64_t now);
