@@ -38,9 +38,10 @@
 //   upstream at once); host inputs never enter it. Slot heads are routed again every cycle,
 //   request the crossbar (one input, up to S connections) before every link input (strict
 //   priority at each output), slots in round-robin order. When a transit head finds the
-//   multiqueue full, one slot packet drawn at random (not yet derouted, not at its
-//   destination switch, not connected) is derouted: routed from then on with every output
-//   link as a candidate. Counters chaos_multiqueue_entries, chaos_deroutes.
+//   multiqueue full, one slot packet drawn at random (not at its destination switch, not
+//   connected) is derouted, unless a derouted packet is still waiting (one at a time):
+//   routed from then on with every output link as a candidate. Counters
+//   chaos_multiqueue_entries, chaos_deroutes.
 #pragma once
 
 #include <memory>

@@ -33,6 +33,7 @@ run "tugal g9 T-PAR shift 0.3"   sc_main/configs/tugal-dfly-4-8-4-9.yaml routing
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
 run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml load=0.4 warmup_cycles=2000
 run "torus 8x8 MIN AD UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000
+run "torus 8x8 CHAOS perm 0.8 1-phit" sc_main/configs/torus-8x8.yaml routing=chaos traffic=perm load=0.8 topology.terminal_ports=2 warmup_cycles=2000
 # RTL co-simulation (SCFLY_RTL builds): the same points with the Verilated blocks.
 run "medium MIN UN 0.4 rtl min_route" sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000 'rtl=[min_route]'
 run "medium ACOR-Sw ADV+1 0.4 rtl acor" sc_main/configs/dfly-medium.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[acor]'
