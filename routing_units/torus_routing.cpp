@@ -49,27 +49,34 @@ RouteCandidates eject(const Torus& t, const RouteHeader& h, Rng& rng) {
   return c;
 }
 
-// MIN AD / GOAL: adaptive candidates on VC 0 ordered by output queue, then the escape.
-RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs) {
-  struct Opt {
-    int port;
-    uint32_t q;
-    uint32_t tie;
-  };
-  Opt opts[2 * Torus::kMaxDims];
+// A productive port with its output queue and a random tie word.
+struct PortOpt {
+  int port;
+  uint32_t q;
+  uint32_t tie;
+};
+
+// The productive ports from `sw` toward `dst` into `opts`, ordered by output queue
+// (shortest first, ties by a random order word when there are several): a dimension whose
+// bit is set in `dir_set` moves in the direction of `minus`; any other in its minimal
+// direction (both at a k/2 tie; mesh: toward dst). Returns their count (at most
+// 2 * kMaxDims). Always inlined: called per routed head (as a call, or with the ports copied
+// out, MIN AD ran 0.5-1.5 % more instructions).
+[[gnu::always_inline]] inline int productive_by_queue(const Torus& t, int sw, int dst, uint8_t dir_set,
+                                                      uint8_t minus, Rng& rng, const SwitchLoad& load,
+                                                      PortOpt* opts) {
   int n = 0;
-  const int dst = h.dst_switch;
   for (int d = 0; d < t.n(); ++d) {
     const int x = t.coord(sw, d), y = t.coord(dst, d);
     if (x == y) continue;
-    if (bit(h.dir_set, d)) {
-      opts[n++] = Opt{t.port(d, bit(h.minus, d)), 0, 0};
+    if (bit(dir_set, d)) {
+      opts[n++] = PortOpt{t.port(d, bit(minus, d)), 0, 0};
     } else if (t.mesh()) {
-      opts[n++] = Opt{t.port(d, y < x), 0, 0};
+      opts[n++] = PortOpt{t.port(d, y < x), 0, 0};
     } else {
       const int fwd = t.ring_hops(x, y, false), back = t.k() - fwd;
-      if (fwd <= back) opts[n++] = Opt{t.port(d, false), 0, 0};
-      if (back <= fwd) opts[n++] = Opt{t.port(d, true), 0, 0};
+      if (fwd <= back) opts[n++] = PortOpt{t.port(d, false), 0, 0};
+      if (back <= fwd) opts[n++] = PortOpt{t.port(d, true), 0, 0};
     }
   }
   for (int i = 0; i < n; ++i) {
@@ -80,6 +87,14 @@ RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const
   for (int i = 1; i < n; ++i)
     for (int j = i; j > 0 && (opts[j].q < opts[j - 1].q || (opts[j].q == opts[j - 1].q && opts[j].tie < opts[j - 1].tie)); --j)
       std::swap(opts[j], opts[j - 1]);
+  return n;
+}
+
+// MIN AD / GOAL: adaptive candidates on VC 0 ordered by output queue, then the escape.
+RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs) {
+  const int dst = h.dst_switch;
+  PortOpt opts[2 * Torus::kMaxDims];
+  const int n = productive_by_queue(t, sw, dst, h.dir_set, h.minus, rng, load, opts);
   // Escape VCs: the last two (torus: one per dateline class) or the last one (mesh);
   // adaptive VCs: all below them.
   const int esc_vcs = t.mesh() ? 1 : 2, adaptive_hi = vcs - esc_vcs - 1;
@@ -307,30 +322,9 @@ RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, co
     return c;
   }
   if (sw == h.dst_switch) return eject(t, h, rng);
-  struct Opt {
-    int port;
-    uint32_t q, tie;
-  };
-  Opt opts[2 * Torus::kMaxDims];
-  int n = 0;
-  for (int d = 0; d < t.n(); ++d) {
-    const int x = t.coord(sw, d), y = t.coord(h.dst_switch, d);
-    if (x == y) continue;
-    if (t.mesh()) {
-      opts[n++] = Opt{t.port(d, y < x), 0, 0};
-      continue;
-    }
-    const int fwd = t.ring_hops(x, y, false), back = t.k() - fwd;
-    if (fwd <= back) opts[n++] = Opt{t.port(d, false), 0, 0};
-    if (back <= fwd) opts[n++] = Opt{t.port(d, true), 0, 0};
-  }
-  for (int i = 0; i < n; ++i) {
-    opts[i].q = load.at(opts[i].port);
-    opts[i].tie = n > 1 ? rng.order_word() : 0;
-  }
-  for (int i = 1; i < n; ++i)
-    for (int j = i; j > 0 && (opts[j].q < opts[j - 1].q || (opts[j].q == opts[j - 1].q && opts[j].tie < opts[j - 1].tie)); --j)
-      std::swap(opts[j], opts[j - 1]);
+  // No direction state: every hop is minimal from where the packet is.
+  PortOpt opts[2 * Torus::kMaxDims];
+  const int n = productive_by_queue(t, sw, h.dst_switch, 0, 0, rng, load, opts);
   for (int i = 0; i < n; ++i) c.add(opts[i].port, 0, hi);
   return c;
 }

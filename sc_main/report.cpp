@@ -199,11 +199,11 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     const size_t at = s.find("  fairness");
     s.insert(at, cl);
   }
+  auto n = [&](const char* k) {  // a mechanism's run counter, 0 when absent
+    const auto it = m.counters.find(k);
+    return static_cast<unsigned long long>(it == m.counters.end() ? 0 : it->second);
+  };
   if (m.counters.count("qcn_samples")) {
-    auto n = [&](const char* k) {
-      const auto it = m.counters.find(k);
-      return static_cast<unsigned long long>(it == m.counters.end() ? 0 : it->second);
-    };
     char ql[256];
     std::snprintf(ql, sizeof ql,
                   "  qcn               %llu samples, %llu congested; %llu CNMs sent, %llu received, "
@@ -214,10 +214,6 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     s.insert(at, ql);
   }
   if (m.counters.count("chaos_multiqueue_entries")) {
-    auto n = [&](const char* k) {
-      const auto it = m.counters.find(k);
-      return static_cast<unsigned long long>(it == m.counters.end() ? 0 : it->second);
-    };
     char cl[192];
     std::snprintf(cl, sizeof cl, "  multiqueue        %llu packets entered, %llu derouted (whole run, all switches)\n",
                   n("chaos_multiqueue_entries"), n("chaos_deroutes"));

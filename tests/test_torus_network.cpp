@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "scfly_run.h"
 
@@ -31,21 +32,26 @@ double mean_distance(int k, int n, bool mesh) {
   return n * ring * nodes / (nodes - 1);  // pairs with the source excluded
 }
 
+// The small networks the whole-network tests run on: tori of n = 1, 2, 3 and a mesh.
+struct Shape {
+  const char* topo;  // the topology.* overrides
+  int k, n;
+  bool mesh;
+};
+std::vector<Shape> small_shapes() {
+  return {Shape{"kind=torus topology.k=8 topology.n=1", 8, 1, false},
+          Shape{"kind=torus topology.k=4 topology.n=2", 4, 2, false},
+          Shape{"kind=torus topology.k=3 topology.n=3", 3, 3, false},
+          Shape{"kind=mesh topology.k=4 topology.n=2", 4, 2, true}};
+}
+
 }  // namespace
 
 // Every routing on tori of n = 1, 2, 3 and a mesh, below and above saturation: everything
 // is delivered (exit 0 means no credit or buffer invariant fired), and DOR and MIN AD take
 // minimal paths: their mean hop count is the mean distance.
 TEST(TorusNetwork, EveryRoutingDeliversEverythingOnTheMinimalOrItsOwnPathLength) {
-  struct Shape {
-    const char* topo;
-    int k, n;
-    bool mesh;
-  };
-  for (const Shape& s : {Shape{"kind=torus topology.k=8 topology.n=1", 8, 1, false},
-                         Shape{"kind=torus topology.k=4 topology.n=2", 4, 2, false},
-                         Shape{"kind=torus topology.k=3 topology.n=3", 3, 3, false},
-                         Shape{"kind=mesh topology.k=4 topology.n=2", 4, 2, true}})
+  for (const Shape& s : small_shapes())
     for (const std::string routing : {"dor", "val", "min-ad", "goal", "gal"}) {
       if (s.mesh && (routing == "goal" || routing == "gal")) continue;
       for (const std::string load : {"0.2", "0.9"}) {
@@ -208,15 +214,7 @@ TEST(TorusNetwork, MixAndHotSpotDrain) {
 // the network congests: derouted packets are counted non-minimal and lengthen the mean
 // path. Same seed, same metrics.
 TEST(TorusNetwork, ChaosDrainsIsMinimalUncongestedAndDeroutesWhenTheMultiqueueFills) {
-  struct Shape {
-    const char* topo;
-    int k, n;
-    bool mesh;
-  };
-  for (const Shape& s : {Shape{"kind=torus topology.k=8 topology.n=1", 8, 1, false},
-                         Shape{"kind=torus topology.k=4 topology.n=2", 4, 2, false},
-                         Shape{"kind=torus topology.k=3 topology.n=3", 3, 3, false},
-                         Shape{"kind=mesh topology.k=4 topology.n=2", 4, 2, true}})
+  for (const Shape& s : small_shapes())
     for (const std::string load : {"0.2", "1.0"}) {
       SCOPED_TRACE(std::string(s.topo) + " load " + load);
       const ScflyRun r = run_scfly(torus_config(), std::string("topology.") + s.topo +
