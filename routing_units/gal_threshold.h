@@ -90,4 +90,16 @@ class GalThreshold {
   size_t m_head = 0;
 };
 
+// A replacement for GalThreshold in a NIC (--rtl gal_threshold): the co-simulated RTL
+// controller (rtl_models/verilog/gal_threshold.sv), clocked once per cycle. Same contract as
+// GalThreshold's departure()/value() (calls in nondecreasing t); clock(t) brings its
+// registers to the start of cycle t, as value(t) does.
+class GalThresholdBlock {
+ public:
+  virtual ~GalThresholdBlock() = default;
+  virtual void departure(uint64_t t) = 0;
+  virtual uint32_t value(uint64_t t) = 0;
+  virtual void clock(uint64_t t) = 0;
+};
+
 }  // namespace scfly

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "routing_units/rtl_widths.h"
+
 namespace scfly {
 
 namespace {
@@ -66,6 +68,12 @@ struct PortOpt {
                                                       uint8_t minus, Rng& rng, const SwitchLoad& load,
                                                       PortOpt* opts) {
   int n = 0;
+  if (const QuadrantBlock* b = t.quadrant_block()) [[unlikely]] {
+    int ports[2 * Torus::kMaxDims];
+    n = b->order(t, sw, dst, dir_set, minus, rng, load, ports);
+    for (int i = 0; i < n; ++i) opts[i] = PortOpt{ports[i], 0, 0};
+    return n;
+  }
   for (int d = 0; d < t.n(); ++d) {
     const int x = t.coord(sw, d), y = t.coord(dst, d);
     if (x == y) continue;
@@ -80,7 +88,7 @@ struct PortOpt {
     }
   }
   for (int i = 0; i < n; ++i) {
-    opts[i].q = load.at(opts[i].port);
+    opts[i].q = sat_queue(load.at(opts[i].port));  // the RTL selector's QueueBits
     opts[i].tie = n > 1 ? rng.order_word() : 0;
   }
   // Insertion sort by (queue, random tie word): n <= 2 * kMaxDims.
@@ -89,6 +97,18 @@ struct PortOpt {
       std::swap(opts[j], opts[j - 1]);
   return n;
 }
+
+}  // namespace
+
+int torus_productive_ports(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng,
+                           const SwitchLoad& load, int* ports) {
+  PortOpt opts[2 * Torus::kMaxDims];
+  const int n = productive_by_queue(t, sw, dst, dir_set, minus, rng, load, opts);
+  for (int i = 0; i < n; ++i) ports[i] = opts[i].port;
+  return n;
+}
+
+namespace {
 
 // MIN AD / GOAL: adaptive candidates on VC 0 ordered by output queue, then the escape.
 RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs) {

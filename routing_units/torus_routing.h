@@ -110,6 +110,25 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
 RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
                             bool deroute);
 
+// The in-quadrant selector of MIN AD, GOAL, GAL and CHAOS: the productive ports from `sw`
+// toward switch `dst` (a dimension whose bit is set in `dir_set` moves in the direction of
+// its `minus` bit, any other in its minimal direction, both at a k/2 tie; mesh: toward
+// dst) into `ports`, ordered by output queue (`load`, saturated to kQueueBits), shortest
+// first, equal queues by a random order word drawn from `rng` per candidate when there are
+// several (stable on equal words). Returns their count (at most 2 * Torus::kMaxDims).
+// Through t.quadrant_block() when one is set (the co-simulated RTL, --rtl quadrant).
+int torus_productive_ports(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng,
+                           const SwitchLoad& load, int* ports);
+
+// A replacement for that selector: the co-simulated RTL (rtl_models/verilog/quadrant_sel.sv).
+// Same contract as torus_productive_ports(), drawing the same order words from `rng`.
+class QuadrantBlock {
+ public:
+  virtual ~QuadrantBlock() = default;
+  virtual int order(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng,
+                    const SwitchLoad& load, int* ports) const = 0;
+};
+
 // GAL's destination sets (sec. V.B): all = one per destination switch (the paper's S = N);
 // one; two = far if the minimal distance exceeds k/4 in some dimension, else near; quadrant
 // = by the minimal quadrant's sign vector (2^n sets, the paper's S = 4 on a 2-D torus; a

@@ -15,6 +15,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "routing_units/tvlb_balance.h"
+#include "routing_units/rtl_widths.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 
 namespace scfly {
@@ -315,6 +316,17 @@ void validate(ParseState& s) {
     throw ConfigError("config key 'gal.threshold': value " + std::to_string(th.t0) + " is not allowed with "
                       "gal.adaptive: true; the initial threshold must lie in [gal.t_min, gal.t_max] = [" +
                       std::to_string(th.t_min) + ", " + std::to_string(th.t_max) + "]");
+  if (c.sw.rtl_gal_threshold) {
+    // The RTL controller's widths (rtl_models/interface/widths.def).
+    if (th.n1 > static_cast<uint32_t>(kGalN1Max))
+      throw ConfigError("config key 'gal.n1': value " + std::to_string(th.n1) + " is not allowed with rtl "
+                        "gal_threshold; the RTL controller keeps " + std::to_string(kGalN1Max) +
+                        " cycles of departures (1-" + std::to_string(kGalN1Max) + ")");
+    static_assert(kGalN2Max >= 1000000, "gal.n2 allows 10^6 cycles");  // its counter holds every gal.n2
+    // Departures per cycle and set <= terminal ports <= 8 (topology.terminal_ports) fit
+    // the controller's kGalDepBits-bit input.
+    static_assert(kGalDepMax >= 8, "topology.terminal_ports allows 8 departures per cycle");
+  }
   QcnParams& q = c.routing_prm.qcn;
   if (q.source_processing && q.sampling != QcnSampling::Input)
     throw ConfigError("config key 'qcn.source_processing': value true is not allowed with qcn.sampling: output; "
@@ -539,7 +551,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
   } else if (r && r.IsSequence()) {
     for (const auto& n : r) {
-      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb");
+      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, quadrant, gal_threshold");
       names.push_back(n.Scalar());
     }
   } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
@@ -547,12 +559,33 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   }
   if (!names.empty() && !rtl_available())
     throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
-  if (!names.empty() && c.topo_kind != TopologyKind::Dragonfly)
-    throw ConfigError("config key 'rtl': the RTL blocks (min_route, acor, ugal, pb) are Dragonfly units; " +
-                      s.topo->describe() + " has none yet");
+  const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {
-    if (n == "acor") {
+    const bool dfly_block = n == "acor" || n == "ugal" || n == "pb" || n == "min_route";
+    const bool torus_block = n == "quadrant" || n == "gal_threshold";
+    if (dfly_block && !dfly_net)
+      throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
+                        " has the torus blocks quadrant and gal_threshold");
+    if (torus_block && dfly_net)
+      throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
+                        " has the Dragonfly blocks min_route, acor, ugal and pb");
+    if (n == "quadrant") {
+      if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
+          c.routing != RoutingAlgo::Chaos)
+        throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing min-ad, goal, "
+                          "gal or chaos, not " + routing_now);
+      if (c.torus.k > kCoordMax)
+        throw ConfigError("config key 'rtl': block 'quadrant' holds " + std::to_string(kCoordBits) +
+                          "-bit coordinates (topology.k <= " + std::to_string(kCoordMax) + "), not topology.k = " +
+                          std::to_string(c.torus.k));
+      c.sw.rtl_quadrant = true;
+    } else if (n == "gal_threshold") {
+      if (c.routing != RoutingAlgo::Gal)
+        throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing gal, "
+                          "not " + routing_now);
+      c.sw.rtl_gal_threshold = true;  // its parameter limits: validate()
+    } else if (n == "acor") {
       if (!uses_level_ctrl(c.routing))
         throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
                           "acor-switch or pb-acor, not " + routing_now);
@@ -586,7 +619,8 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
       c.sw.rtl_min_route = true;
     } else {
-      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb");
+      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb "
+                        "(Dragonfly), quadrant, gal_threshold (torus/mesh)");
     }
   }
 }

@@ -1032,14 +1032,18 @@ std::vector<KeySpec> build() {
         if (c.sw.rtl_ugal) a.push_back("ugal");
         if (c.sw.rtl_pb) a.push_back("pb");
         if (c.sw.rtl_min_route) a.push_back("min_route");
+        if (c.sw.rtl_quadrant) a.push_back("quadrant");
+        if (c.sw.rtl_gal_threshold) a.push_back("gal_threshold");
         return a;
       })
       .doc("[]",
-           "Dragonfly only: any of min_route (palmtree dfly(2,4,2,9) or dfly(4,8,4,33); absolute dfly(2,4,2,g), g = 3, "
+           "Dragonfly: any of min_route (palmtree dfly(2,4,2,9) or dfly(4,8,4,33); absolute dfly(2,4,2,g), g = 3, "
            "5, 9, or dfly(4,8,4,g), g = 9, 17, 33), acor (routing acor-switch/pb-acor), ugal "
            "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h = 2, 4 or 6); more shapes and h with CMake "
-           "`SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES` / `SCFLY_RTL_EXTRA_PB_H`; needs an SCFLY_RTL build",
-           "Verilated blocks co-simulated in every switch; `--rtl min_route,acor,ugal,pb` on the command line");
+           "`SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES` / `SCFLY_RTL_EXTRA_PB_H`. Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
+           "k <= 255), gal_threshold (gal, n1 <= 256, terminal ports <= 15). Needs an SCFLY_RTL build",
+           "Verilated blocks co-simulated in every switch (gal_threshold: in every NIC); `--rtl min_route,acor,ugal,pb` "
+           "on the command line");
   K(t, "timeseries.bin_cycles")
       .run_only()
       .integer(0, kBig, "cycles (0 = off)")

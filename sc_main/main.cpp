@@ -567,7 +567,7 @@ int sc_main(int argc, char* argv[]) {
                   "order within a cycle); results must be identical (a test option)");
   std::string rtl_list;
   run->add_option("--rtl", rtl_list,
-                  "co-simulate these Verilated blocks in every switch (acor); same as rtl=[...]");
+                  "co-simulate these Verilated blocks (min_route, acor, ugal, pb; torus: quadrant, gal_threshold); same as rtl=[...]");
 
   std::string sweep_path, db_path;
   int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));

@@ -50,6 +50,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_rtl_min_route = make_rtl_min_route(*m_dfly);
     m_dfly->set_min_hop_block(m_rtl_min_route.get());
   }
+  if (cfg.sw.rtl_quadrant) {
+    Torus* t = dynamic_cast<Torus*>(m_topo.get());
+    m_rtl_quadrant = make_rtl_quadrant(*t);
+    t->set_quadrant_block(m_rtl_quadrant.get());
+  }
   if (cfg.sw.rtl_ugal) {
     m_rtl_select = make_rtl_selection_blocks();
     m_ctx.rtl_select = m_rtl_select.get();
@@ -76,6 +81,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   if (cfg.routing == RoutingAlgo::Gal) {
     np.gal_torus = dynamic_cast<const Torus*>(&topo);
     np.gal = cfg.routing_prm.gal;
+    np.rtl_gal_threshold = cfg.sw.rtl_gal_threshold;
+    if (np.rtl_gal_threshold) np.sleep = false;  // its registers are clocked every cycle
   }
   SwitchParams sp = cfg.sw;
   sp.packet_phits = static_cast<uint16_t>(cfg.packet_phits);
@@ -184,6 +191,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       // Verilated blocks of this switch (--rtl acor,pb): every port and net, under
       // net.swN.<block>.<Verilog module>.
       for (const RtlSignal& r : rtl_signals(sw)) m_vcd->add_bits(r.scope, r.name, r.data, r.bits);
+      // ... and of its hosts' NICs (--rtl gal_threshold): net.nicN.gal_rtlK.<Verilog module>.
+      for (int host = 0; host < P; ++host)
+        for (const RtlSignal& r : rtl_signals(*m_nics[static_cast<size_t>(topo.node_of(s, host))]))
+          m_vcd->add_bits(r.scope, r.name, r.data, r.bits);
     }
   }
 

@@ -90,6 +90,7 @@ class Network : public sc_core::sc_module {
   std::unique_ptr<SelectionBlocks> m_rtl_select;  // --rtl ugal
   std::unique_ptr<sc_core::sc_clock> m_rtl_clk;   // --rtl acor: clock of the RTL registers
   std::unique_ptr<MinHopBlock> m_rtl_min_route;   // --rtl min_route
+  std::unique_ptr<QuadrantBlock> m_rtl_quadrant;  // --rtl quadrant
   NetStats m_stats;
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Nic>> m_nics;

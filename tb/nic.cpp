@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "rtl_models/verilog/rtl_blocks.h"
 #include "tb/packet_trace.h"
 
 namespace scfly {
@@ -42,6 +43,12 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
     const int sets = gal_num_sets(t, prm.gal.sets);
     m_gal_occ.assign(static_cast<size_t>(sets) * m_gal_q, 0);
     m_gal_thr.assign(static_cast<size_t>(sets), GalThreshold(prm.gal.threshold));
+    if (prm.rtl_gal_threshold) {
+      if (prm.sleep) throw std::logic_error("the RTL GAL threshold controllers need a NIC that never sleeps");
+      for (int k = 0; k < sets; ++k)
+        m_gal_rtl.push_back(make_rtl_gal_threshold(prm.gal.threshold, std::string(this->name()) + ".gal_rtl" +
+                                                                          std::to_string(k)));
+    }
     m_gal_fifo.resize(static_cast<size_t>(m_gal_q));
     if (prm.vcs < m_gal_q)
       throw std::logic_error("GAL needs one injection VC per quadrant (" + std::to_string(m_gal_q) + "), not " +
@@ -98,6 +105,8 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
     next_trigger(*m_edge);
     return;
   }
+  // The RTL threshold controllers' registers at the start of this cycle (also for the VCD).
+  for (auto& b : m_gal_rtl) b->clock(now);
 
   for (size_t i = 0; i < np; ++i) {
     TermPort& tp = ports[i];
@@ -259,7 +268,8 @@ void Nic::gal_inject(uint64_t now) {
     Packet& p = m_ctx.pool[id];
     const int set = gal_set(t, m_prm.gal.sets, src, p.route.dst_switch);
     uint16_t* occ = &m_gal_occ[static_cast<size_t>(set) * m_gal_q];
-    const uint32_t T = m_gal_thr[static_cast<size_t>(set)].value(now, m_prm.gal.threshold);
+    const uint32_t T = m_gal_rtl.empty() ? m_gal_thr[static_cast<size_t>(set)].value(now, m_prm.gal.threshold)
+                                         : m_gal_rtl[static_cast<size_t>(set)]->value(now);
     bool minimal = true;
     const int q = gal_choose(t, src, p.route.dst_switch, occ, T, m_dst_rng, minimal);
     if (occ[q] >= m_prm.gal.queue_depth) break;  // the head waits for room
@@ -284,7 +294,8 @@ void Nic::gal_inject(uint64_t now) {
       const int set = gal_set(t, m_prm.gal.sets, src, p.route.dst_switch);
       --m_gal_occ[static_cast<size_t>(set) * m_gal_q + q];
       --m_gal_queued;
-      m_gal_thr[static_cast<size_t>(set)].departure(now);
+      if (m_gal_rtl.empty()) m_gal_thr[static_cast<size_t>(set)].departure(now);
+      else m_gal_rtl[static_cast<size_t>(set)]->departure(now);
       p.inject_cycle = now;
       m_stats.injected();
       start(tp, id, q);

@@ -65,6 +65,8 @@ struct NicParams {
   bool pfc = false;           // injection link under PFC: pause/resume instead of credits
   const Torus* gal_torus = nullptr;  // GAL injection queues on this torus (null: none)
   GalParams gal;
+  bool rtl_gal_threshold = false;    // GAL's threshold controllers as the Verilated RTL (--rtl
+                                     // gal_threshold): clocked every cycle, the NIC never sleeps
 };
 
 class Nic : public sc_core::sc_module, public Clocked {
@@ -146,6 +148,7 @@ class Nic : public sc_core::sc_module, public Clocked {
   int m_gal_q = 0;                          // quadrants 2^n (0: GAL off)
   std::vector<uint16_t> m_gal_occ;          // [set * m_gal_q + quadrant] packets queued
   std::vector<GalThreshold> m_gal_thr;      // per set
+  std::vector<std::unique_ptr<GalThresholdBlock>> m_gal_rtl;  // per set, instead (--rtl gal_threshold)
   std::vector<RingBuffer<PacketId>> m_gal_fifo;  // per quadrant: its packets, oldest first
   int64_t m_gal_pending = -1;               // source-queue head with its destination drawn
   uint64_t m_gal_queued = 0;                // packets in the injection queues

@@ -154,3 +154,76 @@ TEST(RtlNetwork, VerilatedBlocksTraceIntoTheSameVcd) {
   EXPECT_GT(*std::max_element(level.begin(), level.end()), 0U);
   EXPECT_GT(flagged, 0U);
 }
+
+// The torus blocks (--rtl quadrant, gal_threshold): the in-quadrant selector in every
+// switch and GAL's threshold controllers in every NIC give the C++ run's metrics and time
+// series, on tori of n = 1, 2, 3 and a mesh, below and past saturation.
+namespace {
+std::string torus_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml"; }
+}  // namespace
+
+TEST(RtlNetwork, TorusBlocksRtlGiveIdenticalResults) {
+  for (const std::string args :
+       {"routing=min-ad traffic=perm load=0.6 --rtl quadrant",
+        "routing=goal traffic=tor load=0.3 topology.k=4 topology.n=3 --rtl quadrant",
+        "routing=chaos traffic=un load=0.9 topology.k=5 topology.n=1 --rtl quadrant",
+        "routing=min-ad traffic=un load=0.5 topology.kind=mesh topology.k=4 --rtl quadrant",
+        "routing=gal traffic=un load=0.9 topology.k=4 --rtl gal_threshold",
+        "routing=gal traffic=tor load=0.4 topology.k=4 gal.sets=4 --rtl quadrant,gal_threshold"}) {
+    SCOPED_TRACE(args);
+    const std::string rtl_flag = args.substr(args.find("--rtl"));
+    const std::string plain = args.substr(0, args.find(" --rtl"));
+    const std::string common = " warmup_cycles=500 measure_cycles=2000 timeseries.bin_cycles=250";
+    const ScflyRun cpp = run_scfly(torus_config(), plain + common);
+    const ScflyRun rtl = run_scfly(torus_config(), plain + common + " " + rtl_flag);
+    expect_ok(cpp);
+    expect_ok(rtl);
+    EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+    EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+    EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 500);
+    if (rtl_flag.find("quadrant") != std::string::npos) {
+      EXPECT_NE(rtl.out.find("quadrant_sel.sv (in process)"), std::string::npos) << rtl.out;
+    }
+    if (rtl_flag.find("gal_threshold") != std::string::npos) {
+      EXPECT_NE(rtl.out.find("gal_threshold.sv (per NIC and set"), std::string::npos) << rtl.out;
+    }
+  }
+}
+
+TEST(RtlNetwork, TorusRtlRequestsAreValidated) {
+  const auto refused = [](const std::string& cfg, const std::string& args, const std::string& needle) {
+    const ScflyRun r = run_scfly(cfg, args, false);
+    EXPECT_EQ(r.code, 2) << args;
+    EXPECT_NE(r.err.find(needle), std::string::npos) << args << ": " << r.err;
+  };
+  refused(torus_config(), "routing=dor --rtl quadrant", "needs routing min-ad, goal, gal or chaos, not dor");
+  refused(torus_config(), "routing=min-ad --rtl gal_threshold", "needs routing gal, not min-ad");
+  refused(torus_config(), "routing=min-ad --rtl acor", "block 'acor' is a Dragonfly unit");
+  refused(tiny_config(), "routing=min --rtl quadrant", "block 'quadrant' is a torus/mesh unit");
+  refused(torus_config(), "routing=min-ad topology.k=300 topology.n=1 --rtl quadrant", "topology.k <= 255");
+  refused(torus_config(), "routing=gal gal.n1=257 --rtl gal_threshold", "config key 'gal.n1': value 257");
+}
+
+// GAL's RTL threshold controllers trace into the VCD under their NIC
+// (net.nicN.gal_rtlK.gal_threshold.*): T moves inside its clamps past saturation, and the
+// window sum never exceeds n1 departures per terminal port.
+TEST(RtlNetwork, GalThresholdRtlTracesIntoTheVcd) {
+  const std::string vcd = "/tmp/scfly_rtl_gal_" + std::to_string(getpid()) + ".vcd";
+  const ScflyRun r = run_scfly(torus_config(), "routing=gal traffic=un load=0.9 topology.k=4 gal.sets=1 "
+                                               "warmup_cycles=0 measure_cycles=2000 --rtl gal_threshold --vcd " +
+                                                   vcd + " --trace-switches 5");
+  expect_ok(r);
+  const Waves w = parse_vcd(slurp(vcd));
+  std::remove(vcd.c_str());
+  ASSERT_GT(w.times.size(), 100U);
+  const std::string g = "net.nic5.gal_rtl0.gal_threshold.";
+  for (const std::string n : {"t_q", "t_o", "sum_q", "prev_q", "cnt_q", "dep_i", "instant"})
+    ASSERT_TRUE(w.values.count(g + n)) << g + n;
+  const auto& t = w.values.at(g + "t_q");
+  EXPECT_EQ(t, w.values.at(g + "t_o"));
+  const uint64_t lo = *std::min_element(t.begin(), t.end()), hi = *std::max_element(t.begin(), t.end());
+  EXPECT_GE(lo, 2U);
+  EXPECT_LE(hi, 128U);
+  EXPECT_GT(hi, lo);  // it moved
+  for (uint64_t s : w.values.at(g + "sum_q")) ASSERT_LE(s, 50U);
+}

@@ -31,6 +31,10 @@ def main():
                     help="switch.flow_control=pfc: trace the pause flags instead of credits")
     ap.add_argument("--rtl", action="store_true",
                     help="with --acor/--pb: add the nets of the Verilated blocks (scfly run --rtl acor,pb)")
+    ap.add_argument("--gal-nic", type=int, default=-1,
+                    help="add the Verilated GAL threshold controllers of this NIC (scfly run --rtl gal_threshold; "
+                         "the NIC of a traced switch)")
+    ap.add_argument("--gal-sets", type=int, default=1, help="with --gal-nic: how many sets to show (from set 0)")
     ap.add_argument("--state-only", action="store_true",
                     help="only the ACOR/PB groups, no buffer, crossbar or credit traces")
     ap.add_argument("-o", "--out", required=True)
@@ -141,6 +145,24 @@ def main():
                 occ(f"qcn_cp{p}_{cls[p]}_q")
                 occ(f"qcn_cp{p}_{cls[p]}_fb")
         group(f"sw{a.switch} QCN congestion points (sample counter, sampled Q, Fb)", qcn_cps)
+    if a.gal_nic >= 0:
+        for k in range(a.gal_sets):
+            def gal(k=k):
+                # Net paths are absolute (net.nicN...), not under the switch: write them directly.
+                m = f"net.nic{a.gal_nic}.gal_rtl{k}.gal_threshold."
+                def gnet(name, width, analog=False):
+                    flags(DEC | RJUST | (ANALOG_STEP if analog else 0))
+                    L.append(m + name + (f"[{width - 1}:0]" if width > 1 else ""))
+                    for _ in range(a.analog_rows if analog else 0):
+                        flags(STRETCH)
+                        L.append("-")
+                gnet("dep_i", 4)
+                gnet("sum_q", 13, analog=True)
+                gnet("prev_q", 13, analog=True)
+                gnet("cnt_q", 20)
+                gnet("instant", 1)
+                gnet("t_q", 16, analog=True)
+            group(f"nic{a.gal_nic} Verilated gal_threshold.sv, set {k}", gal)
     if not a.state_only:
         group(f"sw{a.switch} injection inputs (occ, xbar_out)", inputs(host))
         group(f"sw{a.switch} local inputs (occ, xbar_out)", inputs(local))

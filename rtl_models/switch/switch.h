@@ -86,6 +86,8 @@ struct SwitchParams {
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
+  bool rtl_quadrant = false;              // ... the Verilated torus in-quadrant selector (all switches)
+  bool rtl_gal_threshold = false;         // ... the Verilated GAL threshold controllers (in the NICs)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
   bool check_vc_order = false;            // sim.check_vc_order: stop if a packet's VC decreases in a class
   FlowControl flow_control = FlowControl::Credit;

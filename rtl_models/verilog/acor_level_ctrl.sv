@@ -10,33 +10,36 @@
 //   else (interval end):                      level-1 if level > 0 and sum < DT[level-1];
 //                                             counter = 0, timer = 0.
 // Thresholds and the interval are programmable (inputs, held stable by software).
-module acor_level_ctrl (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [1:0]  levels_i,    // 2 or 3 levels in the policy sequence
-  input  logic [31:0] hi_i,        // hysteresis interval, cycles (>= 1)
-  input  logic [31:0] it1_i,       // increase threshold 0 -> 1
-  input  logic [31:0] it2_i,       // increase threshold 1 -> 2
-  input  logic [31:0] dt1_i,       // decrease threshold 1 -> 0
-  input  logic [31:0] dt2_i,       // decrease threshold 2 -> 1
-  input  logic [31:0] blocked_i,   // blocked non-minimal attempts this cycle
-  output logic [1:0]  level_o,
-  output logic [31:0] counter_o,
-  output logic [31:0] timer_o
+// Counter, timer, interval and thresholds are scfly_pkg::AcorBits (32) wide.
+module acor_level_ctrl #(
+  localparam int unsigned W = scfly_pkg::AcorBits
+) (
+  input  logic         clk_i,
+  input  logic         rst_ni,
+  input  logic [1:0]   levels_i,    // 2 or 3 levels in the policy sequence
+  input  logic [W-1:0] hi_i,        // hysteresis interval, cycles (>= 1)
+  input  logic [W-1:0] it1_i,       // increase threshold 0 -> 1
+  input  logic [W-1:0] it2_i,       // increase threshold 1 -> 2
+  input  logic [W-1:0] dt1_i,       // decrease threshold 1 -> 0
+  input  logic [W-1:0] dt2_i,       // decrease threshold 2 -> 1
+  input  logic [W-1:0] blocked_i,   // blocked non-minimal attempts this cycle
+  output logic [1:0]   level_o,
+  output logic [W-1:0] counter_o,
+  output logic [W-1:0] timer_o
 );
-  logic [1:0]  level_d, level_q;
-  logic [31:0] counter_d, counter_q, timer_d, timer_q;
-  logic [32:0] sum_wide;
-  logic [31:0] sum, it_cur, dt_cur, timer_inc;
-  logic        can_rise, rise, interval_end, fall;
+  logic [1:0]   level_d, level_q;
+  logic [W-1:0] counter_d, counter_q, timer_d, timer_q;
+  logic [W:0]   sum_wide;
+  logic [W-1:0] sum, it_cur, dt_cur, timer_inc;
+  logic         can_rise, rise, interval_end, fall;
 
   assign sum_wide  = {1'b0, counter_q} + {1'b0, blocked_i};
-  assign sum       = sum_wide[32] ? 32'hFFFF_FFFF : sum_wide[31:0];
+  assign sum       = sum_wide[W] ? '1 : sum_wide[W-1:0];
   assign it_cur    = (level_q == 2'd0) ? it1_i : it2_i;
   assign dt_cur    = (level_q == 2'd2) ? dt2_i : dt1_i;
   assign can_rise  = ({1'b0, level_q} + 3'd1) < {1'b0, levels_i};
   assign rise      = can_rise && (sum >= it_cur);
-  assign timer_inc = timer_q + 32'd1;
+  assign timer_inc = timer_q + W'(1);
   assign interval_end = !rise && !(timer_inc < hi_i);
   assign fall      = interval_end && (level_q != 2'd0) && (sum < dt_cur);
 

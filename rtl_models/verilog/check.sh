@@ -9,6 +9,13 @@ set -euo pipefail
 cd "$(dirname "$0")"
 vlt=""
 [ -f lint.vlt ] && vlt="lint.vlt"
+# The blocks take their widths from the package scfly_pkg, generated from the one definition
+# (../interface/widths.def) as the build does.
+gen=$(mktemp -d)
+trap 'rm -rf "$gen"' EXIT
+cmake -DDEF=../interface/widths.def -DOUT_H="$gen/scfly_widths.h" -DOUT_SV="$gen/scfly_pkg.sv" \
+  -P ../interface/gen_widths.cmake
+pkg="$gen/scfly_pkg.sv"
 # name  file  parameters (NAME=VALUE ...)
 variants=(
   "min_route_4_8_4        min_route.sv P=4 A=8 H=4"
@@ -20,6 +27,10 @@ variants=(
   "min_route_abs_4_8_4_33 min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=33"
   "pb_sat_detector_h2     pb_sat_detector.sv H=2"
   "pb_sat_detector_h6     pb_sat_detector.sv H=6"
+  "quadrant_sel_n1        quadrant_sel.sv N=1"
+  "quadrant_sel_n3        quadrant_sel.sv N=3"
+  "quadrant_sel_n4        quadrant_sel.sv N=4"
+  "quadrant_sel_n6        quadrant_sel.sv N=6"
 )
 status=0
 # check NAME FILE [PARAM=VALUE ...]
@@ -32,8 +43,8 @@ check() {
     chparam+=" -set ${kv%%=*} ${kv#*=}"
   done
   local lint out log cells
-  if out=$(verilator --lint-only -Wall $vlt "${gflags[@]}" "$f" 2>&1); then lint="clean"; else lint="FAILED"; status=1; echo "$out"; fi
-  local cmd="read_verilog -sv $f;"
+  if out=$(verilator --lint-only -Wall $vlt "${gflags[@]}" "$pkg" "$f" 2>&1); then lint="clean"; else lint="FAILED"; status=1; echo "$out"; fi
+  local cmd="read_verilog -sv $pkg $f;"
   [ -n "$chparam" ] && cmd+=" chparam$chparam $top;"
   if log=$(yosys -q -p "$cmd synth -top $top; tee -o /dev/stdout stat" 2>&1); then
     cells=$(echo "$log" | awk '/Number of cells:/ {n=$4} END {print n}')

@@ -42,7 +42,7 @@ module min_route #(
   input  logic          exit_valid_i,    // an exit link is already pinned in the header
   input  logic [AW-1:0] exit_index_i,    // ... owned by this switch index of the group
   input  logic [PW-1:0] exit_port_i,     // ... on this global port
-  input  logic [31:0]   rand_i,          // tie-break word among equally short exit links
+  input  logic [scfly_pkg::TieBits-1:0] rand_i,  // tie-break word among equally short exit links
   output logic [PW-1:0] port_o,
   output logic [2:0]    vc_o,
   output logic          global_done_o,
@@ -117,7 +117,8 @@ module min_route #(
       count = '0;
       for (int k = 0; k < N; k++) count = count + CW'(best_k[k]);
     end
-    assign nth = CW'(({{CW{1'b0}}, rand_i} * {32'b0, count}) >> 32);
+    localparam int unsigned TB = scfly_pkg::TieBits;
+    assign nth = CW'(({{CW{1'b0}}, rand_i} * {{TB{1'b0}}, count}) >> TB);
     always_comb begin
       seen      = '0;
       own_index = '0;

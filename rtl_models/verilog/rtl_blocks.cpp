@@ -4,6 +4,13 @@
 #include <string>
 
 #include "Vacor_level_ctrl.h"
+#include "Vgal_threshold.h"
+#include "Vquadrant_sel_n1.h"
+#include "Vquadrant_sel_n2.h"
+#include "Vquadrant_sel_n3.h"
+#include "Vquadrant_sel_n4.h"
+#include "Vquadrant_sel_n5.h"
+#include "Vquadrant_sel_n6.h"
 #include "Vugal_selector.h"
 #include "verilated.h"
 #include "verilated_syms.h"
@@ -229,9 +236,156 @@ const MinRouteModel* find_min_route(const DragonflyShape& s) {
   return nullptr;
 }
 
+// --- Torus in-quadrant selector: Verilated C++ model, evaluated in process per routed head ----
+// Packed ports of any width: Verilator gives them as 8/16/32/64-bit integers or as VlWide
+// arrays of 32-bit words.
+template <class P>
+void put_field(P& port, int lsb, int bits, uint64_t v) {
+  port = static_cast<P>(port | (static_cast<P>(v) << lsb));
+  (void)bits;
+}
+template <std::size_t W>
+void put_field(VlWide<W>& port, int lsb, int bits, uint64_t v) {
+  for (int b = 0; b < bits; ++b)
+    if ((v >> b) & 1) port[static_cast<std::size_t>((lsb + b) / 32)] |= 1u << ((lsb + b) % 32);
+}
+template <class P>
+void clear_port(P& port) { port = 0; }
+template <std::size_t W>
+void clear_port(VlWide<W>& port) {
+  for (std::size_t i = 0; i < W; ++i) port[i] = 0;
+}
+template <class P>
+uint32_t get_field(const P& port, int lsb, int bits) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((uint64_t{1} << bits) - 1));
+}
+
+template <class V>
+class RtlQuadrant final : public QuadrantBlock {
+ public:
+  explicit RtlQuadrant(const Torus& t) : m_v(new V(Verilated::threadContextp(), "rtl_quadrant_sel")) {
+    const int n = t.n(), s = 2 * n;
+    m_siw = 0;
+    while ((1 << m_siw) < s) ++m_siw;
+    m_v->k_i = static_cast<uint8_t>(t.k());
+    m_v->mesh_i = t.mesh();
+  }
+  ~RtlQuadrant() override { m_v->final(); }
+  int order(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng, const SwitchLoad& load,
+            int* ports) const override {
+    const int n = t.n(), s = 2 * n, P = t.host_ports();
+    clear_port(m_v->cur_i);
+    clear_port(m_v->dst_i);
+    for (int d = 0; d < n; ++d) {
+      put_field(m_v->cur_i, kCoordBits * d, kCoordBits, static_cast<uint64_t>(t.coord(sw, d)));
+      put_field(m_v->dst_i, kCoordBits * d, kCoordBits, static_cast<uint64_t>(t.coord(dst, d)));
+    }
+    const uint32_t dmask = (1u << n) - 1;
+    m_v->dir_set_i = dir_set & dmask;
+    m_v->minus_i = minus & dmask;
+    // Phase 1: the productive slots, so the tie words are drawn as the C++ unit draws them
+    // (one per candidate, in slot order, only when there are several).
+    clear_port(m_v->q_i);
+    clear_port(m_v->tie_i);
+    m_v->eval();
+    const uint32_t valid = static_cast<uint32_t>(m_v->valid_o);
+    const int count = static_cast<int>(m_v->count_o);
+    for (int sl = 0; sl < s; ++sl) {
+      if (!((valid >> sl) & 1)) continue;
+      put_field(m_v->q_i, kQueueBits * sl, kQueueBits, sat_queue(load.at(P + sl)));
+      put_field(m_v->tie_i, kTieBits * sl, kTieBits, count > 1 ? rng.order_word() : 0);
+    }
+    m_v->eval();
+    for (int i = 0; i < count; ++i) ports[i] = P + static_cast<int>(get_order(i));
+    return count;
+  }
+
+ private:
+  uint32_t get_order(int i) const { return get_field(m_v->order_o, m_siw * i, m_siw); }
+  std::unique_ptr<V> m_v;
+  int m_siw = 1;
+};
+
+// --- GAL threshold controller: Verilated C++ model in process, clocked per cycle ------------
+class RtlGalThreshold final : public GalThresholdBlock {
+ public:
+  RtlGalThreshold(const GalThresholdParams& p, const std::string& name)
+      : m_v(new Vgal_threshold(Verilated::threadContextp(), name.c_str())) {
+    m_v->adaptive_i = p.adaptive;
+    m_v->t0_i = static_cast<uint16_t>(p.t0);
+    m_v->t_min_i = static_cast<uint16_t>(p.t_min);
+    m_v->t_max_i = static_cast<uint16_t>(p.t_max);
+    m_v->n1_i = static_cast<uint16_t>(p.n1);
+    m_v->n2_i = p.n2;
+    m_v->dep_i = 0;
+    m_v->clk_i = 0;
+    m_v->rst_ni = 1;  // a falling rst_ni resets the registers
+    m_v->eval();
+    m_v->rst_ni = 0;
+    m_v->eval();
+    m_v->rst_ni = 1;
+    m_v->eval();
+  }
+  ~RtlGalThreshold() override { m_v->final(); }
+  void departure(uint64_t t) override {
+    clock(t);
+    if (m_dep == kGalDepMax)
+      throw std::logic_error(std::string("gal_threshold RTL ") + m_v->name() + ": more than " +
+                             std::to_string(kGalDepMax) + " departures in cycle " + std::to_string(t));
+    ++m_dep;
+  }
+  uint32_t value(uint64_t t) override {
+    clock(t);
+    return m_v->t_o;
+  }
+  // One rising edge per elapsed cycle, each carrying that cycle's departures.
+  void clock(uint64_t t) override {
+    while (m_cycle < t) {
+      m_v->dep_i = static_cast<uint8_t>(m_dep);
+      m_v->clk_i = 1;
+      m_v->eval();
+      m_v->clk_i = 0;
+      m_v->eval();
+      m_dep = 0;
+      ++m_cycle;
+    }
+  }
+
+ private:
+  std::unique_ptr<Vgal_threshold> m_v;
+  uint64_t m_cycle = 0;  // the cycle whose departures m_dep counts
+  uint32_t m_dep = 0;
+};
+
 }  // namespace
 
 bool rtl_available() { return true; }
+
+std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t) {
+  if (t.k() > kCoordMax)
+    throw std::invalid_argument("the RTL quadrant selector holds coordinates of " + std::to_string(kCoordBits) +
+                                " bits (k <= " + std::to_string(kCoordMax) + "), not k = " + std::to_string(t.k()));
+  switch (t.n()) {
+    case 1: return std::make_unique<RtlQuadrant<Vquadrant_sel_n1>>(t);
+    case 2: return std::make_unique<RtlQuadrant<Vquadrant_sel_n2>>(t);
+    case 3: return std::make_unique<RtlQuadrant<Vquadrant_sel_n3>>(t);
+    case 4: return std::make_unique<RtlQuadrant<Vquadrant_sel_n4>>(t);
+    case 5: return std::make_unique<RtlQuadrant<Vquadrant_sel_n5>>(t);
+    case 6: return std::make_unique<RtlQuadrant<Vquadrant_sel_n6>>(t);
+    default: break;
+  }
+  throw std::invalid_argument("the RTL quadrant selector is Verilated for n = 1.." + std::to_string(kTorusMaxDims) +
+                              ", not n = " + std::to_string(t.n()));
+}
+
+std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams& p, const std::string& name) {
+  if (p.n1 < 1 || p.n1 > static_cast<uint32_t>(kGalN1Max) || p.n2 < 1 || p.n2 > kGalN2Max || p.t0 > kGalTMax ||
+      p.t_min > kGalTMax || p.t_max > kGalTMax)
+    throw std::invalid_argument("the RTL GAL threshold controller holds n1 in [1, " + std::to_string(kGalN1Max) +
+                                "], n2 in [1, " + std::to_string(kGalN2Max) + "] and thresholds up to " +
+                                std::to_string(kGalTMax));
+  return std::make_unique<RtlGalThreshold>(p, name);
+}
 
 bool rtl_min_route_supports(const DragonflyShape& s) { return find_min_route(s) != nullptr; }
 

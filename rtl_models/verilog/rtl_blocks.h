@@ -29,6 +29,8 @@
 #include <systemc>
 
 #include "routing_units/acor_level_ctrl.h"
+#include "routing_units/gal_threshold.h"
+#include "routing_units/torus_routing.h"
 #include "routing_units/ugal.h"
 #include "topologies/dragonfly.h"
 
@@ -85,5 +87,16 @@ std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent);
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo);
 bool rtl_min_route_supports(const DragonflyShape& s);
 std::string rtl_min_route_shapes();
+
+// quadrant_sel.sv as the torus in-quadrant selector (in process, see above), Verilated for
+// n = 1..6 dimensions; k <= 255 (scfly_pkg::CoordBits). Throws std::invalid_argument for a
+// torus outside that. Draws the same order words from the caller's Rng as the C++ unit.
+std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t);
+
+// gal_threshold.sv as one GAL set's threshold controller: a Verilated model in process,
+// named `name` (under its NIC, e.g. net.nic3.gal_rtl5, so rtl_signals(nic) finds its nets
+// for the VCD), clocked once per cycle up to the cycle of each call. Needs p.n1 <=
+// scfly_pkg::GalN1Max and p's thresholds within 16 bits (the config checks both).
+std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams& p, const std::string& name);
 
 }  // namespace scfly

@@ -27,5 +27,7 @@ std::vector<RtlSignal> rtl_signals(const sc_core::sc_object&) { return {}; }
 std::string rtl_pb_widths() { return "none (this build has no RTL blocks)"; }
 std::string rtl_min_route_shapes() { return "none (this build has no RTL blocks)"; }
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&) { no_rtl(); }
+std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus&) { no_rtl(); }
+std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams&, const std::string&) { no_rtl(); }
 
 }  // namespace scfly

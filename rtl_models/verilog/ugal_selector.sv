@@ -1,23 +1,27 @@
 // UGAL selection (T-UGAL paper ../shared/papers/003_86cbaddc88747694.txt sec. 2.2; ACOR
 // paper sec. 5.3): choose the minimal candidate iff q_min * H_min <= q_vlb * H_vlb + T.
 // Combinational. RTL mirror of ugal_prefers_min() in routing_units/ugal.h; widths from
-// routing_units/rtl_widths.h: 16-bit saturated queue occupancies, 4-bit hop counts, signed
-// 24-bit threshold; the comparison is exact in 26 signed bits.
+// scfly_pkg (rtl_models/interface/widths.def): saturated queue occupancies (QueueBits = 16),
+// hop counts (HopBits = 4), signed threshold (ThresholdBits = 24); the products fit
+// QueueBits + HopBits bits and the comparison is exact in one bit more than the wider of
+// those and the threshold, plus a sign bit (26 signed bits with the defaults).
 module ugal_selector (
-  input  logic [15:0]        q_min_i,
-  input  logic [3:0]         h_min_i,
-  input  logic [15:0]        q_vlb_i,
-  input  logic [3:0]         h_vlb_i,
-  input  logic signed [23:0] threshold_i,
-  output logic               min_o         // 1: take the minimal path
+  input  logic [scfly_pkg::QueueBits-1:0]            q_min_i,
+  input  logic [scfly_pkg::HopBits-1:0]              h_min_i,
+  input  logic [scfly_pkg::QueueBits-1:0]            q_vlb_i,
+  input  logic [scfly_pkg::HopBits-1:0]              h_vlb_i,
+  input  logic signed [scfly_pkg::ThresholdBits-1:0] threshold_i,
+  output logic                                       min_o         // 1: take the minimal path
 );
-  logic [19:0]        cost_min, cost_vlb;
-  logic signed [25:0] lhs, rhs;
+  localparam int unsigned CW = scfly_pkg::QueueBits + scfly_pkg::HopBits;
+  localparam int unsigned SW = ((CW > scfly_pkg::ThresholdBits) ? CW : scfly_pkg::ThresholdBits) + 2;
+  logic [CW-1:0]        cost_min, cost_vlb;
+  logic signed [SW-1:0] lhs, rhs;
 
-  assign cost_min = q_min_i * h_min_i;
-  assign cost_vlb = q_vlb_i * h_vlb_i;
-  assign lhs      = $signed({6'b0, cost_min});
-  assign rhs      = $signed({6'b0, cost_vlb}) + 26'(threshold_i);
+  assign cost_min = CW'(q_min_i) * CW'(h_min_i);
+  assign cost_vlb = CW'(q_vlb_i) * CW'(h_vlb_i);
+  assign lhs      = $signed({(SW-CW)'(0), cost_min});
+  assign rhs      = $signed({(SW-CW)'(0), cost_vlb}) + SW'(threshold_i);
   assign min_o    = lhs <= rhs;
 
 `ifndef SYNTHESIS

@@ -33,6 +33,7 @@ run "tugal g9 T-PAR shift 0.3"   sc_main/configs/tugal-dfly-4-8-4-9.yaml routing
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
 run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml load=0.4 warmup_cycles=2000
 run "torus 8x8 MIN AD UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000
+run "torus 8x8 GAL UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000
 run "torus 8x8 CHAOS perm 0.8 1-phit" sc_main/configs/torus-8x8.yaml routing=chaos traffic=perm load=0.8 topology.terminal_ports=2 warmup_cycles=2000
 # RTL co-simulation (SCFLY_RTL builds): the same points with the Verilated blocks.
 run "medium MIN UN 0.4 rtl min_route" sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000 'rtl=[min_route]'
@@ -41,3 +42,6 @@ run "medium UGAL-L ADV+1 0.4 rtl ugal" sc_main/configs/dfly-medium.yaml routing=
 run "medium PB ADV+1 0.4 rtl pb"      sc_main/configs/dfly-medium.yaml routing=pb traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[pb]'
 run "medium PB-ACOR ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000
 run "medium PB-ACOR ADV+1 0.4 rtl all" sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[min_route,acor,ugal,pb]'
+run "torus 8x8 MIN AD UN 0.4 rtl quadrant" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000 'rtl=[quadrant]'
+run "torus 8x8 GAL UN 0.4 rtl gal_threshold" sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[gal_threshold]'
+run "torus 8x8 GAL UN 0.4 rtl both"  sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[quadrant,gal_threshold]'
