@@ -27,8 +27,20 @@ QcnPortTable::QcnPortTable(int first_port, int ports, const QcnParams& prm)
       m_p(static_cast<size_t>(ports), kQcnMax), m_last_fb(static_cast<size_t>(ports), 0),
       m_cnt(static_cast<size_t>(ports), 0) {}
 
+void QcnPortTable::mirror(size_t i) {
+  const uint32_t old_fb = m_last_fb[i];
+  m_block->read(static_cast<int>(i), m_p[i], m_last_fb[i], m_cnt[i]);
+  m_fb_sum = m_fb_sum - old_fb + m_last_fb[i];
+  m_fb_avg = m_block->fb_avg();
+}
+
 void QcnPortTable::on_cnm(int port, uint32_t fb) {
   const size_t i = idx(port);
+  if (m_block) {
+    m_block->cnm(static_cast<int>(i), fb);
+    mirror(i);
+    return;
+  }
   m_cnt[i] = 0;
   uint32_t& p = m_p[i];
   if (!m_prm.feedback_comparison) {
@@ -45,6 +57,11 @@ void QcnPortTable::on_cnm(int port, uint32_t fb) {
 
 void QcnPortTable::on_packets(int port, uint32_t n) {
   const size_t i = idx(port);
+  if (m_block) {
+    for (uint32_t k = 0; k < n; ++k) m_block->packet(static_cast<int>(i));
+    mirror(i);
+    return;
+  }
   m_cnt[i] += n;
   while (m_cnt[i] >= m_prm.pc_limit) {
     m_cnt[i] -= m_prm.pc_limit;

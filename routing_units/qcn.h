@@ -36,6 +36,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace scfly {
@@ -81,11 +82,26 @@ uint32_t qcn_increase(uint32_t p, uint32_t pi);
 // Integer percent the routing compares N with: floor(P).
 inline int qcn_percent(uint32_t p) { return static_cast<int>(p / kQcnOne); }
 
+// A replacement for the table's update arithmetic: the co-simulated RTL
+// (rtl_models/verilog/qcn_port_prob.sv, --rtl qcn), indexed by transit port (port - first).
+// cnm() and packet() are one update each (a clock edge); read() returns a port's registers.
+class QcnPortBlock {
+ public:
+  virtual ~QcnPortBlock() = default;
+  virtual void cnm(int index, uint32_t fb) = 0;
+  virtual void packet(int index) = 0;
+  virtual void read(int index, uint32_t& p, uint32_t& last_fb, uint32_t& cnt) const = 0;
+  virtual uint32_t fb_avg() const = 0;
+};
+
 // The QCN-Switch port-probability table of one switch: P, LastFb and the packet counter
 // of each transit port [first, first + ports).
 class QcnPortTable {
  public:
   QcnPortTable(int first_port, int ports, const QcnParams& prm);
+  // From now on the updates are the block's (its registers start as this table's initial
+  // state: P = 100 %, LastFb and counters 0); the getters read its registers back.
+  void set_block(std::unique_ptr<QcnPortBlock> b) { m_block = std::move(b); }
   // A CNM carrying `fb` arrived through (or, for a local update, concerns) transit port
   // `port`: base AIMD or feedback comparison as configured; the port's counter restarts.
   void on_cnm(int port, uint32_t fb);
@@ -112,15 +128,44 @@ class QcnPortTable {
   std::vector<uint32_t> m_p, m_last_fb, m_cnt;
   uint32_t m_fb_sum = 0;
   uint32_t m_fb_avg = 0;  // traced copy of fb_avg()
+  std::shared_ptr<QcnPortBlock> m_block;  // --rtl qcn (a copy of the table shares it)
+  void mirror(size_t i);  // the block's registers of port i into m_p, m_last_fb, m_cnt
+};
+
+// A replacement for the congestion points of one switch: the co-simulated RTL
+// (rtl_models/verilog/qcn_cp.sv, --rtl qcn_cp), indexed by transit port (port - first).
+// Each call is one update (a clock edge); read() returns a port's registers.
+class QcnCpBlock {
+ public:
+  virtual ~QcnCpBlock() = default;
+  virtual bool count(int index, uint32_t n) = 0;
+  virtual uint32_t sample(int index, uint32_t q) = 0;
+  virtual void sample_empty(int index) = 0;
+  // After sample(index, ...) with Fb > 0: whether it emits a CNM, given the draw word
+  // Rng::below(100) would scale (1 + below(100) <= cnm_percent).
+  virtual bool emits(int index, uint32_t draw) const = 0;
+  virtual void read(int index, uint32_t& count, uint32_t& q_old, uint32_t& last_q, uint32_t& last_fb) const = 0;
 };
 
 // One congestion point (a sampled port): counts packets entering the sampled buffer and
 // samples one in every CPC of them (time-paced sampling keeps one timer for all ports).
+// Queues are sampled saturated to kQueueBits (the RTL's width; sat_queue in rtl_widths.h,
+// applied by the caller).
 class QcnCongestionPoint {
  public:
+  // From now on this point's updates are the block's, at index `index` (--rtl qcn_cp).
+  void attach(QcnCpBlock* b, int index) {
+    m_block = b;
+    m_index = index;
+  }
   // `n` packets entered the sampled buffer: true if a sample is due (one per CPC packets;
   // several due at once count as one sample).
   bool count(uint32_t n, uint32_t cpc) {
+    if (m_block) {
+      const bool due = m_block->count(m_index, n);
+      mirror();
+      return due;
+    }
     m_count += n;
     if (m_count < cpc) return false;
     m_count %= cpc;
@@ -128,21 +173,43 @@ class QcnCongestionPoint {
   }
   // A sample of an empty queue (a time-paced sample while the switch slept): feedback 0,
   // no CNM, no draw; only Q_old := 0 remains of it.
-  void sample_empty() { m_q_old = m_last_q = m_last_fb = 0; }
+  void sample_empty() {
+    if (m_block) {
+      m_block->sample_empty(m_index);
+      mirror();
+      return;
+    }
+    m_q_old = m_last_q = m_last_fb = 0;
+  }
   // Takes the sample of queue `q` (phits): its feedback, and Q_old := q.
   uint32_t sample(uint32_t q, uint32_t qeq, uint32_t w) {
+    if (m_block) {
+      const uint32_t fb = m_block->sample(m_index, q);
+      mirror();
+      return fb;
+    }
     const uint32_t fb = qcn_feedback(q, m_q_old, qeq, w);
     m_q_old = q;
     m_last_q = q;
     m_last_fb = fb;
     return fb;
   }
+  // Whether the last sample (Fb > 0) emits a CNM: 1 + below(100) <= pct, drawn from `rng`
+  // (a template so this header needs no Rng).
+  template <class R>
+  bool emits(R& rng, uint32_t pct) const {
+    if (m_block) return m_block->emits(m_index, rng.next32());
+    return 1 + rng.below(100) <= pct;
+  }
   const uint32_t* count_ptr() const { return &m_count; }
   const uint32_t* last_q_ptr() const { return &m_last_q; }
   const uint32_t* last_fb_ptr() const { return &m_last_fb; }
 
  private:
+  void mirror() { m_block->read(m_index, m_count, m_q_old, m_last_q, m_last_fb); }
   uint32_t m_count = 0, m_q_old = 0, m_last_q = 0, m_last_fb = 0;
+  QcnCpBlock* m_block = nullptr;
+  int m_index = 0;
 };
 
 }  // namespace scfly

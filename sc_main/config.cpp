@@ -328,6 +328,18 @@ void validate(ParseState& s) {
     static_assert(kGalDepMax >= 8, "topology.terminal_ports allows 8 departures per cycle");
   }
   QcnParams& q = c.routing_prm.qcn;
+  if (c.sw.rtl_qcn_cp) {
+    // Q_eq per sampled buffer (QcnUnit::attach) within the RTL's kQueueBits.
+    for (const int cls : {static_cast<int>(PortClass::Local), static_cast<int>(PortClass::Global)}) {
+      const uint32_t depth = q.sampling == QcnSampling::Output ? c.sw.out_buf[cls] : c.sw.in_buf[cls];
+      const double qeq = q.qeq * depth + 0.5;
+      if (qeq > kQueueMax)
+        throw ConfigError("config key 'qcn.qeq': value " + nlohmann::json(q.qeq).dump() + " is not allowed with rtl qcn_cp; Q_eq = " +
+                          std::to_string(static_cast<uint64_t>(qeq)) + " phits of the " + to_string(static_cast<PortClass>(cls)) +
+                          " buffers exceeds the RTL's " + std::to_string(kQueueBits) + " bits (" +
+                          std::to_string(kQueueMax) + ")");
+    }
+  }
   if (q.source_processing && q.sampling != QcnSampling::Input)
     throw ConfigError("config key 'qcn.source_processing': value true is not allowed with qcn.sampling: output; "
                       "source processing is the input-sampling variant (paper sec. 3.3.1), output sampling "
@@ -551,7 +563,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
   } else if (r && r.IsSequence()) {
     for (const auto& n : r) {
-      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, quadrant, gal_threshold");
+      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, qcn, qcn_cp, quadrant, gal_threshold");
       names.push_back(n.Scalar());
     }
   } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
@@ -562,14 +574,14 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {
-    const bool dfly_block = n == "acor" || n == "ugal" || n == "pb" || n == "min_route";
+    const bool dfly_block = n == "acor" || n == "ugal" || n == "pb" || n == "min_route" || n == "qcn" || n == "qcn_cp";
     const bool torus_block = n == "quadrant" || n == "gal_threshold";
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
                         " has the torus blocks quadrant and gal_threshold");
     if (torus_block && dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
-                        " has the Dragonfly blocks min_route, acor, ugal and pb");
+                        " has the Dragonfly blocks min_route, acor, ugal, pb, qcn and qcn_cp");
     if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)
@@ -585,6 +597,18 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
         throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing gal, "
                           "not " + routing_now);
       c.sw.rtl_gal_threshold = true;  // its parameter limits: validate()
+    } else if (n == "qcn" || n == "qcn_cp") {
+      const std::string what = n == "qcn" ? "QCN-Switch's port-probability unit" : "QCN's congestion points";
+      if (c.routing != RoutingAlgo::MinCond || c.routing_prm.trigger != MinCondTrigger::Qcn)
+        throw ConfigError("config key 'rtl': block '" + n + "' (" + what + ") needs routing min-cond "
+                          "with min_cond.trigger qcn, not " + routing_now);
+      const int transit = c.topology.a - 1 + c.topology.h;
+      if (transit > kQcnPortsMax)
+        throw ConfigError("config key 'rtl': block '" + n + "' holds " + std::to_string(kQcnPortsMax) +
+                          " transit ports; dfly(" + std::to_string(c.topology.p) + "," + std::to_string(c.topology.a) +
+                          "," + std::to_string(c.topology.h) + "," + std::to_string(c.topology.g) + ") has " +
+                          std::to_string(transit));
+      (n == "qcn" ? c.sw.rtl_qcn : c.sw.rtl_qcn_cp) = true;  // qcn_cp's Q_eq limit: validate()
     } else if (n == "acor") {
       if (!uses_level_ctrl(c.routing))
         throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
@@ -619,7 +643,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
       c.sw.rtl_min_route = true;
     } else {
-      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb "
+      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb, qcn, qcn_cp "
                         "(Dragonfly), quadrant, gal_threshold (torus/mesh)");
     }
   }

@@ -227,3 +227,70 @@ TEST(RtlNetwork, GalThresholdRtlTracesIntoTheVcd) {
   EXPECT_GT(hi, lo);  // it moved
   for (uint64_t s : w.values.at(g + "sum_q")) ASSERT_LE(s, 50U);
 }
+
+// QCN-Switch's port-probability unit (--rtl qcn) in every switch of qcn-tiny: identical
+// metrics and per-switch time series (the port probabilities among them) under ADV+1,
+// where the probabilities fall, with feedback comparison, base AIMD and source processing.
+TEST(RtlNetwork, QcnRtlGivesIdenticalResults) {
+  const std::string qcn_tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml";
+  for (const std::string args :
+       {"traffic=adv+1 load=0.4 --rtl qcn", "traffic=adv+1 load=0.4 qcn.feedback_comparison=false --rtl qcn,qcn_cp",
+        "traffic=adv+1 load=0.5 qcn.sampling=input qcn.source_processing=true --rtl qcn,qcn_cp",
+        "traffic=adv+1 load=0.4 qcn.sampling_clock=time qcn.w=2 --rtl qcn_cp", "traffic=un load=0.6 --rtl qcn,qcn_cp"}) {
+    SCOPED_TRACE(args);
+    const std::string rtl_flag = args.substr(args.find("--rtl"));
+    const std::string plain = args.substr(0, args.find(" --rtl"));
+    const std::string common =
+        plain + " warmup_cycles=5000 measure_cycles=15000 timeseries.bin_cycles=2500 timeseries.per_switch=true";
+    const ScflyRun cpp = run_scfly(qcn_tiny, common);
+    const ScflyRun rtl = run_scfly(qcn_tiny, common + " " + rtl_flag);
+    expect_ok(cpp);
+    expect_ok(rtl);
+    if (rtl_flag.find("qcn,") != std::string::npos || rtl_flag == "--rtl qcn") {
+      EXPECT_NE(rtl.out.find("qcn_port_prob.sv (in process per switch)"), std::string::npos) << rtl.out;
+    }
+    if (rtl_flag.find("qcn_cp") != std::string::npos) {
+      EXPECT_NE(rtl.out.find("qcn_cp.sv (in process per switch)"), std::string::npos) << rtl.out;
+    }
+    EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+    EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+    if (args.find("adv+1") != std::string::npos) {
+      // The comparison means something only if probabilities moved.
+      double min_p = 100;
+      for (const auto& [name, rows] : rtl.json["timeseries"]["per_switch"].items())
+        if (name.rfind("qcn_p", 0) == 0 && name.find("lastfb") == std::string::npos)
+          for (const auto& row : rows)
+            for (const auto& v : row) min_p = std::min(min_p, v.get<double>());
+      EXPECT_LT(min_p, 90.0);
+    }
+  }
+  const ScflyRun bad = run_scfly(qcn_tiny, "routing=min --rtl qcn", false);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("block 'qcn'"), std::string::npos) << bad.err;
+  const ScflyRun bad2 = run_scfly(qcn_tiny, "min_cond.trigger=pause --rtl qcn_cp", false);
+  EXPECT_EQ(bad2.code, 2);
+  EXPECT_NE(bad2.err.find("block 'qcn_cp'"), std::string::npos) << bad2.err;
+  const ScflyRun bad3 = run_scfly(qcn_tiny, "switch.output_buffer.local=400000 qcn.qeq=0.5 --rtl qcn_cp", false);
+  EXPECT_EQ(bad3.code, 2);
+  EXPECT_NE(bad3.err.find("config key 'qcn.qeq'"), std::string::npos) << bad3.err;
+}
+
+// The QCN blocks trace into the VCD under their switch (net.swN.qcn_rtl.qcn_port_prob.*,
+// net.swN.qcn_cp_rtl.qcn_cp.*): the last update's datapath (the register files are arrays,
+// which the VCD writer skips; the switch traces every port's P and LastFb itself).
+TEST(RtlNetwork, QcnRtlTracesIntoTheVcd) {
+  const std::string qcn_tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml";
+  const std::string vcd = "/tmp/scfly_rtl_qcn_" + std::to_string(getpid()) + ".vcd";
+  const ScflyRun r = run_scfly(qcn_tiny, "traffic=adv+1 load=0.4 warmup_cycles=0 measure_cycles=3000 "
+                                         "--rtl qcn,qcn_cp --vcd " + vcd + " --trace-switches 3");
+  expect_ok(r);
+  const Waves w = parse_vcd(slurp(vcd));
+  std::remove(vcd.c_str());
+  // Switch 3 owns the group's global link ADV+1 saturates.
+  const std::string pp = "net.sw3.qcn_rtl.qcn_port_prob.", cp = "net.sw3.qcn_cp_rtl.qcn_cp.";
+  for (const std::string n : {"p_cur", "p_next", "fb_i", "avg_q", "sum_q", "cnt_o"}) EXPECT_TRUE(w.values.count(pp + n)) << pp + n;
+  for (const std::string n : {"q_i", "fb_o", "raw", "span", "due_o", "count_o"}) EXPECT_TRUE(w.values.count(cp + n)) << cp + n;
+  ASSERT_TRUE(w.values.count(cp + "last_fb_o"));
+  const auto& fb = w.values.at(cp + "last_fb_o");
+  EXPECT_EQ(*std::max_element(fb.begin(), fb.end()), 63U);  // a saturated sample in the window
+}

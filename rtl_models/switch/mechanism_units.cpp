@@ -135,6 +135,10 @@ class QcnUnit final : public SwitchUnit {
       const uint32_t depth = m_q.sampling == QcnSampling::Output ? st.out_depth(port) : st.in_depth(port);
       m_qeq[static_cast<size_t>(i)] = std::max<uint32_t>(1, static_cast<uint32_t>(m_q.qeq * depth + 0.5));
     }
+    if (!m_cp_name.empty()) {
+      m_cp_rtl = make_rtl_qcn_cp(m_q, m_qeq, m_cp_name);
+      for (int i = 0; i < m_n; ++i) m_cp[static_cast<size_t>(i)].attach(m_cp_rtl.get(), i);
+    }
   }
   void attach(ControlPort& port) override { m_port = &port; }
   void attach(ForwardingTable& table) override { m_table = &table; }
@@ -203,18 +207,26 @@ class QcnUnit final : public SwitchUnit {
     out.push_back({"qcn_cnms_received", recv, [recv] { return static_cast<double>(*recv); }});
   }
   const QcnPortTable& ports() const { return m_ports; }
+  // --rtl qcn: the port probabilities are the Verilated unit's.
+  void use_rtl(const std::string& name) { m_ports.set_block(make_rtl_qcn_port_prob(m_q, m_n, name)); }
+  // --rtl qcn_cp: the congestion points are the Verilated unit's (after attach(SwitchState),
+  // which sets each port's Q_eq).
+  void use_rtl_cp(const std::string& name) { m_cp_name = name; }
 
  private:
+  std::string m_cp_name;                  // --rtl qcn_cp: the block's name
+  std::unique_ptr<QcnCpBlock> m_cp_rtl;   // ... and the block, shared by the ports' points
   // `arrival`: the sample was triggered by a packet entering the queue (the culprit, for
   // output sampling); otherwise (time-paced) a packet of the queue is drawn.
   void sample(int port, bool arrival) {
     const size_t k = static_cast<size_t>(port - m_first);
-    const uint32_t q = m_q.sampling == QcnSampling::Output ? m_state->queued_for_output(port) : m_state->data_phits_in(port);
+    const uint32_t q = sat_queue(m_q.sampling == QcnSampling::Output ? m_state->queued_for_output(port)
+                                                                      : m_state->data_phits_in(port));
     const uint32_t fb = m_cp[k].sample(q, m_qeq[k], m_q.w);
     m_samples += q != 0;  // samples of an empty queue (also those a sleeping switch skips) are not counted
     if (fb == 0) return;
     ++m_congested;
-    if (1 + m_rng.below(100) > m_q.cnm_percent) return;
+    if (!m_cp[k].emits(m_rng, m_q.cnm_percent)) return;
     const Packet* victim = nullptr;
     if (m_q.sampling == QcnSampling::Output && arrival) {
       victim = m_state->last_packet_out(port);  // the frame whose arrival was sampled
@@ -319,7 +331,7 @@ class PauseTrigger final : public SwitchUnit {
 
 std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const RoutingUnit& routing,
                                                               const SwitchParams& prm, SimContext& ctx,
-                                                              uint64_t seed) {
+                                                              uint64_t seed, const std::string& sw_name) {
   // Order matters only for the VCD's variable order: load publisher, PB flags, ACOR level.
   std::vector<std::unique_ptr<SwitchUnit>> units;
   const Topology& topo = routing.topology();
@@ -335,7 +347,10 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   if (routing.uses_qcn()) {
     const QcnParams& q = routing.params().qcn;
     const uint16_t cnm = q.cnm_phits ? q.cnm_phits : prm.packet_phits;
-    units.push_back(std::make_unique<QcnUnit>(sw, *routing.dragonfly(), q, cnm, prm.packet_phits, seed, ctx));
+    auto unit = std::make_unique<QcnUnit>(sw, *routing.dragonfly(), q, cnm, prm.packet_phits, seed, ctx);
+    if (prm.rtl_qcn) unit->use_rtl(sw_name + ".qcn_rtl");
+    if (prm.rtl_qcn_cp) unit->use_rtl_cp(sw_name + ".qcn_cp_rtl");
+    units.push_back(std::move(unit));
   }
   if (routing.algo() == RoutingAlgo::MinCond && routing.params().trigger == MinCondTrigger::Pause)
     units.push_back(std::make_unique<PauseTrigger>(topo.host_ports(), topo.radix(), prm.packet_phits));

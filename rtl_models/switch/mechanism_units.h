@@ -13,10 +13,13 @@
 //                      pb_sat_detector.sv with --rtl pb); its own flags are read at once, the
 //                      group's other switches see them after pb.delay (SatFlagTable).
 // The factory must run inside the switch's constructor: the Verilated SystemC blocks become
-// children of the switch module (net.swN.acor_rtl, net.swN.pb_rtl).
+// children of the switch module (net.swN.acor_rtl, net.swN.pb_rtl); the in-process QCN
+// port-probability unit (--rtl qcn) is named under the switch's name `sw_name`
+// (net.swN.qcn_rtl) so its nets trace with the switch.
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "rtl_models/switch/sim_context.h"
@@ -29,6 +32,6 @@ struct SwitchParams;
 
 std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const RoutingUnit& routing,
                                                               const SwitchParams& prm, SimContext& ctx,
-                                                              uint64_t seed);
+                                                              uint64_t seed, const std::string& sw_name);
 
 }  // namespace scfly

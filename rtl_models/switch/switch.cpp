@@ -128,7 +128,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
   if (routing.uses_table()) m_table = std::make_unique<ForwardingTable>(routing.make_table(id));
   // Created here so that Verilated blocks become children of this module.
-  m_units = make_mechanism_units(id, routing, prm, ctx, seed);
+  m_units = make_mechanism_units(id, routing, prm, ctx, seed, this->name());
   for (auto& u : m_units) {
     u->attach(m_view);
     u->attach(static_cast<const SwitchState&>(*this));

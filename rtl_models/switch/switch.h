@@ -86,6 +86,8 @@ struct SwitchParams {
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
+  bool rtl_qcn = false;                   // ... the Verilated QCN port-probability unit
+  bool rtl_qcn_cp = false;                // ... the Verilated QCN congestion points
   bool rtl_quadrant = false;              // ... the Verilated torus in-quadrant selector (all switches)
   bool rtl_gal_threshold = false;         // ... the Verilated GAL threshold controllers (in the NICs)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)

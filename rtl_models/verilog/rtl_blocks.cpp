@@ -5,6 +5,8 @@
 
 #include "Vacor_level_ctrl.h"
 #include "Vgal_threshold.h"
+#include "Vqcn_cp.h"
+#include "Vqcn_port_prob.h"
 #include "Vquadrant_sel_n1.h"
 #include "Vquadrant_sel_n2.h"
 #include "Vquadrant_sel_n3.h"
@@ -357,9 +359,167 @@ class RtlGalThreshold final : public GalThresholdBlock {
   uint32_t m_dep = 0;
 };
 
+// --- QCN port-probability unit: Verilated C++ model in process, one edge per update ---------
+class RtlQcnPortProb final : public QcnPortBlock {
+ public:
+  RtlQcnPortProb(const QcnParams& q, int ports, const std::string& name)
+      : m_v(new Vqcn_port_prob(Verilated::threadContextp(), name.c_str())) {
+    m_v->np_i = static_cast<uint8_t>(ports);
+    m_v->fbc_i = q.feedback_comparison;
+    m_v->lf_den_i = q.lf_den;
+    m_v->pc_limit_i = q.pc_limit;
+    m_v->pi_i = q.pi;
+    m_v->p_min_i = q.p_min;
+    m_v->th1_i = static_cast<uint8_t>(q.th1);
+    m_v->th2_i = static_cast<uint8_t>(q.th2);
+    m_v->cnm_i = 0;
+    m_v->pkt_i = 0;
+    m_v->clk_i = 0;
+    m_v->rst_ni = 1;  // a falling rst_ni resets the registers
+    m_v->eval();
+    m_v->rst_ni = 0;
+    m_v->eval();
+    m_v->rst_ni = 1;
+    m_v->eval();
+  }
+  ~RtlQcnPortProb() override { m_v->final(); }
+  void cnm(int index, uint32_t fb) override {
+    m_v->cnm_i = 1;
+    m_v->fb_i = static_cast<uint8_t>(fb & kQcnFbMax);
+    edge(index);
+  }
+  void packet(int index) override {
+    m_v->pkt_i = 1;
+    edge(index);
+  }
+  void read(int index, uint32_t& p, uint32_t& last_fb, uint32_t& cnt) const override {
+    m_v->rd_port_i = static_cast<uint8_t>(index);
+    m_v->eval();
+    p = m_v->p_o;
+    last_fb = m_v->last_fb_o;
+    cnt = m_v->cnt_o;
+  }
+  uint32_t fb_avg() const override { return m_v->fb_avg_o; }
+
+ private:
+  void edge(int index) {
+    m_v->port_i = static_cast<uint8_t>(index);
+    m_v->clk_i = 1;
+    m_v->eval();
+    m_v->clk_i = 0;
+    m_v->cnm_i = 0;
+    m_v->pkt_i = 0;
+    m_v->eval();
+  }
+  std::unique_ptr<Vqcn_port_prob> m_v;
+};
+
+// --- QCN congestion points: Verilated C++ model in process, one edge per update ------------
+class RtlQcnCp final : public QcnCpBlock {
+ public:
+  RtlQcnCp(const QcnParams& q, const std::vector<uint32_t>& qeq, const std::string& name)
+      : m_v(new Vqcn_cp(Verilated::threadContextp(), name.c_str())) {
+    m_v->w_i = static_cast<uint8_t>(q.w);
+    m_v->cpc_i = q.cpc;
+    m_v->pct_i = static_cast<uint8_t>(q.cnm_percent);
+    m_v->clk_i = 0;
+    m_v->rst_ni = 1;  // a falling rst_ni resets the registers
+    m_v->eval();
+    m_v->rst_ni = 0;
+    m_v->eval();
+    m_v->rst_ni = 1;
+    m_v->eval();
+    // Q_eq of each port through the write port.
+    for (size_t i = 0; i < qeq.size(); ++i) {
+      m_v->cfg_we_i = 1;
+      m_v->cfg_qeq_i = static_cast<uint16_t>(qeq[i]);
+      edge(static_cast<int>(i));
+    }
+  }
+  ~RtlQcnCp() override { m_v->final(); }
+  bool count(int index, uint32_t n) override {
+    m_v->count_i = 1;
+    m_v->n_i = n;
+    m_v->port_i = static_cast<uint8_t>(index);
+    m_v->eval();
+    const bool due = m_v->due_o != 0;
+    edge(index);
+    return due;
+  }
+  uint32_t sample(int index, uint32_t q) override {
+    m_v->sample_i = 1;
+    m_v->q_i = static_cast<uint16_t>(sat_queue(q));
+    m_v->port_i = static_cast<uint8_t>(index);
+    m_v->eval();
+    const uint32_t fb = m_v->fb_o;
+    edge(index);
+    return fb;
+  }
+  void sample_empty(int index) override {
+    m_v->empty_i = 1;
+    edge(index);
+  }
+  bool emits(int index, uint32_t draw) const override {
+    m_v->port_i = static_cast<uint8_t>(index);
+    m_v->draw_i = draw;
+    m_v->eval();
+    return m_v->cnm_o != 0;
+  }
+  void read(int index, uint32_t& count, uint32_t& q_old, uint32_t& last_q, uint32_t& last_fb) const override {
+    m_v->rd_port_i = static_cast<uint8_t>(index);
+    m_v->eval();
+    count = m_v->count_o;
+    last_q = m_v->last_q_o;
+    q_old = last_q;  // Q_old is the last sample's Q
+    last_fb = m_v->last_fb_o;
+  }
+
+ private:
+  void edge(int index) {
+    m_v->port_i = static_cast<uint8_t>(index);
+    m_v->clk_i = 1;
+    m_v->eval();
+    m_v->clk_i = 0;
+    m_v->count_i = 0;
+    m_v->sample_i = 0;
+    m_v->empty_i = 0;
+    m_v->cfg_we_i = 0;
+    m_v->eval();
+  }
+  std::unique_ptr<Vqcn_cp> m_v;
+};
+
 }  // namespace
 
 bool rtl_available() { return true; }
+
+std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vector<uint32_t>& qeq,
+                                            const std::string& name) {
+  if (qeq.empty() || qeq.size() > static_cast<size_t>(kQcnPortsMax))
+    throw std::invalid_argument("the RTL QCN congestion points hold 1-" + std::to_string(kQcnPortsMax) +
+                                " transit ports, not " + std::to_string(qeq.size()));
+  for (uint32_t e : qeq)
+    if (e < 1 || e > kQueueMax)
+      throw std::invalid_argument("the RTL QCN congestion points hold Q_eq in [1, " + std::to_string(kQueueMax) +
+                                  "] phits, not " + std::to_string(e));
+  if (q.w > 64 || q.cpc < 1 || q.cpc > (1u << kQcnCpcBits) - 1 || q.cnm_percent > 100)
+    throw std::invalid_argument("the RTL QCN congestion points hold w <= 64, CPC in [1, " +
+                                std::to_string((1u << kQcnCpcBits) - 1) + "] and %CNM <= 100");
+  return std::make_unique<RtlQcnCp>(q, qeq, name);
+}
+
+std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams& q, int ports, const std::string& name) {
+  if (ports < 1 || ports > kQcnPortsMax)
+    throw std::invalid_argument("the RTL QCN port-probability unit holds 1-" + std::to_string(kQcnPortsMax) +
+                                " transit ports, not " + std::to_string(ports));
+  if (q.lf_den < 1 || q.lf_den > (1u << kQcnDenBits) - 1 || q.pc_limit < 1 ||
+      q.pc_limit > (1u << kQcnCntBits) - 1 || q.pi > kQcnMax || q.p_min > kQcnMax || q.th1 > kQcnFbMax ||
+      q.th2 > kQcnFbMax)
+    throw std::invalid_argument("the RTL QCN port-probability unit holds D <= " +
+                                std::to_string((1u << kQcnDenBits) - 1) + ", PC_l <= " +
+                                std::to_string((1u << kQcnCntBits) - 1) + ", PI and P_min <= 100 % and Th <= 63");
+  return std::make_unique<RtlQcnPortProb>(q, ports, name);
+}
 
 std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t) {
   if (t.k() > kCoordMax)

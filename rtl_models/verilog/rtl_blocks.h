@@ -30,6 +30,7 @@
 
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/gal_threshold.h"
+#include "routing_units/qcn.h"
 #include "routing_units/torus_routing.h"
 #include "routing_units/ugal.h"
 #include "topologies/dragonfly.h"
@@ -98,5 +99,17 @@ std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t);
 // for the VCD), clocked once per cycle up to the cycle of each call. Needs p.n1 <=
 // scfly_pkg::GalN1Max and p's thresholds within 16 bits (the config checks both).
 std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams& p, const std::string& name);
+
+// qcn_port_prob.sv as a switch's QCN port-probability unit for `ports` transit ports (<=
+// scfly_pkg::QcnPortsMax): a Verilated model in process, named `name` (under its switch,
+// e.g. net.sw3.qcn_rtl, so rtl_signals(switch) finds its nets for the VCD), one clock edge
+// per update. Throws std::invalid_argument outside its widths.
+std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams& q, int ports, const std::string& name);
+
+// qcn_cp.sv as a switch's congestion points, one per transit port with Q_eq `qeq[i]` (<=
+// 65535, loaded through its write port): in process, named `name` (net.swN.qcn_cp_rtl), one
+// clock edge per update. Throws std::invalid_argument outside its widths.
+std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vector<uint32_t>& qeq,
+                                            const std::string& name);
 
 }  // namespace scfly
