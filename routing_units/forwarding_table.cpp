@@ -128,6 +128,22 @@ void ForwardingTable::set_probability(int port, int pct) {
     throw std::invalid_argument("forwarding table: probability " + std::to_string(pct) +
                                 " not in [0, 100]");
   m_prob[static_cast<size_t>(port)] = static_cast<uint8_t>(pct);
+  if (m_block) m_block->set_probability(port, pct);
+}
+
+std::vector<ForwardingTable::AltView> ForwardingTable::lookup_order() const {
+  std::vector<int> idx(m_alts.size());
+  for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int>(i);
+  std::stable_sort(idx.begin(), idx.end(), [&](int x, int y) {
+    return m_alts[static_cast<size_t>(x)].priority > m_alts[static_cast<size_t>(y)].priority;
+  });
+  std::vector<AltView> out;
+  out.reserve(idx.size());
+  for (int i : idx) {
+    const Alt& a = m_alts[static_cast<size_t>(i)];
+    out.push_back(AltView{a.first, a.count, a.draw, a.condition});
+  }
+  return out;
 }
 
 int ForwardingTable::probability(int port) const {
@@ -151,6 +167,7 @@ int ForwardingTable::resolve_port(const FlowAction& a, const RouteHeader& h) con
 
 RouteDecision ForwardingTable::lookup(int in_port, RouteHeader& h, Rng& rng,
                                       LookupInfo* info) const {
+  if (m_block) return m_block->lookup(in_port, h, rng, info);
   LookupInfo scratch;
   LookupInfo& inf = info ? *info : scratch;
   inf = LookupInfo{};

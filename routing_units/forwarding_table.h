@@ -81,6 +81,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -160,6 +161,19 @@ struct LookupInfo {
   int skipped_port = -1;     // ... and its output port
 };
 
+class ForwardingTable;
+
+// A replacement for the table's lookup and probability register: the co-simulated RTL
+// (rtl_models/verilog/ft_lookup.sv, --rtl table), loaded with the table's entries in lookup
+// order. Same contract as ForwardingTable::lookup (same decision, header update and Rng
+// draws); set_probability mirrors the register writes.
+class FtBlock {
+ public:
+  virtual ~FtBlock() = default;
+  virtual RouteDecision lookup(int in_port, RouteHeader& h, Rng& rng, LookupInfo* info) const = 0;
+  virtual void set_probability(int port, int pct) = 0;
+};
+
 class ForwardingTable {
  public:
   static constexpr int kMaxProbability = 100;
@@ -194,6 +208,20 @@ class ForwardingTable {
   // Readable dump: one line per entry in lookup (priority) order, then the register.
   std::string format(const Dragonfly& t) const;
 
+  // One alternative as the RTL table stores it: its first entry and member count, in the
+  // global lookup order (priority descending, insertion order among equals).
+  struct AltView {
+    int first, count;
+    TieDraw draw;
+    FlowCondition condition;
+  };
+  std::vector<AltView> lookup_order() const;
+  // From now on lookups and register writes go to the block too (--rtl table); the
+  // register here keeps the same values (tracing).
+  void set_block(std::shared_ptr<FtBlock> b) { m_block = std::move(b); }
+  int first_local_port() const { return m_p; }
+  int switches_per_group() const { return m_a; }
+
  private:
   struct Alt {  // one alternative: a plain entry or an equal-cost set
     FlowMatch match;
@@ -219,6 +247,7 @@ class ForwardingTable {
   std::vector<std::vector<Ref>> m_by_group;   // [dst group], entries without dst_switch
   std::vector<Ref> m_any;                     // entries without dst_switch and dst_group
   std::vector<uint8_t> m_prob;                // [port], percent
+  std::shared_ptr<FtBlock> m_block;           // --rtl table
 };
 
 // Priorities of the MIN population (a conditional mechanism adds its entries around them).

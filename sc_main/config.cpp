@@ -563,7 +563,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
   } else if (r && r.IsSequence()) {
     for (const auto& n : r) {
-      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, qcn, qcn_cp, quadrant, gal_threshold");
+      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, qcn, qcn_cp, table, quadrant, gal_threshold");
       names.push_back(n.Scalar());
     }
   } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
@@ -574,14 +574,15 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {
-    const bool dfly_block = n == "acor" || n == "ugal" || n == "pb" || n == "min_route" || n == "qcn" || n == "qcn_cp";
+    const bool dfly_block =
+        n == "acor" || n == "ugal" || n == "pb" || n == "min_route" || n == "qcn" || n == "qcn_cp" || n == "table";
     const bool torus_block = n == "quadrant" || n == "gal_threshold";
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
                         " has the torus blocks quadrant and gal_threshold");
     if (torus_block && dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
-                        " has the Dragonfly blocks min_route, acor, ugal, pb, qcn and qcn_cp");
+                        " has the Dragonfly blocks min_route, acor, ugal, pb, qcn, qcn_cp and table");
     if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)
@@ -597,6 +598,11 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
         throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing gal, "
                           "not " + routing_now);
       c.sw.rtl_gal_threshold = true;  // its parameter limits: validate()
+    } else if (n == "table") {
+      if (c.routing != RoutingAlgo::MinTable && c.routing != RoutingAlgo::MinCond)
+        throw ConfigError("config key 'rtl': block 'table' (the conditional forwarding table) needs routing min-table "
+                          "or min-cond, not " + routing_now);
+      c.sw.rtl_table = true;  // its size limit: checked per switch when the table is built
     } else if (n == "qcn" || n == "qcn_cp") {
       const std::string what = n == "qcn" ? "QCN-Switch's port-probability unit" : "QCN's congestion points";
       if (c.routing != RoutingAlgo::MinCond || c.routing_prm.trigger != MinCondTrigger::Qcn)
@@ -643,7 +649,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
       c.sw.rtl_min_route = true;
     } else {
-      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb, qcn, qcn_cp "
+      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb, qcn, qcn_cp, table "
                         "(Dragonfly), quadrant, gal_threshold (torus/mesh)");
     }
   }

@@ -1032,6 +1032,7 @@ std::vector<KeySpec> build() {
         if (c.sw.rtl_ugal) a.push_back("ugal");
         if (c.sw.rtl_pb) a.push_back("pb");
         if (c.sw.rtl_min_route) a.push_back("min_route");
+        if (c.sw.rtl_table) a.push_back("table");
         if (c.sw.rtl_qcn) a.push_back("qcn");
         if (c.sw.rtl_qcn_cp) a.push_back("qcn_cp");
         if (c.sw.rtl_quadrant) a.push_back("quadrant");
@@ -1041,7 +1042,8 @@ std::vector<KeySpec> build() {
       .doc("[]",
            "Dragonfly: any of min_route (palmtree dfly(2,4,2,9) or dfly(4,8,4,33); absolute dfly(2,4,2,g), g = 3, "
            "5, 9, or dfly(4,8,4,g), g = 9, 17, 33), acor (routing acor-switch/pb-acor), ugal "
-           "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h = 2, 4 or 6), qcn and qcn_cp (min-cond, a-1+h <= 32 transit ports); "
+           "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h = 2, 4 or 6), qcn and qcn_cp (min-cond, a-1+h <= 32 transit ports), table "
+           "(min-table/min-cond, <= 256 entries); "
            "more shapes and h with CMake "
            "`SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES` / `SCFLY_RTL_EXTRA_PB_H`. Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
            "k <= 255), gal_threshold (gal, n1 <= 256, terminal ports <= 15). Needs an SCFLY_RTL build",

@@ -176,7 +176,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
       r.router_cycles_per_s);
   std::string s = buf;
-  if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb || c.sw.rtl_qcn || c.sw.rtl_qcn_cp ||
+  if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb || c.sw.rtl_qcn || c.sw.rtl_qcn_cp || c.sw.rtl_table ||
       c.sw.rtl_quadrant ||
       c.sw.rtl_gal_threshold) {
     // Which units are the Verilated RTL in this run (--rtl), after the window line.
@@ -188,6 +188,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     add(c.sw.rtl_acor, "acor_level_ctrl.sv (SystemC module per switch)");
     add(c.sw.rtl_ugal, "ugal_selector.sv (in process)");
     add(c.sw.rtl_pb, "pb_sat_detector.sv (SystemC module per switch)");
+    add(c.sw.rtl_table, "ft_lookup.sv (in process per switch)");
     add(c.sw.rtl_qcn, "qcn_port_prob.sv (in process per switch)");
     add(c.sw.rtl_qcn_cp, "qcn_cp.sv (in process per switch)");
     add(c.sw.rtl_quadrant, "quadrant_sel.sv (in process)");

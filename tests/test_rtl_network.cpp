@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <map>
 #include <sstream>
+#include <vector>
 
 #include "scfly_run.h"
 #include "vcd_parse.h"
@@ -293,4 +294,40 @@ TEST(RtlNetwork, QcnRtlTracesIntoTheVcd) {
   ASSERT_TRUE(w.values.count(cp + "last_fb_o"));
   const auto& fb = w.values.at(cp + "last_fb_o");
   EXPECT_EQ(*std::max_element(fb.begin(), fb.end()), 63U);  // a saturated sample in the window
+}
+
+// The conditional forwarding table (--rtl table) in every switch: min-table on palmtree and
+// absolute tiny Dragonflies (equal-cost sets with draws), and MIN-COND under QCN (its
+// probabilities written into the Verilated register, conditional entries falling to
+// misroutes) also with every QCN block: identical metrics and time series.
+TEST(RtlNetwork, ForwardingTableRtlGivesIdenticalResults) {
+  const std::string qcn_tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml";
+  struct Case {
+    std::string cfg, args;
+  };
+  const std::vector<Case> cases = {
+      {tiny_config(), "routing=min-table traffic=un load=0.5 --rtl table"},
+      {tiny_config(), "routing=min-table traffic=un load=0.4 topology.arrangement=absolute topology.g=5 --rtl table"},
+      {qcn_tiny, "traffic=adv+1 load=0.4 --rtl table"},
+      {qcn_tiny, "traffic=adv+1 load=0.5 qcn.sampling=input qcn.source_processing=true --rtl table,qcn,qcn_cp"}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.args);
+    const std::string rtl_flag = c.args.substr(c.args.find("--rtl"));
+    const std::string plain = c.args.substr(0, c.args.find(" --rtl"));
+    const std::string common = plain + " warmup_cycles=3000 measure_cycles=9000 timeseries.bin_cycles=1500";
+    const ScflyRun cpp = run_scfly(c.cfg, common);
+    const ScflyRun rtl = run_scfly(c.cfg, common + " " + rtl_flag);
+    expect_ok(cpp);
+    expect_ok(rtl);
+    EXPECT_NE(rtl.out.find("ft_lookup.sv (in process per switch)"), std::string::npos) << rtl.out;
+    EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+    EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+    EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 1000);
+  }
+  // MIN-COND under ADV+1 misroutes through its conditional entries: the RTL took that path.
+  const ScflyRun r = run_scfly(qcn_tiny, "traffic=adv+1 load=0.4 warmup_cycles=3000 measure_cycles=9000 --rtl table");
+  EXPECT_GT(r.json["metrics"]["nonminimal_fraction"].get<double>(), 0.01);
+  const ScflyRun bad = run_scfly(tiny_config(), "routing=min --rtl table", false);
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_NE(bad.err.find("block 'table'"), std::string::npos) << bad.err;
 }

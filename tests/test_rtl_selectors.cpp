@@ -14,8 +14,7 @@
 namespace scfly {
 
 TEST(RtlUgalSelector, MatchesTheCppRuleOn300kInputs) {
-  VerilatedContext ctx;
-  Vugal_selector dut(&ctx);
+  Vugal_selector dut(Verilated::threadContextp());  // the thread's context (see test_rtl_min_route.cpp)
   Rng rng(11, StreamKind::Traffic, 5);
   // An AssertionResult, so the test stops at the first mismatch (an ASSERT inside the
   // lambda would return from the lambda only and let the loop go on).

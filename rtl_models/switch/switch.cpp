@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "rtl_models/switch/mechanism_units.h"
+#include "rtl_models/verilog/rtl_blocks.h"
 
 namespace scfly {
 
@@ -126,7 +127,12 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
-  if (routing.uses_table()) m_table = std::make_unique<ForwardingTable>(routing.make_table(id));
+  if (routing.uses_table()) {
+    m_table = std::make_unique<ForwardingTable>(routing.make_table(id));
+    // --rtl table: lookups and register writes go to the Verilated table (net.swN.ft_rtl).
+    if (prm.rtl_table)
+      m_table->set_block(make_rtl_ft_lookup(*m_table, *routing.dragonfly(), std::string(this->name()) + ".ft_rtl"));
+  }
   // Created here so that Verilated blocks become children of this module.
   m_units = make_mechanism_units(id, routing, prm, ctx, seed, this->name());
   for (auto& u : m_units) {

@@ -86,6 +86,7 @@ struct SwitchParams {
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
   bool rtl_pb = false;                    // ... the Verilated Piggyback saturation detector
   bool rtl_min_route = false;             // ... the Verilated minimal route unit (all switches)
+  bool rtl_table = false;                 // ... the Verilated conditional forwarding table
   bool rtl_qcn = false;                   // ... the Verilated QCN port-probability unit
   bool rtl_qcn_cp = false;                // ... the Verilated QCN congestion points
   bool rtl_quadrant = false;              // ... the Verilated torus in-quadrant selector (all switches)

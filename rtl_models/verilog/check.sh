@@ -54,7 +54,13 @@ check() {
   printf "%-24s %8s  %s\n" "$name" "$cells" "$lint"
 }
 printf "%-24s %8s  %s\n" "module" "cells" "lint"
-for f in *.sv; do check "${f%.sv}" "$f"; done
+for f in *.sv; do
+  case "$f" in
+    # Verilated with 256 entries (linted by Verilator as it builds); synthesized with 32.
+    ft_lookup.sv) check ft_lookup_32 "$f" NE=32 ;;
+    *) check "${f%.sv}" "$f" ;;
+  esac
+done
 for v in "${variants[@]}"; do
   # shellcheck disable=SC2086
   check $v

@@ -1,9 +1,12 @@
 #include "rtl_models/verilog/rtl_blocks.h"
 
+#include "routing_units/misrouting.h"
+
 #include <stdexcept>
 #include <string>
 
 #include "Vacor_level_ctrl.h"
+#include "Vft_lookup.h"
 #include "Vgal_threshold.h"
 #include "Vqcn_cp.h"
 #include "Vqcn_port_prob.h"
@@ -489,9 +492,145 @@ class RtlQcnCp final : public QcnCpBlock {
   std::unique_ptr<Vqcn_cp> m_v;
 };
 
+// --- Conditional forwarding table: Verilated C++ model in process, one eval per lookup -----
+class RtlFtLookup final : public FtBlock {
+ public:
+  RtlFtLookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name)
+      : m_v(new Vft_lookup(Verilated::threadContextp(), name.c_str())), m_a(topo.a()),
+        m_switches(topo.num_switches()), m_radix(t.num_ports()) {
+    m_v->own_switch_i = static_cast<uint16_t>(t.sw());
+    m_v->own_index_i = static_cast<uint8_t>(t.sw() % m_a);
+    m_v->p_i = static_cast<uint8_t>(topo.p());
+    m_v->a_i = static_cast<uint8_t>(m_a);
+    m_v->radix_i = static_cast<uint8_t>(m_radix);
+    m_v->clk_i = 0;
+    m_v->eval();
+    // The entries, alternative by alternative in lookup order, members after their first;
+    // every other row invalid (the rows have no reset).
+    const std::vector<FlowEntry>& es = t.entries();
+    int row = 0;
+    for (const ForwardingTable::AltView& a : t.lookup_order())
+      for (int k = 0; k < a.count; ++k) {
+        const FlowEntry& fe = es[static_cast<size_t>(a.first + k)];
+        write_row(row++, true, k == 0, a, fe);
+        m_entry_of_row.push_back(a.first + k);
+      }
+    for (; row < kFtEntriesMax; ++row) write_row(row, false, false, ForwardingTable::AltView{0, 0, TieDraw::IfSeveral, FlowCondition::None}, FlowEntry{});
+    for (int port = 0; port < m_radix; ++port) set_probability(port, t.probability(port));
+  }
+  ~RtlFtLookup() override { m_v->final(); }
+
+  RouteDecision lookup(int in_port, RouteHeader& h, Rng& rng, LookupInfo* info) const override {
+    Vft_lookup& v = *m_v;
+    v.in_valid_i = in_port >= 0 && in_port < m_radix;
+    v.in_port_i = static_cast<uint8_t>(v.in_valid_i ? in_port : 0);
+    const bool dst_ok = h.dst_switch >= 0 && h.dst_switch < m_switches;
+    v.dst_valid_i = dst_ok;
+    v.dst_switch_i = static_cast<uint16_t>(dst_ok ? h.dst_switch : 0);
+    v.dst_group_i = static_cast<uint8_t>(dst_ok ? h.dst_switch / m_a : 0);
+    v.dst_host_i = static_cast<uint8_t>(h.dst_host & ((1 << kFtPortBits) - 1));
+    v.segment_i = h.segment;
+    v.global_done_i = h.global_done;
+    v.vc_shift_i = h.vc_shift;
+    v.exit_valid_i = h.exit_switch >= 0;
+    v.exit_switch_i = static_cast<uint16_t>(h.exit_switch >= 0 ? h.exit_switch : 0);
+    v.exit_index_i = static_cast<uint8_t>(h.exit_switch >= 0 ? h.exit_switch % m_a : 0);
+    v.exit_port_i = static_cast<uint8_t>(h.exit_port >= 0 ? h.exit_port : 0);
+    // The words the lookup may take, peeked from a copy of the switch's Rng in draw order.
+    Rng peek = rng;
+    for (int j = 0; j < kFtDrawWords; ++j) v.draw_i[static_cast<size_t>(j)] = peek.next32();
+    v.eval();
+    if (v.overflow_o)
+      throw std::logic_error(std::string("ft_lookup RTL ") + v.name() + ": a lookup needed more than " +
+                             std::to_string(kFtVisitMax) + " alternatives or " + std::to_string(kFtDrawWords) +
+                             " random words");
+    for (uint32_t k = 0; k < v.used_o; ++k) (void)rng.next32();
+    if (info) {
+      *info = LookupInfo{};
+      info->drew_n = v.drew_n_o != 0;
+      info->n = info->drew_n ? static_cast<int>(v.n_o) : 0;
+      info->tie_draws = static_cast<int>(v.used_o) - (info->drew_n ? 1 : 0);
+      info->entry = v.miss_o ? -1 : m_entry_of_row[v.entry_o];
+    }
+    if (v.miss_o) return RouteDecision{};
+    h.segment = v.segment_o;
+    h.global_done = v.global_done_o;
+    h.exit_switch = v.exit_valid_o ? static_cast<int32_t>(v.exit_switch_o) : -1;
+    h.exit_port = v.exit_valid_o ? static_cast<int16_t>(v.exit_port_o) : -1;
+    if (v.misroute_o) {
+      h.nonminimal = true;
+      h.policy = static_cast<uint8_t>(Misroute::CrgGr);
+    }
+    return RouteDecision{static_cast<int16_t>(v.port_o), static_cast<uint8_t>(v.vc_o)};
+  }
+
+  void set_probability(int port, int pct) override {
+    m_v->prob_we_i = 1;
+    m_v->prob_port_i = static_cast<uint8_t>(port);
+    m_v->prob_val_i = static_cast<uint8_t>(pct);
+    edge();
+    m_v->prob_we_i = 0;
+  }
+
+ private:
+  void edge() {
+    m_v->clk_i = 1;
+    m_v->eval();
+    m_v->clk_i = 0;
+    m_v->eval();
+  }
+  void write_row(int row, bool valid, bool first, const ForwardingTable::AltView& a, const FlowEntry& fe) {
+    Vft_lookup& v = *m_v;
+    const FlowMatch& m = fe.match;
+    const FlowAction& x = fe.action;
+    v.ent_we_i = 1;
+    v.ent_addr_i = static_cast<uint8_t>(row);
+    v.ent_valid_i = valid;
+    v.ent_first_i = first;
+    v.ent_count_i = static_cast<uint8_t>(a.count);
+    v.ent_always_i = a.draw == TieDraw::Always;
+    v.ent_cond_i = a.condition == FlowCondition::PortProbability;
+    v.ent_any_switch_i = m.dst_switch == FlowMatch::kAny;
+    v.ent_switch_i = static_cast<uint16_t>(m.dst_switch == FlowMatch::kAny ? 0 : m.dst_switch);
+    v.ent_any_group_i = m.dst_group == FlowMatch::kAny;
+    v.ent_group_i = static_cast<uint8_t>(m.dst_group == FlowMatch::kAny ? 0 : m.dst_group);
+    v.ent_any_host_i = m.dst_host == FlowMatch::kAny;
+    v.ent_host_i = static_cast<uint8_t>(m.dst_host == FlowMatch::kAny ? 0 : m.dst_host);
+    v.ent_any_in_port_i = m.in_port == FlowMatch::kAny;
+    v.ent_in_port_i = static_cast<uint8_t>(m.in_port == FlowMatch::kAny ? 0 : m.in_port);
+    v.ent_any_class_i = !m.in_class.has_value();
+    v.ent_class_i = static_cast<uint8_t>(m.in_class ? static_cast<int>(*m.in_class) : 0);
+    v.ent_exit_i = static_cast<uint8_t>(m.exit);  // Any, Unpinned, Here, Elsewhere = 0..3
+    v.ent_out_i = static_cast<uint8_t>(x.out);    // Fixed, DstHost, PinnedExit, TowardPinnedExit
+    v.ent_port_i = static_cast<uint8_t>(x.port >= 0 ? x.port : 0);
+    v.ent_vc_rule_i = x.vc_rule == VcRule::HopSlot ? 0 : x.vc_rule == VcRule::Fixed ? 1 : 2;
+    v.ent_vc_i = static_cast<uint8_t>(x.vc);
+    v.ent_op_i = static_cast<uint8_t>(x.op);      // None, TakeGlobal, PinExit, Misroute
+    v.ent_pin_switch_i = static_cast<uint16_t>(x.pin_switch >= 0 ? x.pin_switch : 0);
+    v.ent_pin_port_i = static_cast<uint8_t>(x.pin_port >= 0 ? x.pin_port : 0);
+    edge();
+    v.ent_we_i = 0;
+  }
+  std::unique_ptr<Vft_lookup> m_v;
+  int m_a, m_switches, m_radix;
+  std::vector<int> m_entry_of_row;  // row -> index in the table's entries
+};
+
 }  // namespace
 
 bool rtl_available() { return true; }
+
+std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name) {
+  if (t.size() > kFtEntriesMax)
+    throw std::invalid_argument("the RTL forwarding table holds " + std::to_string(kFtEntriesMax) + " entries, not " +
+                                std::to_string(t.size()));
+  if (topo.num_switches() > (1 << kFtSwitchBits) - 1 || topo.g() > (1 << kFtGroupBits) - 1 ||
+      topo.radix() > (1 << kFtPortBits) - 1)
+    throw std::invalid_argument("the RTL forwarding table holds " + std::to_string((1 << kFtSwitchBits) - 1) +
+                                " switches, " + std::to_string((1 << kFtGroupBits) - 1) + " groups and radix " +
+                                std::to_string((1 << kFtPortBits) - 1));
+  return std::make_shared<RtlFtLookup>(t, topo, name);
+}
 
 std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vector<uint32_t>& qeq,
                                             const std::string& name) {

@@ -29,6 +29,7 @@
 #include <systemc>
 
 #include "routing_units/acor_level_ctrl.h"
+#include "routing_units/forwarding_table.h"
 #include "routing_units/gal_threshold.h"
 #include "routing_units/qcn.h"
 #include "routing_units/torus_routing.h"
@@ -111,5 +112,11 @@ std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams& q, int por
 // clock edge per update. Throws std::invalid_argument outside its widths.
 std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vector<uint32_t>& qeq,
                                             const std::string& name);
+
+// ft_lookup.sv as switch `t.sw()`'s conditional forwarding table (in process, one
+// evaluation per lookup), loaded with t's entries in lookup order through its write port
+// and the probability register; named `name` (net.swN.ft_rtl). Throws std::invalid_argument
+// for a table of more than scfly_pkg::FtEntriesMax entries or a shape beyond its widths.
+std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name);
 
 }  // namespace scfly

@@ -30,6 +30,7 @@ std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&) { no_rtl(); }
 std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus&) { no_rtl(); }
 std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams&, const std::string&) { no_rtl(); }
 std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams&, int, const std::string&) { no_rtl(); }
+std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable&, const Dragonfly&, const std::string&) { no_rtl(); }
 std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams&, const std::vector<uint32_t>&, const std::string&) {
   no_rtl();
 }

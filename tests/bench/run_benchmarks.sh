@@ -42,6 +42,11 @@ run "medium UGAL-L ADV+1 0.4 rtl ugal" sc_main/configs/dfly-medium.yaml routing=
 run "medium PB ADV+1 0.4 rtl pb"      sc_main/configs/dfly-medium.yaml routing=pb traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[pb]'
 run "medium PB-ACOR ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000
 run "medium PB-ACOR ADV+1 0.4 rtl all" sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[min_route,acor,ugal,pb]'
+run "qcn-tiny MIN-COND ADV+1 0.4"     sc_main/configs/qcn-tiny.yaml traffic=adv+1 load=0.4
+run "qcn-tiny MIN-COND ADV+1 0.4 rtl qcn,qcn_cp" sc_main/configs/qcn-tiny.yaml traffic=adv+1 load=0.4 'rtl=[qcn,qcn_cp]'
+run "qcn-tiny MIN-COND ADV+1 0.4 rtl all" sc_main/configs/qcn-tiny.yaml traffic=adv+1 load=0.4 'rtl=[table,qcn,qcn_cp]'
+run "tiny MIN-TABLE UN 0.4"         sc_main/configs/dfly-tiny.yaml routing=min-table load=0.4 warmup_cycles=2000
+run "tiny MIN-TABLE UN 0.4 rtl table" sc_main/configs/dfly-tiny.yaml routing=min-table load=0.4 warmup_cycles=2000 'rtl=[table]'
 run "torus 8x8 MIN AD UN 0.4 rtl quadrant" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000 'rtl=[quadrant]'
 run "torus 8x8 GAL UN 0.4 rtl gal_threshold" sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[gal_threshold]'
 run "torus 8x8 GAL UN 0.4 rtl both"  sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[quadrant,gal_threshold]'
