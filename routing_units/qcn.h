@@ -144,7 +144,7 @@ class QcnCpBlock {
   // After sample(index, ...) with Fb > 0: whether it emits a CNM, given the draw word
   // Rng::below(100) would scale (1 + below(100) <= cnm_percent).
   virtual bool emits(int index, uint32_t draw) const = 0;
-  virtual void read(int index, uint32_t& count, uint32_t& q_old, uint32_t& last_q, uint32_t& last_fb) const = 0;
+  virtual void read(int index, uint32_t& count, uint32_t& q_old, uint32_t& last_fb) const = 0;
 };
 
 // One congestion point (a sampled port): counts packets entering the sampled buffer and
@@ -179,7 +179,7 @@ class QcnCongestionPoint {
       mirror();
       return;
     }
-    m_q_old = m_last_q = m_last_fb = 0;
+    m_q_old = m_last_fb = 0;
   }
   // Takes the sample of queue `q` (phits): its feedback, and Q_old := q.
   uint32_t sample(uint32_t q, uint32_t qeq, uint32_t w) {
@@ -190,7 +190,6 @@ class QcnCongestionPoint {
     }
     const uint32_t fb = qcn_feedback(q, m_q_old, qeq, w);
     m_q_old = q;
-    m_last_q = q;
     m_last_fb = fb;
     return fb;
   }
@@ -202,12 +201,12 @@ class QcnCongestionPoint {
     return 1 + rng.below(100) <= pct;
   }
   const uint32_t* count_ptr() const { return &m_count; }
-  const uint32_t* last_q_ptr() const { return &m_last_q; }
+  const uint32_t* last_q_ptr() const { return &m_q_old; }  // Q_old is the last sample's Q
   const uint32_t* last_fb_ptr() const { return &m_last_fb; }
 
  private:
-  void mirror() { m_block->read(m_index, m_count, m_q_old, m_last_q, m_last_fb); }
-  uint32_t m_count = 0, m_q_old = 0, m_last_q = 0, m_last_fb = 0;
+  void mirror() { m_block->read(m_index, m_count, m_q_old, m_last_fb); }
+  uint32_t m_count = 0, m_q_old = 0, m_last_fb = 0;
   QcnCpBlock* m_block = nullptr;
   int m_index = 0;
 };

@@ -6,16 +6,15 @@
 // qcn_feedback() (routing_units/qcn.h) and of the draw QcnUnit makes, compared in lockstep
 // (tests/test_rtl_qcn_blocks.cpp) and co-simulated in every switch with `--rtl qcn_cp`.
 //
-// Per-port registers (port 0 .. NP-1): count, Q_old, and the last sample (Q, Fb) for the
-// trace; Qeq per port is programmed through a write port (cfg_we_i) at reset. One update per
+// Per-port registers (port 0 .. NP-1): count, Q_old (the last sample's Q, also traced) and
+// the last sample's Fb; Qeq per port is programmed through a write port (cfg_we_i) at reset. One update per
 // clock edge on port_i:
 //   count_i: count := count + n_i; when that reaches CPC, count := (count + n_i) mod CPC and
 //            due_o (combinational, this edge) says a sample is due (several due at once are one);
 //   sample_i: Fb = floor(63 c / (Qeq (1 + 2w))), c = clamp((Q - Qeq) + w (Q - Q_old), 0,
 //            Qeq (1 + 2w)), with Q = q_i (saturated to 16 bits by the caller); fb_o shows it
-//            before the edge, and the edge stores Q_old := Q, last Q := Q, last Fb := Fb;
-//   empty_i: a sample of an empty queue the switch skipped while asleep: Q_old, last Q and
-//            last Fb := 0.
+//            before the edge, and the edge stores Q_old := Q, last Fb := Fb;
+//   empty_i: a sample of an empty queue the switch skipped while asleep: Q_old, last Fb := 0.
 // cnm_o (combinational, after the sample's edge): port_i's last sample, if its Fb > 0,
 // emits a CNM iff 1 + floor(draw_i * 100 / 2^32) <= pct_i, the caller's draw word being the
 // one Rng::below(100) would scale (drawn only for Fb > 0, as the C++ unit draws).
@@ -61,7 +60,6 @@ module qcn_cp #(
 
   logic [QB-1:0] qeq_q [NP];
   logic [QB-1:0] q_old_q [NP];
-  logic [QB-1:0] last_q_q [NP];
   logic [FB-1:0] last_fb_q [NP];
   logic [CB-1:0] count_q [NP];
 
@@ -96,7 +94,6 @@ module qcn_cp #(
     if (!rst_ni) begin
       for (int unsigned i = 0; i < NP; i++) begin
         q_old_q[i]   <= '0;
-        last_q_q[i]  <= '0;
         last_fb_q[i] <= '0;
         count_q[i]   <= '0;
       end
@@ -104,17 +101,15 @@ module qcn_cp #(
       count_q[port_i] <= count_d;
     end else if (sample_i) begin
       q_old_q[port_i]   <= q_i;
-      last_q_q[port_i]  <= q_i;
       last_fb_q[port_i] <= fb_o;
     end else if (empty_i) begin
       q_old_q[port_i]   <= '0;
-      last_q_q[port_i]  <= '0;
       last_fb_q[port_i] <= '0;
     end
   end
 
   assign count_o   = count_q[rd_port_i];
-  assign last_q_o  = last_q_q[rd_port_i];
+  assign last_q_o  = q_old_q[rd_port_i];
   assign last_fb_o = last_fb_q[rd_port_i];
 
 `ifndef SYNTHESIS

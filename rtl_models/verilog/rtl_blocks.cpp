@@ -311,6 +311,27 @@ class RtlQuadrant final : public QuadrantBlock {
   int m_siw = 1;
 };
 
+// In-process clocked models (GAL controller, QCN blocks, forwarding table): an asynchronous
+// reset (rst_ni high, low, high: Verilator sees the falling edge only after a first eval)
+// and one rising clock edge, each settled.
+template <class V>
+void reset(V& v) {
+  v.clk_i = 0;
+  v.rst_ni = 1;
+  v.eval();
+  v.rst_ni = 0;
+  v.eval();
+  v.rst_ni = 1;
+  v.eval();
+}
+template <class V>
+void rising_edge(V& v) {
+  v.clk_i = 1;
+  v.eval();
+  v.clk_i = 0;
+  v.eval();
+}
+
 // --- GAL threshold controller: Verilated C++ model in process, clocked per cycle ------------
 class RtlGalThreshold final : public GalThresholdBlock {
  public:
@@ -323,13 +344,7 @@ class RtlGalThreshold final : public GalThresholdBlock {
     m_v->n1_i = static_cast<uint16_t>(p.n1);
     m_v->n2_i = p.n2;
     m_v->dep_i = 0;
-    m_v->clk_i = 0;
-    m_v->rst_ni = 1;  // a falling rst_ni resets the registers
-    m_v->eval();
-    m_v->rst_ni = 0;
-    m_v->eval();
-    m_v->rst_ni = 1;
-    m_v->eval();
+    reset(*m_v);
   }
   ~RtlGalThreshold() override { m_v->final(); }
   void departure(uint64_t t) override {
@@ -347,10 +362,7 @@ class RtlGalThreshold final : public GalThresholdBlock {
   void clock(uint64_t t) override {
     while (m_cycle < t) {
       m_v->dep_i = static_cast<uint8_t>(m_dep);
-      m_v->clk_i = 1;
-      m_v->eval();
-      m_v->clk_i = 0;
-      m_v->eval();
+      rising_edge(*m_v);
       m_dep = 0;
       ++m_cycle;
     }
@@ -377,13 +389,7 @@ class RtlQcnPortProb final : public QcnPortBlock {
     m_v->th2_i = static_cast<uint8_t>(q.th2);
     m_v->cnm_i = 0;
     m_v->pkt_i = 0;
-    m_v->clk_i = 0;
-    m_v->rst_ni = 1;  // a falling rst_ni resets the registers
-    m_v->eval();
-    m_v->rst_ni = 0;
-    m_v->eval();
-    m_v->rst_ni = 1;
-    m_v->eval();
+    reset(*m_v);
   }
   ~RtlQcnPortProb() override { m_v->final(); }
   void cnm(int index, uint32_t fb) override {
@@ -407,12 +413,9 @@ class RtlQcnPortProb final : public QcnPortBlock {
  private:
   void edge(int index) {
     m_v->port_i = static_cast<uint8_t>(index);
-    m_v->clk_i = 1;
-    m_v->eval();
-    m_v->clk_i = 0;
+    rising_edge(*m_v);
     m_v->cnm_i = 0;
     m_v->pkt_i = 0;
-    m_v->eval();
   }
   std::unique_ptr<Vqcn_port_prob> m_v;
 };
@@ -425,13 +428,7 @@ class RtlQcnCp final : public QcnCpBlock {
     m_v->w_i = static_cast<uint8_t>(q.w);
     m_v->cpc_i = q.cpc;
     m_v->pct_i = static_cast<uint8_t>(q.cnm_percent);
-    m_v->clk_i = 0;
-    m_v->rst_ni = 1;  // a falling rst_ni resets the registers
-    m_v->eval();
-    m_v->rst_ni = 0;
-    m_v->eval();
-    m_v->rst_ni = 1;
-    m_v->eval();
+    reset(*m_v);
     // Q_eq of each port through the write port.
     for (size_t i = 0; i < qeq.size(); ++i) {
       m_v->cfg_we_i = 1;
@@ -468,26 +465,22 @@ class RtlQcnCp final : public QcnCpBlock {
     m_v->eval();
     return m_v->cnm_o != 0;
   }
-  void read(int index, uint32_t& count, uint32_t& q_old, uint32_t& last_q, uint32_t& last_fb) const override {
+  void read(int index, uint32_t& count, uint32_t& q_old, uint32_t& last_fb) const override {
     m_v->rd_port_i = static_cast<uint8_t>(index);
     m_v->eval();
     count = m_v->count_o;
-    last_q = m_v->last_q_o;
-    q_old = last_q;  // Q_old is the last sample's Q
+    q_old = m_v->last_q_o;
     last_fb = m_v->last_fb_o;
   }
 
  private:
   void edge(int index) {
     m_v->port_i = static_cast<uint8_t>(index);
-    m_v->clk_i = 1;
-    m_v->eval();
-    m_v->clk_i = 0;
+    rising_edge(*m_v);
     m_v->count_i = 0;
     m_v->sample_i = 0;
     m_v->empty_i = 0;
     m_v->cfg_we_i = 0;
-    m_v->eval();
   }
   std::unique_ptr<Vqcn_cp> m_v;
 };
@@ -568,17 +561,11 @@ class RtlFtLookup final : public FtBlock {
     m_v->prob_we_i = 1;
     m_v->prob_port_i = static_cast<uint8_t>(port);
     m_v->prob_val_i = static_cast<uint8_t>(pct);
-    edge();
+    rising_edge(*m_v);
     m_v->prob_we_i = 0;
   }
 
  private:
-  void edge() {
-    m_v->clk_i = 1;
-    m_v->eval();
-    m_v->clk_i = 0;
-    m_v->eval();
-  }
   void write_row(int row, bool valid, bool first, const ForwardingTable::AltView& a, const FlowEntry& fe) {
     Vft_lookup& v = *m_v;
     const FlowMatch& m = fe.match;
@@ -608,7 +595,7 @@ class RtlFtLookup final : public FtBlock {
     v.ent_op_i = static_cast<uint8_t>(x.op);      // None, TakeGlobal, PinExit, Misroute
     v.ent_pin_switch_i = static_cast<uint16_t>(x.pin_switch >= 0 ? x.pin_switch : 0);
     v.ent_pin_port_i = static_cast<uint8_t>(x.pin_port >= 0 ? x.pin_port : 0);
-    edge();
+    rising_edge(*m_v);
     v.ent_we_i = 0;
   }
   std::unique_ptr<Vft_lookup> m_v;
