@@ -55,6 +55,7 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
                              std::to_string(prm.vcs));
   }
   for (Source& src : m_src) schedule_generation(src, 0);
+  m_wake_on_tails = true;  // see the end of tick_impl
   SC_HAS_PROCESS(Nic);
   if (w == 1) {
     SC_METHOD(tick_single);
@@ -115,9 +116,8 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
     // phits are never interleaved with another's), the tail being phit n-1 of its packet:
     // none missing or repeated.
     LinkRx& in = *tp.in;
-    while (!in.line.empty() && in.line.front().cycle <= now) {
-      const FlitArrival a = in.line.front();
-      in.line.pop();
+    while (!in.line.empty() && in.line.front_cycle() <= now) {
+      const FlitArrival a = in.line.pop();
       if (a.flit.seq != tp.rx_next) [[unlikely]] {
         phit_order_error(i, a.flit, tp);
         return;
@@ -138,19 +138,19 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
       if (m_ctx.packet_trace) [[unlikely]] m_ctx.packet_trace->delivered(p, a.cycle);
       m_ctx.pool.release(a.flit.pkt);
     }
-    auto& credits = tp.out->credits;
-    while (!credits.empty() && credits.front().cycle <= now) {
-      if (credits.front().kind != FlowMsg::Credit) {  // PFC
-        tp.paused[credits.front().vc] = credits.front().kind == FlowMsg::Pause;
-        credits.pop();
-        continue;
-      }
-      if (++tp.credits[credits.front().vc] > static_cast<int32_t>(m_prm.buffer)) {
-        m_ctx.fail(std::string(name()) + ": injection credits exceed the buffer size");
+    bool failed = false;
+    tp.out->credits.take_due(now, [&](uint8_t vc, FlowMsg kind, uint32_t n) {
+      if (failed) return;
+      if (kind != FlowMsg::Credit) {  // PFC
+        tp.paused[vc] = kind == FlowMsg::Pause;
         return;
       }
-      credits.pop();
-    }
+      if ((tp.credits[vc] += static_cast<int32_t>(n)) > static_cast<int32_t>(m_prm.buffer)) {
+        m_ctx.fail(std::string(name()) + ": injection credits exceed the buffer size");
+        failed = true;
+      }
+    });
+    if (failed) return;
   }
 
   // Source: every generation up to now enters the source queue with its own time stamp,
@@ -209,17 +209,21 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
     next_trigger(*m_edge);
     return;
   }
-  // Otherwise sleep until the next generation or a credit/phit lands.
+  // Otherwise sleep until the next generation, a tail lands, or (with a packet queued) a
+  // credit lands. The sink needs no wake-up for the phits before a tail: it checks them,
+  // in order, when the tail lands (delivery happens at the tail's arrival cycle). Credits
+  // matter only to start a queued packet: without one, the NIC takes them when it next runs.
+  m_wake_on_credits = !m_queue.empty();
   const uint64_t gen = (kMulti ? next_source() : m_src[0]).next_gen;
   uint64_t earliest = gen < m_gen_stop ? gen : UINT64_MAX;
   for (size_t i = 0; i < np; ++i) {
     const TermPort& tp = ports[i];
-    if (!tp.in->line.empty()) earliest = std::min(earliest, tp.in->line.front().cycle);
+    if (!tp.in->line.empty()) earliest = std::min(earliest, tp.in->line.tail_cycle());
     // A credit already on its way (sent by the switch earlier in this time step, before
     // this NIC went to sleep, so its link could not wake us) must wake us when it lands if
     // a queued packet is waiting for it; otherwise the injection time would depend on the
     // order SystemC ran the NIC and the switch in.
-    if (!m_queue.empty() && !tp.out->credits.empty()) earliest = std::min(earliest, tp.out->credits.front().cycle);
+    if (!m_queue.empty() && !tp.out->credits.empty()) earliest = std::min(earliest, tp.out->credits.front_cycle());
   }
   m_asleep = true;
   if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));

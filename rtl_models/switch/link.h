@@ -11,6 +11,10 @@
 // order in which SystemC runs the switches within a cycle cannot change any result.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
 #include <systemc>
 #include <tlm>
 
@@ -48,9 +52,13 @@ class Clocked {
   explicit Clocked(const sc_core::sc_clock& clk) : m_period(clk.period()), m_edge(&clk.posedge_event()) {}
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   const sc_core::sc_time& period() const { return m_period; }
-  // Called by a link when a message will land after `delay`.
-  void wake_after(const sc_core::sc_time& delay) {
-    if (m_asleep) m_wake.notify(delay);
+  // Called by a link when a phit will land after `delay` (`tail`: its packet's last) ...
+  void phit_landing(const sc_core::sc_time& delay, bool tail) {
+    if (m_asleep && (tail || !m_wake_on_tails)) m_wake.notify(delay);
+  }
+  // ... and when a credit (or PFC message) will land after `delay`.
+  void credit_landing(const sc_core::sc_time& delay) {
+    if (m_asleep && m_wake_on_credits) m_wake.notify(delay);
   }
 
  protected:
@@ -63,6 +71,10 @@ class Clocked {
   const sc_core::sc_event* m_edge;
   sc_core::sc_event m_wake;
   bool m_asleep = false;
+  // While asleep: wake only for tail phits (a block that handles the phits before a tail
+  // whenever it next runs, as a NIC's sink does), and wake for credits at all.
+  bool m_wake_on_tails = false;
+  bool m_wake_on_credits = true;
   uint64_t m_last_cycle = UINT64_MAX;
 };
 
@@ -70,10 +82,128 @@ struct FlitArrival {
   uint64_t cycle;
   Flit flit;
 };
-struct CreditArrival {
-  uint64_t cycle;
-  uint8_t vc;
-  FlowMsg kind;
+
+// The phits in flight on a channel, oldest first, stored as runs: consecutive phits of one
+// packet on one VC landing on consecutive cycles. A packet holds its link until its tail,
+// so a run is usually a whole packet, and a line costs memory per packet in flight, not per
+// phit (the lines of long links are most of what a large network touches every cycle).
+// What goes in and comes out is exactly the phit sequence with its arrival cycles.
+class FlitLine {
+ public:
+  bool empty() const { return m_runs.empty(); }
+  // Arrival cycle of the next phit.
+  uint64_t front_cycle() const { return m_runs.front().cycle; }
+  // Cache hints (no effect on the contents).
+  void prefetch_front() const { __builtin_prefetch(&m_runs.front()); }
+  void prefetch_meta() const { __builtin_prefetch(&m_runs); }
+  void push(uint64_t arrival, const Flit& f) {
+    if (!m_runs.empty()) {
+      Run& b = m_runs.back();
+      const uint32_t n = b.count();
+      if (!b.tail() && n < kMaxRun && b.pkt == f.pkt && b.vc == f.vc && b.seq + n == f.seq && b.cycle + n == arrival) {
+        b.count_tail = static_cast<uint8_t>((n + 1) | (f.tail ? kTail : 0));
+        return;
+      }
+    }
+    m_runs.push_unbounded(Run{arrival, f.pkt, f.seq, f.vc, static_cast<uint8_t>(1 | (f.tail ? kTail : 0))});
+  }
+  // Arrival cycle of the first tail phit in the line, UINT64_MAX if none.
+  uint64_t tail_cycle() const {
+    for (uint32_t i = 0; i < m_runs.size(); ++i)
+      if (m_runs.at(i).tail()) return m_runs.at(i).cycle + m_runs.at(i).count() - 1;
+    return UINT64_MAX;
+  }
+  // Removes and returns the next phit (with its arrival cycle).
+  FlitArrival pop() {
+    Run& r = m_runs.front();
+    const uint32_t n = r.count();
+    FlitArrival a{r.cycle, Flit{r.pkt, r.seq, r.vc, static_cast<uint8_t>(n == 1 && r.tail())}};
+    if (n == 1) {
+      m_runs.pop();
+    } else {
+      ++r.cycle;
+      ++r.seq;
+      r.count_tail = static_cast<uint8_t>((n - 1) | (r.count_tail & kTail));
+    }
+    return a;
+  }
+
+ private:
+  static constexpr uint8_t kTail = 0x80;
+  static constexpr uint32_t kMaxRun = 0x7F;
+  struct Run {  // phits seq, seq+1, ... of packet pkt landing at cycle, cycle+1, ...
+    uint64_t cycle;
+    PacketId pkt;
+    uint16_t seq;
+    uint8_t vc;
+    uint8_t count_tail;  // phits in the run (1..127) | kTail if its last phit is the tail
+    uint32_t count() const { return count_tail & 0x7F; }
+    bool tail() const { return (count_tail & kTail) != 0; }
+  };
+  static_assert(sizeof(Run) == 16, "a run is as small as one phit's entry");
+  RingBuffer<Run> m_runs;
+};
+
+// The flow-control messages in flight back on a channel, one FIFO per VC (order matters
+// only within a VC), each stored as runs of credits landing on consecutive cycles (a
+// crossbar connection frees one phit per cycle). PFC's PAUSE/RESUME are single entries.
+class CreditLine {
+ public:
+  bool empty() const { return m_pending == 0; }
+  // Arrival cycle of the next message (the earliest over the VCs).
+  uint64_t front_cycle() const {
+    uint64_t c = UINT64_MAX;
+    for (const auto& q : m_vc)
+      if (!q.empty() && q.front().cycle < c) c = q.front().cycle;
+    return c;
+  }
+  void push(uint64_t arrival, uint8_t vc, FlowMsg kind) {
+    if (vc >= m_vc.size()) m_vc.resize(static_cast<size_t>(vc) + 1);
+    RingBuffer<Run>& q = m_vc[vc];
+    if (kind == FlowMsg::Credit && !q.empty()) {
+      Run& b = q.back();
+      if (b.kind == FlowMsg::Credit && b.cycle + b.count == arrival) {
+        ++b.count;
+        return;
+      }
+    }
+    q.push_unbounded(Run{arrival, 1, kind});
+    ++m_pending;
+  }
+  // Cache hint (no effect on the contents).
+  void prefetch_front() const {
+    for (const auto& q : m_vc)
+      if (!q.empty()) __builtin_prefetch(&q.front());
+  }
+  // Takes every message landed by cycle `now`: f(vc, kind, n) with n credits at once (n = 1
+  // for PAUSE/RESUME), in arrival order within each VC.
+  template <typename F>
+  void take_due(uint64_t now, F&& f) {
+    for (size_t v = 0; v < m_vc.size(); ++v) {
+      RingBuffer<Run>& q = m_vc[v];
+      while (!q.empty() && q.front().cycle <= now) {
+        Run& r = q.front();
+        const uint64_t due = r.kind == FlowMsg::Credit ? std::min<uint64_t>(r.count, now - r.cycle + 1) : 1;
+        f(static_cast<uint8_t>(v), r.kind, static_cast<uint32_t>(due));
+        if (due == r.count) {
+          q.pop();
+          --m_pending;
+        } else {
+          r.cycle += due;
+          r.count -= static_cast<uint32_t>(due);
+        }
+      }
+    }
+  }
+
+ private:
+  struct Run {  // `count` messages of `kind`, one landing at each of cycle, cycle+1, ...
+    uint64_t cycle;
+    uint32_t count;
+    FlowMsg kind;
+  };
+  std::vector<RingBuffer<Run>> m_vc;
+  uint32_t m_pending = 0;  // runs over all VCs
 };
 
 // Receiving end of a channel: a target socket and the delay line of flits in flight.
@@ -87,11 +217,15 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
     socket.bind(*this);
   }
   LinkTargetSocket socket;
-  RingBuffer<FlitArrival> line;
-  // Optional: mark `port` in `mask` whenever a flit is filed (the owner's work list).
-  void notify_into(PortMask* mask, int port) {
+  FlitLine line;
+  // Optional: mark `port` in `mask` whenever a flit is filed (the owner's work list), and
+  // keep `*next` = the arrival cycle of the line's front while the line is not empty (the
+  // owner's compact per-port array, so that checking a busy port costs no visit to the line;
+  // the owner updates it as it consumes the line).
+  void notify_into(PortMask* mask, int port, uint64_t* next) {
     m_mask = mask;
     m_port = port;
+    m_next = next;
   }
 
   // Return one credit for `vc` to the sender in cycle `now`; it lands after the latency.
@@ -106,9 +240,12 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   }
 
   tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
-    line.push_unbounded(FlitArrival{m.arrival, m.flit});
-    if (m_mask) m_mask->set(m_port);
-    m_owner.wake_after(d);
+    if (m_mask) {
+      if (line.empty()) *m_next = m.arrival;
+      m_mask->set(m_port);
+    }
+    line.push(m.arrival, m.flit);
+    m_owner.phit_landing(d, m.flit.tail != 0);
     return tlm::TLM_ACCEPTED;
   }
   void b_transport(LinkMsg&, sc_core::sc_time&) override {
@@ -122,6 +259,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   sc_core::sc_time m_latency;
   uint64_t m_latency_cycles;
   PortMask* m_mask = nullptr;
+  uint64_t* m_next = nullptr;
   int m_port = 0;
 };
 
@@ -137,11 +275,12 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
     socket.bind(*this);
   }
   LinkInitiatorSocket socket;
-  RingBuffer<CreditArrival> credits;
-  // Optional: mark `port` in `mask` whenever a credit is filed.
-  void notify_into(PortMask* mask, int port) {
+  CreditLine credits;
+  // Optional: mark `port` in `mask` whenever a credit is filed, keeping `*next` as LinkRx does.
+  void notify_into(PortMask* mask, int port, uint64_t* next) {
     m_mask = mask;
     m_port = port;
+    m_next = next;
   }
 
   // Send one phit in cycle `now`; it lands after the latency.
@@ -155,9 +294,12 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   }
 
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
-    credits.push_unbounded(CreditArrival{m.arrival, m.vc, m.kind});
-    if (m_mask) m_mask->set(m_port);
-    if (m_wake_on_credit) m_owner.wake_after(d);
+    if (m_mask) {
+      if (credits.empty()) *m_next = m.arrival;
+      m_mask->set(m_port);
+    }
+    credits.push(m.arrival, m.vc, m.kind);
+    if (m_wake_on_credit) m_owner.credit_landing(d);
     return tlm::TLM_ACCEPTED;
   }
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
@@ -168,6 +310,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   uint64_t m_latency_cycles;
   bool m_wake_on_credit;
   PortMask* m_mask = nullptr;
+  uint64_t* m_next = nullptr;
   int m_port = 0;
 };
 

@@ -34,6 +34,7 @@ class RingBuffer {
   T& front() { return m_store[m_head]; }
   const T& front() const { return m_store[m_head]; }
   const T& at(uint32_t i) const { return m_store[(m_head + i) & m_mask]; }
+  T& back() { return m_store[(m_head + m_size - 1) & m_mask]; }
   void pop() {
     m_head = (m_head + 1) & m_mask;
     --m_size;

@@ -1,6 +1,7 @@
 #include "rtl_models/switch/switch.h"
 
 #include <algorithm>
+#include <cassert>
 #include <climits>
 #include <sstream>
 #include <stdexcept>
@@ -65,6 +66,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_out_data.assign(K, 1);
   m_xoff.assign(K, UINT32_MAX);
   m_xon.assign(K, 0);
+  m_rx_next.assign(K, UINT64_MAX);
+  m_cr_next.assign(K, UINT64_MAX);
   for (int p = 0; p < k; ++p) {
     const int c = topo.port_class_of(p);
     const bool host = c == kHostClass;
@@ -74,8 +77,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_in.push_back(std::make_unique<LinkRx>(("in_" + std::to_string(p)).c_str(), *this, lat));
     m_out.push_back(
         std::make_unique<LinkTx>(("out_" + std::to_string(p)).c_str(), *this, lat, m_credit_wake));
-    m_in.back()->notify_into(&m_rx_pending, p);
-    m_out.back()->notify_into(&m_credit_pending, p);
+    m_in.back()->notify_into(&m_rx_pending, p, &m_rx_next[static_cast<size_t>(p)]);
+    m_out.back()->notify_into(&m_credit_pending, p, &m_cr_next[static_cast<size_t>(p)]);
     m_in_data[p] = static_cast<uint8_t>(prm.vcs[c]);
     if (m_pfc) {
       m_xoff[p] = prm.pfc_xoff[c];
@@ -224,12 +227,30 @@ void Switch::cycle_stages(uint64_t now) {
 template <bool kPfc>
 void Switch::receive(uint64_t now) {
   bool failed = false;
+  // A large network's state is far larger than the caches, and what this stage reads is
+  // scattered (each port's delay line and input VCs): ask for all of it before using any,
+  // so that the misses overlap instead of following one another.
   m_rx_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
-    if (failed) return;
+    if (m_rx_next[static_cast<size_t>(p)] <= now) m_in[p]->line.prefetch_meta();
+  });
+  m_credit_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
+    if (m_cr_next[static_cast<size_t>(p)] <= now) __builtin_prefetch(&m_out[p]->credits);
+  });
+  m_rx_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
+    if (m_rx_next[static_cast<size_t>(p)] > now) return;
+    m_in[p]->line.prefetch_front();
+    for (const InVc& iv : m_ivc[p]) __builtin_prefetch(&iv);
+  });
+  m_credit_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
+    if (m_cr_next[static_cast<size_t>(p)] > now) return;
+    m_out[p]->credits.prefetch_front();
+    for (const OutVc& ov : m_ovc[p]) __builtin_prefetch(&ov);
+  });
+  m_rx_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
+    if (failed || m_rx_next[static_cast<size_t>(p)] > now) return;
     auto& line = m_in[p]->line;
-    while (!line.empty() && line.front().cycle <= now) {
-      const FlitArrival a = line.front();
-      line.pop();
+    while (!line.empty() && line.front_cycle() <= now) {
+      const FlitArrival a = line.pop();
       if (a.flit.vc >= m_ivc[p].size()) {
         m_ctx.fail(std::string(name()) + ": phit on port " + std::to_string(p) + " names VC " +
                    std::to_string(a.flit.vc) + " but the port has " +
@@ -259,33 +280,35 @@ void Switch::receive(uint64_t now) {
       if (a.flit.head()) {
         Packet& pk = m_ctx.pool[a.flit.pkt];
         pk.head_arrival = a.cycle;
+        if (iv.buf.size() == 1) iv.ready = a.cycle + static_cast<uint64_t>(m_pipeline);
         const bool data = pk.cls == TrafficClass::Data;
         m_pkts_in[static_cast<size_t>(p)] += data;
         m_pkts_total += data;
       }
     }
     if (line.empty()) m_rx_pending.clear(p);
+    else m_rx_next[static_cast<size_t>(p)] = line.front_cycle();
   });
   m_credit_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
-    if (failed) return;
+    if (failed || m_cr_next[static_cast<size_t>(p)] > now) return;
     auto& cl = m_out[p]->credits;
-    while (!cl.empty() && cl.front().cycle <= now) {
-      OutVc& ov = m_ovc[p][cl.front().vc];
-      const FlowMsg kind = cl.front().kind;
-      cl.pop();
+    cl.take_due(now, [&](uint8_t vc, FlowMsg kind, uint32_t n) SCFLY_ALWAYS_INLINE {
+      if (failed) return;
+      OutVc& ov = m_ovc[p][vc];
       if constexpr (kPfc) {  // PAUSE / RESUME only
         ov.paused = kind == FlowMsg::Pause;
-        continue;
+        return;
       }
-      --m_credits_used[p];
-      if (++ov.credits > ov.credit_cap) {
+      m_credits_used[p] -= static_cast<int32_t>(n);
+      if ((ov.credits += static_cast<int32_t>(n)) > ov.credit_cap) {
         m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
                    " exceed the downstream buffer size " + std::to_string(ov.credit_cap));
         failed = true;
-        return;
       }
-    }
+    });
+    if (failed) return;
     if (cl.empty()) m_credit_pending.clear(p);
+    else m_cr_next[static_cast<size_t>(p)] = cl.front_cycle();
   });
 }
 
@@ -296,9 +319,11 @@ void Switch::route_heads(uint64_t now) {
     if (failed) return;
     for (auto& iv : m_ivc[p]) {
       if (iv.routed || iv.buf.empty()) continue;
+      if (now < iv.ready) continue;
       const Flit& f = iv.buf.front();
       Packet& pkt = m_ctx.pool[f.pkt];
-      if (now < pkt.head_arrival + static_cast<uint64_t>(m_pipeline)) continue;
+      assert(f.head() && iv.ready == pkt.head_arrival + static_cast<uint64_t>(m_pipeline));
+      iv.phits = pkt.phits;
       if (pkt.cls == TrafficClass::Control) {
         // Control frames: intercepted at the switch of the host they are addressed to,
         // elsewhere routed minimally on the control VCs (data VC count + the hop slot).
@@ -367,7 +392,7 @@ void Switch::allocate() {
     auto request = [&](int v) SCFLY_ALWAYS_INLINE {
       InVc& iv = ivcs[v];
       if (!iv.routed || iv.connected) return false;
-      const uint32_t phits = m_ctx.pool[iv.buf.front().pkt].phits;
+      const uint32_t phits = iv.phits;
       auto is_free = [&](int op, int ov_index) {
         const OutVc& ov = m_ovc[op][ov_index];
         return !ov.writing && m_out_active[op] < m_speedup && ov.buf.free() >= phits;
@@ -488,7 +513,7 @@ void Switch::multiqueue_stage(uint64_t now) {
     for (int v = 0; v < m_in_data[static_cast<size_t>(p)]; ++v) {
       InVc& iv = ivcs[static_cast<size_t>(v)];
       if (!iv.routed || iv.connected) continue;
-      const uint32_t phits = m_ctx.pool[iv.buf.front().pkt].phits;
+      const uint32_t phits = iv.phits;
       if (iv.buf.size() < phits) continue;  // the whole packet first
       if (free_slot < 0) {
         // Full: deroute one slot packet drawn at random (a packet at its destination switch
@@ -511,6 +536,7 @@ void Switch::multiqueue_stage(uint64_t now) {
         return;
       }
       InVc& q = slots[static_cast<size_t>(free_slot)];
+      q.ready = m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
       for (uint32_t i = 0; i < phits; ++i) {
         Flit f = iv.buf.front();
         iv.buf.pop();
@@ -518,6 +544,7 @@ void Switch::multiqueue_stage(uint64_t now) {
         q.buf.push(f);
         m_in[static_cast<size_t>(p)]->send_credit(v, now);
       }
+      if (!iv.buf.empty()) iv.ready = m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
       if ((m_in_phits[static_cast<size_t>(p)] -= phits) == 0) m_in_busy.clear(p);
       m_in_phits[static_cast<size_t>(m_mq)] += phits;
       m_in_busy.set(m_mq);
@@ -543,9 +570,12 @@ void Switch::traverse_crossbar(uint64_t now) {
     }
     Flit f = iv.buf.front();
     iv.buf.pop();
+    if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
+      iv.ready = m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
     if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
     f.vc = c.out_vc;
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
+    if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
     ov.buf.push(f);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
@@ -605,7 +635,8 @@ void Switch::transmit(uint64_t now) {
         if (ov.buf.empty()) return false;
         if (host) return true;
         if constexpr (kPfc) return ov.paused == 0;
-        return ov.credits >= static_cast<int32_t>(m_ctx.pool[ov.buf.front().pkt].phits);
+        assert(ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
+        return ov.credits >= static_cast<int32_t>(ov.front_phits);
       };
       const int nv = static_cast<int>(ovcs.size());
       int nd = nv;
@@ -627,6 +658,7 @@ void Switch::transmit(uint64_t now) {
     if (ov.buf.empty()) return;  // bubble: the body is still crossing
     const Flit f = ov.buf.front();
     ov.buf.pop();
+    if (f.tail && !ov.buf.empty()) ov.front_phits = m_ctx.pool[ov.buf.front().pkt].phits;
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
     if (!host) {
@@ -685,9 +717,9 @@ void Switch::schedule(uint64_t now) {
   // credit-based congestion (m_credit_wake): otherwise they only matter once there is
   // something to send, and they are collected on the next active cycle.
   uint64_t earliest = UINT64_MAX;
-  m_rx_pending.for_each([&](int p) { earliest = std::min(earliest, m_in[p]->line.front().cycle); });
+  m_rx_pending.for_each([&](int p) { earliest = std::min(earliest, m_rx_next[static_cast<size_t>(p)]); });
   if (m_credit_wake)
-    m_credit_pending.for_each([&](int p) { earliest = std::min(earliest, m_out[p]->credits.front().cycle); });
+    m_credit_pending.for_each([&](int p) { earliest = std::min(earliest, m_cr_next[static_cast<size_t>(p)]); });
   m_asleep = true;
   if (earliest != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);
@@ -711,6 +743,7 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
     return;
   }
   InVc& iv = m_ivc[static_cast<size_t>(m_cp)][0];
+  if (iv.buf.empty()) iv.ready = now + static_cast<uint64_t>(m_pipeline);
   for (uint16_t s = 0; s < phits; ++s) {
     Flit f;
     f.pkt = id;

@@ -163,20 +163,28 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<std::unique_ptr<SwitchUnit>>& units() { return m_units; }
 
  private:
-  struct InVc {
+  // The fields every stage reads come first, in the VC's first cache line; the routed
+  // head's candidates and saved header follow.
+  struct alignas(64) InVc {
     RingBuffer<Flit> buf;
-    RouteCandidates cands;  // the routed head's candidates
+    // While the front phit is a head: the cycle it becomes routable (its landing cycle here
+    // + the pipeline latency), kept as the front changes so that waiting heads are checked
+    // without a visit to their packet.
+    uint64_t ready = UINT64_MAX;
+    uint16_t phits = 0;     // the routed head's packet length (set when it is routed)
     bool routed = false;
     bool connected = false;
-    int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
     uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
-    uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
-    RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
     bool deroute = false;   // multiqueue slot: its packet is derouted (CHAOS)
+    int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
+    uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
+    RouteCandidates cands;  // the routed head's candidates
+    RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
   };
-  struct OutVc {
+  struct alignas(64) OutVc {
     RingBuffer<Flit> buf;
     bool writing = false;  // a crossbar connection is filling this VC
+    uint16_t front_phits = 0;  // while the front phit is a head: its packet length
     int32_t credits = 0;   // free phits in the downstream input VC
     int32_t credit_cap = 0;
     uint32_t paused = 0;   // PFC: 1 while the downstream input VC has paused us (traced)
@@ -233,6 +241,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint64_t m_buffered = 0;  // phits in input + output buffers
   // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
+  // Per port with phits (credits) in flight toward us: the arrival cycle of the next one.
+  std::vector<uint64_t> m_rx_next, m_cr_next;
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
   int m_reroute_ports = 0;  // inputs [0, m_reroute_ports) re-route blocked heads
   // Control class: the switch's own endpoint is internal port m_cp (= radix; -1 without a
