@@ -88,10 +88,24 @@ void Nic::schedule_generation(Source& src, uint64_t base) {
   }
 }
 
-void Nic::start(TermPort& tp, PacketId id, int vc) {
-  tp.cur_pkt = id;
-  tp.cur_seq = 0;
-  tp.cur_vc = static_cast<uint8_t>(vc);
+// The whole packet goes onto the link at once, phit i annotated to leave i cycles from now
+// (TLM timing annotation): the switch sees each phit land at the cycle it would have had,
+// sent one per cycle, and the NIC need not run while the link carries the packet. Nothing
+// else uses the link meanwhile (the port starts no packet before free_at), and the credits
+// it spends are only read when the next packet starts, after the tail.
+void Nic::start(TermPort& tp, PacketId id, int vc, uint64_t now) {
+  const int phits = m_prm.packet_phits;
+  Flit f;
+  f.pkt = id;
+  f.vc = static_cast<uint8_t>(vc);
+  for (int i = 0; i < phits; ++i) {
+    f.seq = static_cast<uint16_t>(i);
+    f.tail = i + 1 == phits;
+    tp.out->send(f, now, static_cast<uint32_t>(i));
+  }
+  if (!m_prm.pfc) tp.credits[static_cast<size_t>(vc)] -= phits;
+  m_ctx.phit_moves += static_cast<uint64_t>(phits);
+  tp.free_at = now + static_cast<uint64_t>(phits);
 }
 
 // kMulti false: one terminal port and one sub-source (every Dragonfly), with the loops
@@ -171,60 +185,53 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
   } else {
     for (size_t i = 0; i < np; ++i) {
       TermPort& tp = ports[i];
-      if (tp.cur_pkt >= 0 || m_queue.empty()) continue;
+      if (now < tp.free_at || m_queue.empty()) continue;
       const int nv = static_cast<int>(tp.credits.size());
       for (int n = 0, v = tp.rr; n < nv; ++n, v = (v + 1) % nv) {
         if (!can_start(tp, v, phits)) continue;
         const PacketId id = make_packet(now);
         m_queue.pop();
         m_stats.injected();
-        start(tp, id, v);
+        start(tp, id, v, now);
         tp.rr = (v + 1) % nv;
         break;
       }
     }
   }
-  bool busy = false, startable = false;
-  for (size_t i = 0; i < np; ++i) {
-    TermPort& tp = ports[i];
-    if (tp.cur_pkt >= 0) {
-      Flit f;
-      f.pkt = static_cast<PacketId>(tp.cur_pkt);
-      f.seq = tp.cur_seq;
-      f.vc = tp.cur_vc;
-      f.tail = (tp.cur_seq + 1 == phits);
-      if (!m_prm.pfc) --tp.credits[tp.cur_vc];
-      tp.out->send(f, now);
-      ++m_ctx.phit_moves;
-      if (f.tail) tp.cur_pkt = -1;
-      else ++tp.cur_seq;
-    }
-    // Next activation: every cycle while serializing or while a queued packet could start.
-    busy |= tp.cur_pkt >= 0;
-    if (tp.cur_pkt < 0 && !m_queue.empty())
+  // Next activation: the next cycle if a queued packet could start then; otherwise asleep
+  // (below) until a port's link frees with a packet queued, the next generation, a tail
+  // lands, or a credit a queued packet waits for lands.
+  bool startable = false, need_credits = false;
+  uint64_t earliest = UINT64_MAX;
+  if (!m_queue.empty()) {
+    for (size_t i = 0; i < np; ++i) {
+      const TermPort& tp = ports[i];
+      if (tp.free_at > now + 1) {
+        earliest = std::min(earliest, tp.free_at);
+        continue;
+      }
+      need_credits = true;
       for (int v = 0; v < static_cast<int>(tp.credits.size()); ++v) startable |= can_start(tp, v, phits);
+      // A credit already on its way (sent by the switch earlier in this time step, before
+      // this NIC went to sleep, so its link could not wake us) must wake us when it lands;
+      // otherwise the injection time would depend on the order SystemC ran the NIC and the
+      // switch in.
+      if (!tp.out->credits.empty()) earliest = std::min(earliest, tp.out->credits.front_cycle());
+    }
   }
   if (m_gal_queued > 0) startable = true;  // GAL: queued packets wait for credits or their turn
-  if (busy || startable || !m_prm.sleep) {
+  if (startable || !m_prm.sleep) {
     next_trigger(*m_edge);
     return;
   }
-  // Otherwise sleep until the next generation, a tail lands, or (with a packet queued) a
-  // credit lands. The sink needs no wake-up for the phits before a tail: it checks them,
-  // in order, when the tail lands (delivery happens at the tail's arrival cycle). Credits
-  // matter only to start a queued packet: without one, the NIC takes them when it next runs.
-  m_wake_on_credits = !m_queue.empty();
+  // The sink needs no wake-up for the phits before a tail: it checks them, in order, when
+  // the tail lands (delivery happens at the tail's arrival cycle). Credits matter only to
+  // start a queued packet on a free port: otherwise the NIC takes them when it next runs.
+  m_wake_on_credits = need_credits;
   const uint64_t gen = (kMulti ? next_source() : m_src[0]).next_gen;
-  uint64_t earliest = gen < m_gen_stop ? gen : UINT64_MAX;
-  for (size_t i = 0; i < np; ++i) {
-    const TermPort& tp = ports[i];
-    if (!tp.in->line.empty()) earliest = std::min(earliest, tp.in->line.tail_cycle());
-    // A credit already on its way (sent by the switch earlier in this time step, before
-    // this NIC went to sleep, so its link could not wake us) must wake us when it lands if
-    // a queued packet is waiting for it; otherwise the injection time would depend on the
-    // order SystemC ran the NIC and the switch in.
-    if (!m_queue.empty() && !tp.out->credits.empty()) earliest = std::min(earliest, tp.out->credits.front_cycle());
-  }
+  if (gen < m_gen_stop) earliest = std::min(earliest, gen);
+  for (size_t i = 0; i < np; ++i)
+    if (!ports[i].in->line.empty()) earliest = std::min(earliest, ports[i].in->line.tail_cycle());
   m_asleep = true;
   if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));
   next_trigger(m_wake);
@@ -288,7 +295,7 @@ void Nic::gal_inject(uint64_t now) {
   // VC has room on it.
   const int phits = m_prm.packet_phits;
   for (TermPort& tp : m_ports) {
-    if (tp.cur_pkt >= 0) continue;
+    if (now < tp.free_at) continue;
     for (int n = 0, q = tp.rr; n < m_gal_q; ++n, q = (q + 1) % m_gal_q) {
       auto& fifo = m_gal_fifo[static_cast<size_t>(q)];
       if (fifo.empty() || !can_start(tp, q, phits)) continue;
@@ -302,7 +309,7 @@ void Nic::gal_inject(uint64_t now) {
       else m_gal_rtl[static_cast<size_t>(set)]->departure(now);
       p.inject_cycle = now;
       m_stats.injected();
-      start(tp, id, q);
+      start(tp, id, q, now);
       tp.rr = (q + 1) % m_gal_q;
       break;
     }

@@ -4,7 +4,11 @@
 // Generation is a Bernoulli process: in each cycle a packet is generated with probability
 // q = load / packet_phits (load in phits/node/cycle), q changing at phase boundaries. The NIC draws the gap to the next
 // generation from the equivalent geometric distribution, so an idle NIC sleeps until then
-// instead of drawing every cycle.
+// instead of drawing every cycle. A packet that starts on a link is handed to it whole, each
+// phit annotated with the cycle it leaves (one per cycle, as on the wire), and the NIC
+// sleeps while the link carries it; the sink wakes for tails only (it checks the phits
+// before a tail in order when the tail lands) and the NIC wakes for credits only while a
+// queued packet waits for them.
 // Terminal ports: a node with w > 1 terminal ports (topology.terminal_ports, tori) has w
 // links each way, and its source is the superposition of w independent Bernoulli sources
 // of q = load / (w * packet_phits) each (so loads up to w phits/node/cycle), merged into
@@ -85,16 +89,15 @@ class Nic : public sc_core::sc_module, public Clocked {
 
  private:
   // One terminal port: its two links, the credits (or PFC pause state) of the switch's
-  // injection VCs behind it, and the packet being serialized onto it.
+  // injection VCs behind it, and when its link is free again.
   struct TermPort {
     std::unique_ptr<LinkTx> out;
     std::unique_ptr<LinkRx> in;
     std::vector<int32_t> credits;
     std::vector<uint8_t> paused;  // PFC: per injection VC
     int rr = 0;
-    int64_t cur_pkt = -1;
-    uint16_t cur_seq = 0;
-    uint8_t cur_vc = 0;
+    uint64_t free_at = 0;  // first cycle the link is free to start a packet
+
     // Sink: the phit index expected next on the ejection link (0: a head).
     uint16_t rx_next = 0;
   };
@@ -122,8 +125,8 @@ class Nic : public sc_core::sc_module, public Clocked {
   }
   // Draws the destination of the source queue's head into a new packet.
   PacketId make_packet(uint64_t now);
-  // Starts packet `id` on terminal port `tp`, injection VC `vc`.
-  void start(TermPort& tp, PacketId id, int vc);
+  // Starts packet `id` on terminal port `tp`, injection VC `vc`, in cycle `now`.
+  void start(TermPort& tp, PacketId id, int vc, uint64_t now);
   // GAL: the injection unit and the choice of the next packets onto the links.
   void gal_inject(uint64_t now);
   // Stops the run: phit `f` arrived on ejection port `j` out of order (see the sink).

@@ -292,6 +292,17 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
     sc_core::sc_time d = m_latency;
     socket->nb_transport_fw(m, ph, d);
   }
+  // Send one phit that leaves `ahead` cycles after `now` (the annotated delay includes them):
+  // for a sender that knows now what its link will carry in the next cycles.
+  void send(const Flit& f, uint64_t now, uint32_t ahead) {
+    if (ahead == 0) return send(f, now);
+    LinkMsg m;
+    m.arrival = now + ahead + m_latency_cycles;
+    m.flit = f;
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time d = m_latency + m_owner.period() * static_cast<double>(ahead);
+    socket->nb_transport_fw(m, ph, d);
+  }
 
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
     if (m_mask) {
