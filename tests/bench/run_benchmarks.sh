@@ -30,6 +30,14 @@ run "medium UGAL-G UN 0.4"       sc_main/configs/dfly-medium.yaml routing=ugal-g
 run "tugal g9 UGAL-L UN 0.4"     sc_main/configs/tugal-dfly-4-8-4-9.yaml load=0.4 warmup_cycles=2000
 run "tugal g9 UGAL-L i5src shift 0.3" sc_main/configs/tugal-dfly-4-8-4-9.yaml routing=ugal-l ugal.vlb_set=i5src 'traffic=shift(2,0)' load=0.3 warmup_cycles=2000
 run "tugal g9 T-PAR shift 0.3"   sc_main/configs/tugal-dfly-4-8-4-9.yaml routing=t-par 'traffic=shift(2,0)' load=0.3 warmup_cycles=2000
+# The ACOR paper's network (876 switches, 5,256 hosts, 10-phit packets, 90-cycle pipeline;
+# issue 18's four points), its idle cost, and dfly(8,16,8) (2,064 switches, 16,512 hosts).
+run "table3 MIN UN 0.4"          sc_main/configs/acor-table3.yaml load=0.4 warmup_cycles=3000 bench_chunk=200
+run "table3 MIN ADV+1 0.4"       sc_main/configs/acor-table3.yaml traffic=adv+1 load=0.4 warmup_cycles=3000 bench_chunk=200
+run "table3 ACOR-Sw 3L UN 0.4"   sc_main/configs/acor-table3.yaml routing=acor-switch load=0.4 warmup_cycles=3000 bench_chunk=200
+run "table3 ACOR-Sw 3L ADV+1 0.4" sc_main/configs/acor-table3.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=3000 bench_chunk=200
+run "table3 MIN UN 0.01 (idle)"  sc_main/configs/acor-table3.yaml load=0.01 warmup_cycles=3000 bench_chunk=1000
+run "dfly(8,16,8) MIN UN 0.4"    sc_main/configs/acor-table3.yaml topology.p=8 topology.a=16 topology.h=8 topology.g=129 load=0.4 warmup_cycles=2000 bench_chunk=100
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
 run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml load=0.4 warmup_cycles=2000
 run "torus 8x8 MIN AD UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000
