@@ -66,6 +66,18 @@ class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm
     return to_receiver->nb_transport_fw(m, ph, d);
   }
   tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
+    if (m.count > 1) {  // credits for several cycles: the faults act on each, as sent one per cycle
+      const sc_core::sc_time cycle = d / static_cast<double>(m_lat);
+      for (uint16_t i = 0; i < m.count; ++i) {
+        LinkMsg one = m;
+        one.count = 1;
+        one.arrival = m.arrival + i;
+        tlm::tlm_phase p1 = ph;
+        sc_core::sc_time d1 = d + cycle * static_cast<double>(i);
+        nb_transport_bw(one, p1, d1);
+      }
+      return tlm::TLM_ACCEPTED;
+    }
     if (m_swallow && m.vc == m_f.vc && m.kind == FlowMsg::Credit) {  // dup-phit: the twin's credit
       m_swallow = false;
       return tlm::TLM_ACCEPTED;

@@ -34,6 +34,9 @@ struct LinkMsg {
   Flit flit;             // the phit (forward)
   uint8_t vc = 0;        // credited / paused / resumed VC (backward)
   FlowMsg kind = FlowMsg::Credit;
+  // Credits: `count` of them for `vc`, one landing in each cycle from `arrival` on (a
+  // receiver that knows its crossbar will free one phit per cycle returns them in one call).
+  uint16_t count = 1;
 };
 
 struct LinkProtocol {
@@ -159,7 +162,7 @@ class CreditLine {
       if (!m_vc[v].empty() && m_vc[v].front().cycle < c) c = m_vc[v].front().cycle;
     return c;
   }
-  void push(uint64_t arrival, uint8_t vc, FlowMsg kind) {
+  void push(uint64_t arrival, uint8_t vc, FlowMsg kind, uint32_t count = 1) {
     if (vc >= m_nvc) [[unlikely]] {
       if (vc >= kMaxVcs) throw std::logic_error("a flow-control message names VC " + std::to_string(vc) +
                                                 "; a port has at most " + std::to_string(kMaxVcs));
@@ -169,11 +172,11 @@ class CreditLine {
     if (kind == FlowMsg::Credit && !q.empty()) {
       Run& b = q.back();
       if (b.kind == FlowMsg::Credit && b.cycle + b.count == arrival) {
-        ++b.count;
+        b.count += count;
         return;
       }
     }
-    q.push_unbounded(Run{arrival, 1, kind});
+    q.push_unbounded(Run{arrival, kind == FlowMsg::Credit ? count : 1, kind});
     ++m_pending;
   }
   // Cache hint (no effect on the contents).
@@ -246,11 +249,13 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   }
 
   // Return one credit for `vc` to the sender in cycle `now`; it lands after the latency.
-  void send_credit(uint8_t vc, uint64_t now, FlowMsg kind = FlowMsg::Credit) {
+  // With `count` > 1: that many credits, freed one per cycle from `now` on.
+  void send_credit(uint8_t vc, uint64_t now, FlowMsg kind = FlowMsg::Credit, uint16_t count = 1) {
     LinkMsg m;
     m.arrival = now + m_latency_cycles;
     m.vc = vc;
     m.kind = kind;
+    m.count = count;
     tlm::tlm_phase ph = tlm::BEGIN_RESP;
     sc_core::sc_time d = m_latency;
     socket->nb_transport_bw(m, ph, d);
@@ -331,7 +336,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
       if (credits.empty()) *m_next = m.arrival;
       m_mask->set(m_port);
     }
-    credits.push(m.arrival, m.vc, m.kind);
+    credits.push(m.arrival, m.vc, m.kind, m.count);
     if (m_wake_on_credit) m_owner.credit_landing(d);
     return tlm::TLM_ACCEPTED;
   }

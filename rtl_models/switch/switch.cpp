@@ -55,6 +55,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_in_active.assign(K, 0);
   m_out_active.assign(K, 0);
   m_link_vc.assign(K, -1);
+  m_link_len.assign(K, 0);
+  m_link_ahead.assign(K, 0);
   m_is_host.assign(K, 0);
   m_port_class.assign(K, 0);
   m_in_phits.assign(K, 0);
@@ -456,6 +458,8 @@ void Switch::allocate() {
     if (ov.writing) continue;  // another input won this output VC this cycle
     InVc& iv = m_ivc[r.in_port][r.in_vc];
     ov.writing = true;
+    ov.feed_port = r.in_port;
+    ov.feed_vc = r.in_vc;
     iv.connected = true;
     iv.xbar_out = r.out_port;
     ++m_in_active[r.in_port];
@@ -581,7 +585,24 @@ void Switch::traverse_crossbar(uint64_t now) {
     m_out_busy.set(c.out_port);
     if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
       if constexpr (!kPfc) {
-        m_in[c.in_port]->send_credit(c.in_vc, now);
+        // Once the packet's tail is in the buffer, this connection frees one phit per cycle
+        // until it: the credits for all of them go upstream in one message, each landing
+        // at the cycle it would have had (LinkMsg::count).
+        // (What crosses is what the buffer holds up to the first tail flag, counted there:
+        // a fault that duplicates a phit, --fault dup-phit, stays visible downstream.)
+        if (!iv.credited) {
+          uint32_t n = 1;
+          const uint32_t rest = static_cast<uint32_t>(iv.phits) - f.seq;  // f and its followers
+          if (!f.tail && rest > 1 && iv.buf.size() + 1 >= rest) {
+            for (uint32_t i = 0; i < iv.buf.size(); ++i) {
+              if (!iv.buf.at(i).tail) continue;
+              n = i + 2;
+              iv.credited = true;
+              break;
+            }
+          }
+          m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
+        }
       } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // resume the sender
         iv.xoff = 0;
         m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
@@ -589,6 +610,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     }
     if (f.tail) {
       iv.routed = false;
+      iv.credited = false;
       iv.attempts = 0;
       iv.connected = false;
       iv.xbar_out = -1;
@@ -657,6 +679,7 @@ void Switch::transmit(uint64_t now) {
     OutVc& ov = ovcs[v];
     if (ov.buf.empty()) return;  // bubble: the body is still crossing
     const Flit f = ov.buf.front();
+    if (f.head()) m_link_len[op] = ov.front_phits;
     ov.buf.pop();
     if (f.tail && !ov.buf.empty()) ov.front_phits = m_ctx.pool[ov.buf.front().pkt].phits;
     --m_buffered;
@@ -671,9 +694,35 @@ void Switch::transmit(uint64_t now) {
       }
       if (f.head()) ++m_ctx.pool[f.pkt].class_hops[m_port_class[op]];
     }
-    m_out[op]->send(f, now);
+    if (!m_link_ahead[op]) {
+      m_out[op]->send(f, now);
+      // Once every phit after f is in this output VC or, behind it, in the input VC whose
+      // connection fills it (one phit per cycle, never a bubble), the link will send one per
+      // cycle until the tail: they go to the link now, each annotated with the cycle it
+      // leaves, and the following cycles only account for them here.
+      // What goes is what the buffers hold up to the first tail flag (see traverse_crossbar).
+      const uint32_t rest = static_cast<uint32_t>(m_link_len[op]) - f.seq - 1u;
+      const uint32_t k = ov.buf.size();
+      const RingBuffer<Flit>* feed = ov.writing ? &m_ivc[ov.feed_port][ov.feed_vc].buf : nullptr;
+      const uint32_t avail = k + (feed ? feed->size() : 0);
+      if (!f.tail && rest > 0 && avail >= rest) {
+        auto flit_at = [&](uint32_t i) SCFLY_ALWAYS_INLINE { return i < k ? ov.buf.at(i) : feed->at(i - k); };
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < avail && n == 0; ++i)
+          if (flit_at(i).tail) n = i + 1;
+        for (uint32_t i = 0; i < n; ++i) {
+          Flit g = flit_at(i);
+          g.vc = static_cast<uint8_t>(v);
+          m_out[op]->send(g, now, i + 1);
+        }
+        m_link_ahead[op] = n > 0;
+      }
+    }
     ++m_ctx.phit_moves;
-    if (f.tail) m_link_vc[op] = -1;
+    if (f.tail) {
+      m_link_vc[op] = -1;
+      m_link_ahead[op] = 0;
+    }
   });
 }
 

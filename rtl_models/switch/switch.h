@@ -174,6 +174,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     uint16_t phits = 0;     // the routed head's packet length (set when it is routed)
     bool routed = false;
     bool connected = false;
+    bool credited = false;  // the connected packet's remaining credits are already sent
     uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
     bool deroute = false;   // multiqueue slot: its packet is derouted (CHAOS)
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
@@ -185,6 +186,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     RingBuffer<Flit> buf;
     bool writing = false;  // a crossbar connection is filling this VC
     uint16_t front_phits = 0;  // while the front phit is a head: its packet length
+    uint16_t feed_port = 0;    // while writing: the input VC of the connection filling it
+    uint8_t feed_vc = 0;
     int32_t credits = 0;   // free phits in the downstream input VC
     int32_t credit_cap = 0;
     uint32_t paused = 0;   // PFC: 1 while the downstream input VC has paused us (traced)
@@ -234,6 +237,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<uint8_t> m_in_rr, m_out_rr, m_link_rr;  // round-robin pointers
   std::vector<uint8_t> m_in_active, m_out_active;     // crossbar connections per port
   std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
+  std::vector<uint16_t> m_link_len;                   // ... the length of the packet it carries
+  std::vector<uint8_t> m_link_ahead;                  // ... whose remaining phits are on the link already
   std::vector<uint8_t> m_is_host;                     // per port
   std::vector<uint8_t> m_port_class;                  // per port: the topology's class id
   std::vector<Conn> m_conns;
