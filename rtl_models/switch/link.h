@@ -162,7 +162,7 @@ class CreditLine {
       if (!m_vc[v].empty() && m_vc[v].front().cycle < c) c = m_vc[v].front().cycle;
     return c;
   }
-  void push(uint64_t arrival, uint8_t vc, FlowMsg kind, uint32_t count = 1) {
+  SCFLY_ALWAYS_INLINE void push(uint64_t arrival, uint8_t vc, FlowMsg kind, uint32_t count = 1) {
     if (vc >= m_nvc) [[unlikely]] {
       if (vc >= kMaxVcs) throw std::logic_error("a flow-control message names VC " + std::to_string(vc) +
                                                 "; a port has at most " + std::to_string(kMaxVcs));
@@ -185,11 +185,13 @@ class CreditLine {
       if (!m_vc[v].empty()) __builtin_prefetch(&m_vc[v].front());
   }
   // Takes every message landed by cycle `now`: f(vc, kind, n) with n credits at once (n = 1
-  // for PAUSE/RESUME), in arrival order within each VC.
+  // for PAUSE/RESUME), in arrival order within each VC. Returns front_cycle() after it.
   template <typename F>
-  void take_due(uint64_t now, F&& f) {
+  SCFLY_ALWAYS_INLINE uint64_t take_due(uint64_t now, F&& f) {
+    uint64_t next = UINT64_MAX;
     for (uint32_t v = 0; v < m_nvc; ++v) {
       RingBuffer<Run>& q = m_vc[v];
+      if (q.empty()) continue;
       while (!q.empty() && q.front().cycle <= now) {
         Run& r = q.front();
         const uint64_t due = r.kind == FlowMsg::Credit ? std::min<uint64_t>(r.count, now - r.cycle + 1) : 1;
@@ -202,7 +204,9 @@ class CreditLine {
           r.count -= static_cast<uint32_t>(due);
         }
       }
+      if (!q.empty() && q.front().cycle < next) next = q.front().cycle;
     }
+    return next;
   }
 
  private:

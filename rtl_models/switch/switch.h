@@ -248,6 +248,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
   // Per port with phits (credits) in flight toward us: the arrival cycle of the next one.
   std::vector<uint64_t> m_rx_next, m_cr_next;
+  bool m_prefetch = false;  // receive() prefetches (large networks)
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
   int m_reroute_ports = 0;  // inputs [0, m_reroute_ports) re-route blocked heads
   // Control class: the switch's own endpoint is internal port m_cp (= radix; -1 without a
