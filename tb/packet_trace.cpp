@@ -1,9 +1,11 @@
 #include "tb/packet_trace.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cstring>
 #include <stdexcept>
+#include <tuple>
 
 #include "routing_units/misrouting.h"
 #include "topologies/dragonfly.h"
@@ -39,30 +41,44 @@ PacketTrace::~PacketTrace() { close(); }
 
 void PacketTrace::delivered(const Packet& p, uint64_t at) {
   if (at < m_from || at > m_to) return;
+  if (at != m_cycle) {
+    end_cycle();
+    m_cycle = at;
+  }
+  m_pending.push_back(Row{p.dst_node, p.src_node, p.gen_cycle, {}});
+  std::string& row = m_pending.back().text;
   const int src_sw = m_topo.switch_of_node(p.src_node);
-  put(m_buf, p.src_node);
-  put(m_buf, p.dst_node);
-  put(m_buf, src_sw);
-  put(m_buf, m_topo.switch_of_node(p.dst_node));
-  put(m_buf, p.phits);
-  put(m_buf, static_cast<int64_t>(p.gen_cycle));
-  put(m_buf, static_cast<int64_t>(p.inject_cycle));
-  put(m_buf, static_cast<int64_t>(at));
-  put(m_buf, static_cast<int64_t>(at - p.gen_cycle));
-  put(m_buf, static_cast<int64_t>(at - p.inject_cycle));
-  for (int c = 1; c < m_classes; ++c) put(m_buf, p.class_hops[c]);
-  put(m_buf, p.route.nonminimal ? 1 : 0);
-  m_buf += p.route.policy < kMisrouteKinds ? to_string(static_cast<Misroute>(p.route.policy)) : "?";
-  m_buf.push_back(',');
+  put(row, p.src_node);
+  put(row, p.dst_node);
+  put(row, src_sw);
+  put(row, m_topo.switch_of_node(p.dst_node));
+  put(row, p.phits);
+  put(row, static_cast<int64_t>(p.gen_cycle));
+  put(row, static_cast<int64_t>(p.inject_cycle));
+  put(row, static_cast<int64_t>(at));
+  put(row, static_cast<int64_t>(at - p.gen_cycle));
+  put(row, static_cast<int64_t>(at - p.inject_cycle));
+  for (int c = 1; c < m_classes; ++c) put(row, p.class_hops[c]);
+  put(row, p.route.nonminimal ? 1 : 0);
+  row += p.route.policy < kMisrouteKinds ? to_string(static_cast<Misroute>(p.route.policy)) : "?";
+  row.push_back(',');
   const int inter = p.route.inter_switch;
-  put(m_buf, inter);
+  put(row, inter);
   int at_sw = -1;
   if (inter >= 0) {
     if (!m_dfly) at_sw = src_sw;  // a torus draws its intermediate at the source
     else if (p.route.vlb_from != RouteHeader::kNotDrawn) at_sw = m_dfly->switch_id(m_dfly->group_of(src_sw), p.route.vlb_from);
   }
-  put(m_buf, at_sw);
-  m_buf.back() = '\n';
+  put(row, at_sw);
+  row.back() = '\n';
+}
+
+void PacketTrace::end_cycle() {
+  std::sort(m_pending.begin(), m_pending.end(), [](const Row& a, const Row& b) {
+    return std::tie(a.dst, a.src, a.gen) < std::tie(b.dst, b.src, b.gen);
+  });
+  for (const Row& r : m_pending) m_buf += r.text;
+  m_pending.clear();
   if (m_buf.size() >= kFlushBytes) flush();
 }
 
@@ -75,6 +91,7 @@ void PacketTrace::flush() {
 
 bool PacketTrace::close() {
   if (!m_f) return m_error.empty();
+  end_cycle();
   flush();
   if (std::fclose(m_f) != 0 && m_error.empty())
     m_error = "--packet-trace: closing '" + m_path + "' failed: " + std::strerror(errno);

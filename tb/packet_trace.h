@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "rtl_models/switch/flit.h"
 #include "topologies/topology.h"
@@ -49,6 +50,7 @@ class PacketTrace {
 
  private:
   void flush();
+  void end_cycle();  // appends the pending cycle's rows to m_buf in their canonical order
 
   std::string m_path;
   std::FILE* m_f = nullptr;
@@ -58,6 +60,16 @@ class PacketTrace {
   uint64_t m_from, m_to;
   std::string m_buf;
   std::string m_error;
+  // The rows of the delivery cycle in progress, ordered by (destination, source, generation
+  // cycle) when the cycle ends: the file does not depend on the order in which SystemC runs
+  // the NICs within a cycle.
+  struct Row {
+    int32_t dst, src;
+    uint64_t gen;
+    std::string text;
+  };
+  std::vector<Row> m_pending;
+  uint64_t m_cycle = 0;
 };
 
 }  // namespace scfly
