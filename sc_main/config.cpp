@@ -196,8 +196,8 @@ KeyValue read_value(const KeySpec& k, const YAML::Node& v, const ParseState& s) 
       return out;
     case KeyKind::VcCount:
       if (v.IsScalar() && v.Scalar() == "auto") return out;  // 0 = auto
-      if (!v.IsScalar() || !YAML::convert<int64_t>::decode(v, out.i) || out.i < 1 || out.i > 16)
-        throw bad("an integer in [1, 16] or 'auto'");
+      if (!v.IsScalar() || !YAML::convert<int64_t>::decode(v, out.i) || out.i < 1 || out.i > kMaxPortVcs)
+        throw bad("an integer in [1, " + std::to_string(kMaxPortVcs) + "] or 'auto'");
       return out;
     case KeyKind::Buffer: {
       if (!v.IsScalar()) throw bad(kBufferAllowed);
@@ -395,10 +395,10 @@ void validate(ParseState& s) {
         c.sw.ctrl_vcs[k] = k == kHostClass ? 0 : RoutingUnit::control_link_vcs(c.topo_kind == TopologyKind::Mesh);
       else
         c.sw.ctrl_vcs[k] = key == "local" ? need.local : key == "global" ? need.global : 0;
-      if (c.sw.vcs[k] + c.sw.ctrl_vcs[k] > 16)
+      if (c.sw.vcs[k] + c.sw.ctrl_vcs[k] > kMaxPortVcs)
         throw ConfigError("config key 'switch.vcs." + key + "': value " + std::to_string(c.sw.vcs[k]) +
                           " leaves no room for the " + std::to_string(c.sw.ctrl_vcs[k]) +
-                          " control VCs above it (at most 16 VCs per port)");
+                          " control VCs above it (at most " + std::to_string(kMaxPortVcs) + " VCs per port)");
     }
 
   // CHAOS: the multiqueue is a switch variant of routing chaos only.

@@ -30,6 +30,8 @@ namespace scfly {
 // purpose: a packet counts its hops per class.
 constexpr int kMaxPortClasses = 4;
 constexpr int kHostClass = 0;
+// VCs per port, data and control together (config: switch.vcs.* plus the control VCs).
+constexpr int kMaxPortVcs = 16;
 
 // One end of a link: a switch and one of its ports.
 struct PortEnd {

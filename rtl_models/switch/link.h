@@ -15,7 +15,6 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
-#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -142,7 +141,7 @@ class FlitLine {
     uint16_t seq;
     uint8_t vc;
     uint8_t count_tail;  // phits in the run (1..127) | kTail if its last phit is the tail
-    uint32_t count() const { return count_tail & 0x7F; }
+    uint32_t count() const { return count_tail & kMaxRun; }
     bool tail() const { return (count_tail & kTail) != 0; }
   };
   static_assert(sizeof(Run) == 16, "a run is as small as one phit's entry");
@@ -164,8 +163,8 @@ class CreditLine {
   }
   SCFLY_ALWAYS_INLINE void push(uint64_t arrival, uint8_t vc, FlowMsg kind, uint32_t count = 1) {
     if (vc >= m_nvc) [[unlikely]] {
-      if (vc >= kMaxVcs) throw std::logic_error("a flow-control message names VC " + std::to_string(vc) +
-                                                "; a port has at most " + std::to_string(kMaxVcs));
+      if (vc >= kMaxPortVcs) throw std::logic_error("a flow-control message names VC " + std::to_string(vc) +
+                                                    "; a port has at most " + std::to_string(kMaxPortVcs));
       m_nvc = static_cast<uint8_t>(vc + 1);
     }
     RingBuffer<Run>& q = m_vc[vc];
@@ -215,10 +214,9 @@ class CreditLine {
     uint32_t count;
     FlowMsg kind;
   };
-  static constexpr uint32_t kMaxVcs = 16;  // VCs per port (config: vcs + control VCs <= 16)
   uint32_t m_pending = 0;  // runs over all VCs
   uint8_t m_nvc = 0;       // VCs [0, m_nvc) have had a message
-  RingBuffer<Run> m_vc[kMaxVcs];  // inline: one pointer chase fewer per credit
+  RingBuffer<Run> m_vc[kMaxPortVcs];  // inline: one pointer chase fewer per credit
 };
 
 // Receiving end of a channel: a target socket and the delay line of flits in flight.

@@ -330,7 +330,7 @@ void Switch::route_heads(uint64_t now) {
       if (now < iv.ready) continue;
       const Flit& f = iv.buf.front();
       Packet& pkt = m_ctx.pool[f.pkt];
-      assert(f.head() && iv.ready == pkt.head_arrival + static_cast<uint64_t>(m_pipeline));
+      assert(f.head() && iv.ready == ready_after_landing(iv));
       iv.phits = pkt.phits;
       if (pkt.cls == TrafficClass::Control) {
         // Control frames: intercepted at the switch of the host they are addressed to,
@@ -546,7 +546,7 @@ void Switch::multiqueue_stage(uint64_t now) {
         return;
       }
       InVc& q = slots[static_cast<size_t>(free_slot)];
-      q.ready = m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
+      q.ready = ready_after_landing(iv);
       for (uint32_t i = 0; i < phits; ++i) {
         Flit f = iv.buf.front();
         iv.buf.pop();
@@ -554,7 +554,7 @@ void Switch::multiqueue_stage(uint64_t now) {
         q.buf.push(f);
         m_in[static_cast<size_t>(p)]->send_credit(v, now);
       }
-      if (!iv.buf.empty()) iv.ready = m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
+      if (!iv.buf.empty()) iv.ready = ready_after_landing(iv);
       if ((m_in_phits[static_cast<size_t>(p)] -= phits) == 0) m_in_busy.clear(p);
       m_in_phits[static_cast<size_t>(m_mq)] += phits;
       m_in_busy.set(m_mq);
@@ -581,7 +581,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     Flit f = iv.buf.front();
     iv.buf.pop();
     if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
-      iv.ready = m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
+      iv.ready = ready_after_landing(iv);
     if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
     f.vc = c.out_vc;
     OutVc& ov = m_ovc[c.out_port][c.out_vc];

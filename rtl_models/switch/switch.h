@@ -221,6 +221,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   bool vc_order_ok(PacketId id, int op, int v);
   void mark_blocked();
   void multiqueue_stage(uint64_t now);  // CHAOS: entries into the multiqueue and deroutes
+  // The cycle the head at the front of `iv` becomes routable: its landing here + pipeline.
+  uint64_t ready_after_landing(const InVc& iv) const {
+    return m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
+  }
 
   int m_id;
   const Topology& m_topo;
