@@ -167,6 +167,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_vcd = std::make_unique<VcdWriter>("vcd", trace.path, m_period, trace.from, trace.to);
     for (int s : trace.switches) {
       Switch& sw = *m_switches[static_cast<size_t>(s)];
+      sw.set_traced();  // its input occupancy exact at every cycle (no streaming)
       const std::string scope = sw.name();
       for (int p = 0; p < sw.radix(); ++p) {
         const std::string cls = topo.port_class_name(topo.port_class_of(p));

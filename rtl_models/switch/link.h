@@ -12,6 +12,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cassert>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -116,6 +117,33 @@ class FlitLine {
     for (uint32_t i = 0; i < m_runs.size(); ++i)
       if (m_runs.at(i).tail()) return m_runs.at(i).cycle + m_runs.at(i).count() - 1;
     return UINT64_MAX;
+  }
+  // The front run: its VC and its number of phits (landing one per cycle from front_cycle()).
+  uint8_t front_vc() const { return m_runs.front().vc; }
+  uint32_t front_count() const { return m_runs.front().count(); }
+  // Removes the next `n` phits, all of the front run (1 <= n <= front_count()): the phits
+  // seq, seq+1, ... of packet `pkt` on `vc`, landing at cycle, cycle+1, ...; `tail` is set
+  // if the last of them is the packet's tail.
+  struct Slice {
+    uint64_t cycle;
+    PacketId pkt;
+    uint16_t seq;
+    uint8_t vc;
+    bool tail;
+  };
+  Slice pop_front(uint32_t n) {
+    Run& r = m_runs.front();
+    const uint32_t c = r.count();
+    assert(n >= 1 && n <= c);
+    const Slice s{r.cycle, r.pkt, r.seq, r.vc, n == c && r.tail()};
+    if (n == c) {
+      m_runs.pop();
+    } else {
+      r.cycle += n;
+      r.seq = static_cast<uint16_t>(r.seq + n);
+      r.count_tail = static_cast<uint8_t>((c - n) | (r.count_tail & kTail));
+    }
+    return s;
   }
   // Removes and returns the next phit (with its arrival cycle).
   FlitArrival pop() {

@@ -254,41 +254,57 @@ void Switch::receive(uint64_t now) {
       for (const OutVc& ov : m_ovc[p]) __builtin_prefetch(&ov);
     });
   }
+  // Streaming (credit mode, m_stream): a run of phits (consecutive phits of one packet,
+  // landing on consecutive cycles) is filed into its input VC whole, in the cycle its first
+  // phit lands; InVc::landed() hides the phits still to land. Each stage reads landed(), so
+  // what it sees at every cycle is what filing each phit as it lands would give; the port
+  // is then idle in this stage until its next run lands, instead of one visit per phit.
+  // A run that does not fit the buffer is filed phit by phit, so that a credit violation
+  // is reported at the phit that overflows, as before.
   m_rx_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
     if (failed || m_rx_next[static_cast<size_t>(p)] > now) return;
     auto& line = m_in[p]->line;
     while (!line.empty() && line.front_cycle() <= now) {
-      const FlitArrival a = line.pop();
-      if (a.flit.vc >= m_ivc[p].size()) {
+      const uint8_t vc = line.front_vc();
+      if (vc >= m_ivc[p].size()) {
         m_ctx.fail(std::string(name()) + ": phit on port " + std::to_string(p) + " names VC " +
-                   std::to_string(a.flit.vc) + " but the port has " +
-                   std::to_string(m_ivc[p].size()));
+                   std::to_string(vc) + " but the port has " + std::to_string(m_ivc[p].size()));
         failed = true;
         return;
       }
-      InVc& iv = m_ivc[p][a.flit.vc];
+      InVc& iv = m_ivc[p][vc];
+      uint32_t n = 1;
+      if constexpr (!kPfc) {
+        if (m_stream) {
+          n = line.front_count();
+          if (iv.buf.size() + n > iv.buf.capacity()) n = 1;
+        }
+      }
       if (iv.buf.full()) {
         m_ctx.fail(std::string(name()) + (m_pfc ? ": PFC headroom exceeded (frame loss), input buffer port "
                                                 : ": credit violation, input buffer port ") +
-                   std::to_string(p) + " VC " + std::to_string(a.flit.vc) + " overflows (" +
+                   std::to_string(p) + " VC " + std::to_string(vc) + " overflows (" +
                    std::to_string(iv.buf.capacity()) + " phits)");
         failed = true;
         return;
       }
-      iv.buf.push(a.flit);
+      const FlitLine::Slice s = line.pop_front(n);
+      for (uint32_t i = 0; i < n; ++i)
+        iv.buf.push(Flit{s.pkt, static_cast<uint16_t>(s.seq + i), vc, static_cast<uint8_t>(s.tail && i + 1 == n)});
+      iv.land_last = s.cycle + n - 1;
       if constexpr (kPfc) {
         if (iv.buf.size() >= m_xoff[p] && !iv.xoff) {  // pause the sender of this VC
           iv.xoff = 1;
-          m_in[p]->send_credit(a.flit.vc, now, FlowMsg::Pause);
+          m_in[p]->send_credit(vc, now, FlowMsg::Pause);
         }
       }
-      ++m_buffered;
-      ++m_in_phits[p];
+      m_buffered += n;
+      m_in_phits[p] += n;
       m_in_busy.set(p);
-      if (a.flit.head()) {
-        Packet& pk = m_ctx.pool[a.flit.pkt];
-        pk.head_arrival = a.cycle;
-        if (iv.buf.size() == 1) iv.ready = a.cycle + static_cast<uint64_t>(m_pipeline);
+      if (s.seq == 0) {
+        Packet& pk = m_ctx.pool[s.pkt];
+        pk.head_arrival = s.cycle;
+        if (iv.buf.size() == n) iv.ready = s.cycle + static_cast<uint64_t>(m_pipeline);
         const bool data = pk.cls == TrafficClass::Data;
         m_pkts_in[static_cast<size_t>(p)] += data;
         m_pkts_total += data;
@@ -524,7 +540,7 @@ void Switch::multiqueue_stage(uint64_t now) {
       InVc& iv = ivcs[static_cast<size_t>(v)];
       if (!iv.routed || iv.connected) continue;
       const uint32_t phits = iv.phits;
-      if (iv.buf.size() < phits) continue;  // the whole packet first
+      if (iv.landed(now) < phits) continue;  // the whole packet first
       if (free_slot < 0) {
         // Full: deroute one slot packet drawn at random (a packet at its destination switch
         // or one leaving do not count), unless a derouted one is still waiting: one deroute
@@ -574,7 +590,8 @@ void Switch::traverse_crossbar(uint64_t now) {
   for (size_t i = 0; i < m_conns.size();) {
     const Conn c = m_conns[i];
     InVc& iv = m_ivc[c.in_port][c.in_vc];
-    if (iv.buf.empty()) {  // cut-through: the rest of the packet has not arrived yet
+    const uint32_t have = iv.landed(now);
+    if (have == 0) {  // cut-through: the rest of the packet has not arrived yet
       ++i;
       continue;
     }
@@ -599,8 +616,8 @@ void Switch::traverse_crossbar(uint64_t now) {
         if (!iv.credited) {
           uint32_t n = 1;
           const uint32_t rest = static_cast<uint32_t>(iv.phits) - f.seq;  // f and its followers
-          if (!f.tail && rest > 1 && iv.buf.size() + 1 >= rest) {
-            for (uint32_t i = 0; i < iv.buf.size(); ++i) {
+          if (!f.tail && rest > 1 && have >= rest) {
+            for (uint32_t i = 0; i + 1 < have; ++i) {
               if (!iv.buf.at(i).tail) continue;
               n = i + 2;
               iv.credited = true;
@@ -709,10 +726,10 @@ void Switch::transmit(uint64_t now) {
       // What goes is what the buffers hold up to the first tail flag (see traverse_crossbar).
       const uint32_t rest = f.tail ? 0 : static_cast<uint32_t>(m_link_len[op]) - f.seq - 1u;
       const uint32_t k = rest > 0 ? ov.buf.size() : 0;
-      const RingBuffer<Flit>* feed = rest > k && ov.writing ? &m_ivc[ov.feed_port][ov.feed_vc].buf : nullptr;
-      const uint32_t avail = k + (feed ? feed->size() : 0);
+      const InVc* feed = rest > k && ov.writing ? &m_ivc[ov.feed_port][ov.feed_vc] : nullptr;
+      const uint32_t avail = k + (feed ? feed->landed(now) : 0);
       if (rest > 0 && avail >= rest) {
-        auto flit_at = [&](uint32_t i) SCFLY_ALWAYS_INLINE { return i < k ? ov.buf.at(i) : feed->at(i - k); };
+        auto flit_at = [&](uint32_t i) SCFLY_ALWAYS_INLINE { return i < k ? ov.buf.at(i) : feed->buf.at(i - k); };
         uint32_t n = 0;
         for (uint32_t i = 0; i < avail && n == 0; ++i)
           if (flit_at(i).tail) n = i + 1;
@@ -822,18 +839,21 @@ void Switch::deliver_control(PacketId id, int in_port, uint64_t now) {
 
 namespace {
 
-// Phits in, and packets with a phit in, the first `n` VCs of a port.
+// Phits in, and packets with a phit in, the first `n` VCs of a port at the end of cycle
+// `now` (output VCs: their whole buffer; input VCs: the phits landed by then).
 template <typename Vc>
-uint32_t phits_of(const std::vector<Vc>& vcs, size_t n) {
+uint32_t phits_of(const std::vector<Vc>& vcs, size_t n, uint64_t now) {
   uint32_t sum = 0;
-  for (size_t v = 0; v < n; ++v) sum += vcs[v].buf.size();
+  for (size_t v = 0; v < n; ++v) sum += vcs[v].landed(now);
   return sum;
 }
 template <typename Vc>
-void packets_of(const std::vector<Vc>& vcs, size_t n, const PacketPool& pool, std::vector<const Packet*>& out) {
+void packets_of(const std::vector<Vc>& vcs, size_t n, uint64_t now, const PacketPool& pool,
+                std::vector<const Packet*>& out) {
   for (size_t v = 0; v < n; ++v) {
     const RingBuffer<Flit>& b = vcs[v].buf;
-    for (uint32_t i = 0; i < b.size(); ++i)
+    const uint32_t m = vcs[v].landed(now);
+    for (uint32_t i = 0; i < m; ++i)
       if (i == 0 || b.at(i).head()) out.push_back(&pool[b.at(i).pkt]);
   }
 }
@@ -850,7 +870,15 @@ void Switch::for_each_waiting_for(int port, F&& f) const {
 }
 
 uint32_t Switch::data_phits_in(int port) const {
-  return phits_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)]);
+  return phits_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)], seen());
+}
+
+uint64_t Switch::buffered_phits() const {
+  uint64_t landing = 0;  // filed, still to land
+  const uint64_t now = seen();
+  for (const auto& vcs : m_ivc)
+    for (const InVc& iv : vcs) landing += iv.buf.size() - iv.landed(now);
+  return m_buffered - landing;
 }
 
 bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
@@ -860,8 +888,9 @@ bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
 }
 
 uint32_t Switch::queued_for_output(int port) const {
-  uint32_t n = phits_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)]);
-  for_each_waiting_for(port, [&](const InVc& iv) { n += iv.buf.size(); });
+  uint32_t n = phits_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)], 0);
+  const uint64_t now = seen();
+  for_each_waiting_for(port, [&](const InVc& iv) { n += iv.landed(now); });
   return n;
 }
 
@@ -871,12 +900,12 @@ const Packet* Switch::last_packet_out(int port) const {
 }
 
 void Switch::output_queue_packets(int port, std::vector<const Packet*>& out) const {
-  packets_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)], m_ctx.pool, out);
+  packets_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)], 0, m_ctx.pool, out);
   for_each_waiting_for(port, [&](const InVc& iv) { out.push_back(&m_ctx.pool[iv.buf.front().pkt]); });
 }
 
 void Switch::in_packets(int port, std::vector<const Packet*>& out) const {
-  packets_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)], m_ctx.pool, out);
+  packets_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)], seen(), m_ctx.pool, out);
 }
 
 std::vector<UnitSignal> Switch::unit_signals() const {
@@ -891,9 +920,10 @@ std::string Switch::dump() const {
   for (int p = 0; p < k; ++p) {
     for (size_t v = 0; v < m_ivc[p].size(); ++v) {
       const InVc& iv = m_ivc[p][v];
-      if (iv.buf.empty()) continue;
+      const uint32_t landed = iv.landed(seen());
+      if (landed == 0) continue;
       const Packet& pkt = m_ctx.pool[iv.buf.front().pkt];
-      os << "  " << name() << " in[" << p << "].vc" << v << ": " << iv.buf.size() << "/"
+      os << "  " << name() << " in[" << p << "].vc" << v << ": " << landed << "/"
          << iv.buf.capacity() << " phits; front packet " << pkt.src_node << "->"
          << pkt.dst_node << " phit " << iv.buf.front().seq;
       if (iv.routed)

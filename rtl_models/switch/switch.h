@@ -127,6 +127,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // Observability (read-only snapshots; also what the VCD tracer samples).
   int in_vcs(int port) const { return static_cast<int>(m_ivc[port].size()); }
   int out_vcs(int port) const { return static_cast<int>(m_ovc[port].size()); }
+  // A traced switch files every phit as it lands (no streaming, see receive()), so that
+  // the occupancy the tracer reads through in_occupancy() is exact at every cycle.
+  void set_traced() { m_stream = false; }
   const uint32_t* in_occupancy(int port, int vc) const { return m_ivc[port][vc].buf.size_ptr(); }
   const uint32_t* out_occupancy(int port, int vc) const { return m_ovc[port][vc].buf.size_ptr(); }
   const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
@@ -134,7 +137,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   const uint32_t* out_paused(int port, int vc) const { return &m_ovc[port][vc].paused; }
   const uint32_t* in_xoff(int port, int vc) const { return &m_ivc[port][vc].xoff; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
-  uint64_t buffered_phits() const { return m_buffered; }
+  uint64_t buffered_phits() const;
   // The switch's conditional forwarding table, null unless its routing forwards by table.
   const ForwardingTable* table() const { return m_table.get(); }
   // The mechanism units' observable values (VCD and per-switch series), in unit order.
@@ -166,19 +169,27 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // The fields every stage reads come first, in the VC's first cache line; the routed
   // head's candidates and saved header follow.
   struct alignas(64) InVc {
+    // The phits filed here. Streaming (see receive()): the last phits may not have landed
+    // yet; they land one per cycle, the last at cycle `land_last`. landed() is what the
+    // buffer holds at a cycle; every stage and observer reads that, never buf.size().
     RingBuffer<Flit> buf;
     // While the front phit is a head: the cycle it becomes routable (its landing cycle here
     // + the pipeline latency), kept as the front changes so that waiting heads are checked
     // without a visit to their packet.
     uint64_t ready = UINT64_MAX;
-    uint16_t phits = 0;     // the routed head's packet length (set when it is routed)
+    uint64_t land_last = 0;  // landing cycle of the last phit in buf
+    uint16_t phits = 0;      // the routed head's packet length (set when it is routed)
+    uint16_t attempts = 0;   // re-routed inputs: blocked routing attempts of the head
     bool routed = false;
     bool connected = false;
     bool credited = false;  // the connected packet's remaining credits are already sent
-    uint16_t attempts = 0;  // re-routed inputs: blocked routing attempts of the head
     bool deroute = false;   // multiqueue slot: its packet is derouted (CHAOS)
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
     uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
+    // Phits in the buffer by the end of cycle `now`: those filed minus those landing later.
+    uint32_t landed(uint64_t now) const {
+      return buf.size() - (land_last > now ? static_cast<uint32_t>(land_last - now) : 0u);
+    }
     RouteCandidates cands;  // the routed head's candidates
     RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
   };
@@ -191,6 +202,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     int32_t credits = 0;   // free phits in the downstream input VC
     int32_t credit_cap = 0;
     uint32_t paused = 0;   // PFC: 1 while the downstream input VC has paused us (traced)
+    uint32_t landed(uint64_t) const { return buf.size(); }  // filed by the crossbar, never ahead
   };
   // An input VC joined to an output VC: a request during allocation, a crossbar
   // connection once granted.
@@ -253,6 +265,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // Per port with phits (credits) in flight toward us: the arrival cycle of the next one.
   std::vector<uint64_t> m_rx_next, m_cr_next;
   bool m_prefetch = false;  // receive() prefetches (large networks)
+  bool m_stream = true;     // receive() files a run of phits at its first landing (credit mode, untraced)
+  // The last cycle the switch ran: what the observers (SwitchState, dump) see is the state
+  // at its end (a switch with phits still landing never sleeps).
+  uint64_t seen() const { return m_last_cycle == UINT64_MAX ? 0 : m_last_cycle; }
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
   int m_reroute_ports = 0;  // inputs [0, m_reroute_ports) re-route blocked heads
   // Control class: the switch's own endpoint is internal port m_cp (= radix; -1 without a
