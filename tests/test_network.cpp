@@ -75,10 +75,12 @@ TEST(Network, ConstructionOrderDoesNotChangeResults) {
   }
 }
 
-// Streaming (switch.cpp, receive()): a switch files a run of phits into its input VC when
-// the first lands and hides the rest until they land; a traced switch (--vcd) files each
-// phit as it lands. Tracing every switch must change no metric and no per-switch series
-// (buffered_phits counts only landed phits), for every mechanism, under credits and PFC.
+// Streaming (switch.cpp, receive()): a switch files a run of phits into its input VC, and
+// takes a run of credits, when the first lands and hides the rest until they land; a
+// traced switch (--vcd) files each phit and credit as it lands. Tracing every switch must
+// change no metric and no per-switch series (buffered_phits counts only landed phits), for
+// every mechanism, under credits and PFC. (Fails if the link stage reads unlanded credits
+// or the series counts unlanded phits.)
 TEST(Network, StreamingInputBuffersEqualFilingEachPhit) {
   const std::string src = SCFLY_SOURCE_DIR;
   const std::string w = " warmup_cycles=500 measure_cycles=1500 timeseries.bin_cycles=250 timeseries.per_switch=true";

@@ -215,20 +215,33 @@ class CreditLine {
   // for PAUSE/RESUME), in arrival order within each VC. Returns front_cycle() after it.
   template <typename F>
   SCFLY_ALWAYS_INLINE uint64_t take_due(uint64_t now, F&& f) {
+    return take(now, [&](uint8_t vc, FlowMsg kind, uint64_t, uint32_t due, uint32_t) SCFLY_ALWAYS_INLINE {
+      f(vc, kind, due);
+      return due;
+    });
+  }
+  // As take_due, but the taker may take more of a credit run than has landed:
+  // f(vc, kind, cycle, due, count) is shown the front run (`count` messages landing one per
+  // cycle from `cycle`, `due` of them by `now`) and returns how many it takes, from `due`
+  // to `count`. Returns front_cycle() after it.
+  template <typename F>
+  SCFLY_ALWAYS_INLINE uint64_t take(uint64_t now, F&& f) {
     uint64_t next = UINT64_MAX;
     for (uint32_t v = 0; v < m_nvc; ++v) {
       RingBuffer<Run>& q = m_vc[v];
       if (q.empty()) continue;
       while (!q.empty() && q.front().cycle <= now) {
         Run& r = q.front();
-        const uint64_t due = r.kind == FlowMsg::Credit ? std::min<uint64_t>(r.count, now - r.cycle + 1) : 1;
-        f(static_cast<uint8_t>(v), r.kind, static_cast<uint32_t>(due));
-        if (due == r.count) {
+        const uint32_t due =
+            r.kind == FlowMsg::Credit ? static_cast<uint32_t>(std::min<uint64_t>(r.count, now - r.cycle + 1)) : 1;
+        const uint32_t n = f(static_cast<uint8_t>(v), r.kind, r.cycle, due, r.count);
+        assert(n >= due && n <= r.count);
+        if (n == r.count) {
           q.pop();
           --m_pending;
         } else {
-          r.cycle += due;
-          r.count -= static_cast<uint32_t>(due);
+          r.cycle += n;
+          r.count -= n;
         }
       }
       if (!q.empty() && q.front().cycle < next) next = q.front().cycle;

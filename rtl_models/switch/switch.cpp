@@ -132,6 +132,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   // Under PFC no credit state exists to observe: only the output queues.
   m_view.local.credits_used = m_pfc ? nullptr : m_credits_used.data();
   m_view.local.measure = routing.params().ugal.measure;
+  m_credits_seen = !m_pfc && m_view.local.measure != QueueMeasure::Output;
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
@@ -316,12 +317,25 @@ void Switch::receive(uint64_t now) {
   m_credit_pending.for_each([&](int p) SCFLY_ALWAYS_INLINE {
     if (failed || m_cr_next[static_cast<size_t>(p)] > now) return;
     auto& cl = m_out[p]->credits;
-    const uint64_t next = cl.take_due(now, [&](uint8_t vc, FlowMsg kind, uint32_t n) SCFLY_ALWAYS_INLINE {
-      if (failed) return;
+    // Lazy credits (credit mode, untraced, nobody reading the per-port credit sums): a run
+    // of credits (one per cycle, as a connection frees its input VC) is taken whole at its
+    // first landing when no earlier run of the VC is still landing and the counter cannot
+    // exceed the buffer; OutVc::credits_at() hides the credits still to land. The port is
+    // then idle in this stage until its next run lands.
+    const bool lazy = m_stream && !m_credits_seen;
+    const uint64_t next = cl.take(now, [&](uint8_t vc, FlowMsg kind, uint64_t first, uint32_t due,
+                                           uint32_t count) SCFLY_ALWAYS_INLINE -> uint32_t {
+      if (failed) return due;
       OutVc& ov = m_ovc[p][vc];
       if constexpr (kPfc) {  // PAUSE / RESUME only
         ov.paused = kind == FlowMsg::Pause;
-        return;
+        return due;
+      }
+      uint32_t n = due;
+      if (lazy && count > due && ov.credit_last <= now &&
+          ov.credits + static_cast<int64_t>(count) <= ov.credit_cap) {
+        n = count;
+        ov.credit_last = first + count - 1;
       }
       m_credits_used[p] -= static_cast<int32_t>(n);
       if ((ov.credits += static_cast<int32_t>(n)) > ov.credit_cap) {
@@ -329,6 +343,7 @@ void Switch::receive(uint64_t now) {
                    " exceed the downstream buffer size " + std::to_string(ov.credit_cap));
         failed = true;
       }
+      return n;
     });
     if (failed) return;
     if (cl.empty()) m_credit_pending.clear(p);
@@ -681,7 +696,7 @@ void Switch::transmit(uint64_t now) {
         if (host) return true;
         if constexpr (kPfc) return ov.paused == 0;
         assert(ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
-        return ov.credits >= static_cast<int32_t>(ov.front_phits);
+        return ov.credits_at(now) >= static_cast<int32_t>(ov.front_phits);
       };
       const int nv = static_cast<int>(ovcs.size());
       int nd = nv;
@@ -884,7 +899,7 @@ uint64_t Switch::buffered_phits() const {
 bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
   const OutVc& ov = m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
   if (m_is_host[static_cast<size_t>(port)]) return false;
-  return m_pfc ? ov.paused != 0 : ov.credits < static_cast<int32_t>(phits);
+  return m_pfc ? ov.paused != 0 : ov.credits_at(seen()) < static_cast<int32_t>(phits);
 }
 
 uint32_t Switch::queued_for_output(int port) const {
@@ -941,7 +956,7 @@ std::string Switch::dump() const {
       os << "  " << name() << " out[" << p << "].vc" << v << ": " << ov.buf.size() << "/"
          << ov.buf.capacity() << " phits; credits ";
       if (m_is_host[p] || p == m_cp) os << "sink";
-      else os << ov.credits << "/" << ov.credit_cap;
+      else os << ov.credits_at(seen()) << "/" << ov.credit_cap;
       os << (m_link_vc[p] == static_cast<int>(v) ? ", on link" : "") << "\n";
     }
   }

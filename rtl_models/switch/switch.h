@@ -127,8 +127,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // Observability (read-only snapshots; also what the VCD tracer samples).
   int in_vcs(int port) const { return static_cast<int>(m_ivc[port].size()); }
   int out_vcs(int port) const { return static_cast<int>(m_ovc[port].size()); }
-  // A traced switch files every phit as it lands (no streaming, see receive()), so that
-  // the occupancy the tracer reads through in_occupancy() is exact at every cycle.
+  // A traced switch files every phit and credit as it lands (no streaming, see receive()),
+  // so that the occupancy and credits the tracer reads through these pointers are exact at
+  // every cycle.
   void set_traced() { m_stream = false; }
   const uint32_t* in_occupancy(int port, int vc) const { return m_ivc[port][vc].buf.size_ptr(); }
   const uint32_t* out_occupancy(int port, int vc) const { return m_ovc[port][vc].buf.size_ptr(); }
@@ -199,10 +200,17 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     uint16_t front_phits = 0;  // while the front phit is a head: its packet length
     uint16_t feed_port = 0;    // while writing: the input VC of the connection filling it
     uint8_t feed_vc = 0;
-    int32_t credits = 0;   // free phits in the downstream input VC
+    // Free phits in the downstream input VC: `credits`, of which the last ones may not have
+    // landed yet (lazy credits, see receive()): they land one per cycle, the last at cycle
+    // `credit_last`. credits_at() is the count at a cycle; every reader uses it.
+    int32_t credits = 0;
     int32_t credit_cap = 0;
+    uint64_t credit_last = 0;
     uint32_t paused = 0;   // PFC: 1 while the downstream input VC has paused us (traced)
     uint32_t landed(uint64_t) const { return buf.size(); }  // filed by the crossbar, never ahead
+    int32_t credits_at(uint64_t now) const {
+      return credits - (credit_last > now ? static_cast<int32_t>(credit_last - now) : 0);
+    }
   };
   // An input VC joined to an output VC: a request during allocation, a crossbar
   // connection once granted.
@@ -266,6 +274,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<uint64_t> m_rx_next, m_cr_next;
   bool m_prefetch = false;  // receive() prefetches (large networks)
   bool m_stream = true;     // receive() files a run of phits at its first landing (credit mode, untraced)
+  bool m_credits_seen = false;  // routing or a unit reads m_credits_used (no lazy credits)
   // The last cycle the switch ran: what the observers (SwitchState, dump) see is the state
   // at its end (a switch with phits still landing never sleeps).
   uint64_t seen() const { return m_last_cycle == UINT64_MAX ? 0 : m_last_cycle; }
