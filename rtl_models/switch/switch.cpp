@@ -126,6 +126,9 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.host_ports(); break;
     case RoutingUnit::Reroute::AnyInput: m_reroute_ports = k; break;
   }
+  for (const auto& vcs : m_ivc) m_vstride = std::max(m_vstride, vcs.size());
+  m_head_ready.assign(static_cast<size_t>(K) * m_vstride, UINT64_MAX);
+  m_requesting.assign(static_cast<size_t>(K) * m_vstride, 0);
   m_credits_used.assign(K, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
@@ -305,7 +308,7 @@ void Switch::receive(uint64_t now) {
       if (s.seq == 0) {
         Packet& pk = m_ctx.pool[s.pkt];
         pk.head_arrival = s.cycle;
-        if (iv.buf.size() == n) iv.ready = s.cycle + static_cast<uint64_t>(m_pipeline);
+        if (iv.buf.size() == n) m_head_ready[vix(p, vc)] = iv.ready = s.cycle + static_cast<uint64_t>(m_pipeline);
         const bool data = pk.cls == TrafficClass::Data;
         m_pkts_in[static_cast<size_t>(p)] += data;
         m_pkts_total += data;
@@ -354,11 +357,19 @@ void Switch::receive(uint64_t now) {
 void Switch::route_heads(uint64_t now) {
   const int k = radix();
   bool failed = false;
+#ifndef NDEBUG
+  check_vc_summaries();
+#endif
   m_in_busy.for_each([&](int p) SCFLY_ALWAYS_INLINE {
     if (failed) return;
-    for (auto& iv : m_ivc[p]) {
-      if (iv.routed || iv.buf.empty()) continue;
-      if (now < iv.ready) continue;
+    const size_t nv = m_ivc[p].size();
+    for (size_t v = 0; v < nv; ++v) {
+      uint64_t& head_ready = m_head_ready[vix(p, static_cast<int>(v))];
+      if (head_ready > now) continue;
+      InVc& iv = m_ivc[p][v];
+      assert(!iv.routed && !iv.buf.empty() && iv.ready == head_ready);
+      head_ready = UINT64_MAX;
+      m_requesting[vix(p, static_cast<int>(v))] = 1;
       const Flit& f = iv.buf.front();
       Packet& pkt = m_ctx.pool[f.pkt];
       assert(f.head() && iv.ready == ready_after_landing(iv));
@@ -429,8 +440,9 @@ void Switch::allocate() {
     if (budget <= 0) return;
     auto& ivcs = m_ivc[ip];
     auto request = [&](int v) SCFLY_ALWAYS_INLINE {
+      if (!m_requesting[vix(ip, v)]) return false;
       InVc& iv = ivcs[v];
-      if (!iv.routed || iv.connected) return false;
+      assert(iv.routed && !iv.connected);
       const uint32_t phits = iv.phits;
       auto is_free = [&](int op, int ov_index) {
         const OutVc& ov = m_ovc[op][ov_index];
@@ -498,6 +510,7 @@ void Switch::allocate() {
     ov.feed_port = r.in_port;
     ov.feed_vc = r.in_vc;
     iv.connected = true;
+    m_requesting[vix(r.in_port, r.in_vc)] = 0;
     iv.xbar_out = r.out_port;
     ++m_in_active[r.in_port];
     ++m_out_active[r.out_port];
@@ -521,8 +534,12 @@ void Switch::allocate() {
 // Only injection inputs count as blocked injections (ACOR's events, blocked_total).
 void Switch::mark_blocked() {
   for (int ip = 0; ip < m_reroute_ports; ++ip) {
-    for (auto& iv : m_ivc[ip]) {
-      if (!iv.routed || iv.connected) continue;
+    const int nv = static_cast<int>(m_ivc[ip].size());
+    for (int v = 0; v < nv; ++v) {
+      if (!m_requesting[vix(ip, v)]) continue;
+      InVc& iv = m_ivc[ip][static_cast<size_t>(v)];
+      m_requesting[vix(ip, v)] = 0;
+      m_head_ready[vix(ip, v)] = iv.ready;
       iv.routed = false;
       ++iv.attempts;
       if (!m_is_host[ip]) continue;
@@ -544,7 +561,11 @@ void Switch::multiqueue_stage(uint64_t now) {
       if (free_slot < 0) free_slot = s;
     } else if (!q.connected) {
       pending = pending || q.deroute;
-      if (q.routed) q.routed = false;  // routed again next cycle: fresh queue order, or its deroute
+      if (q.routed) {  // routed again next cycle: fresh queue order, or its deroute
+        q.routed = false;
+        m_requesting[vix(m_mq, s)] = 0;
+        m_head_ready[vix(m_mq, s)] = q.ready;
+      }
     }
   }
   const int k = radix();
@@ -586,6 +607,10 @@ void Switch::multiqueue_stage(uint64_t now) {
         m_in[static_cast<size_t>(p)]->send_credit(v, now);
       }
       if (!iv.buf.empty()) iv.ready = ready_after_landing(iv);
+      m_head_ready[vix(p, v)] = iv.buf.empty() ? UINT64_MAX : iv.ready;
+      m_requesting[vix(p, v)] = 0;
+      m_head_ready[vix(m_mq, free_slot)] = q.ready;
+      m_requesting[vix(m_mq, free_slot)] = 0;
       if ((m_in_phits[static_cast<size_t>(p)] -= phits) == 0) m_in_busy.clear(p);
       m_in_phits[static_cast<size_t>(m_mq)] += phits;
       m_in_busy.set(m_mq);
@@ -613,7 +638,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     Flit f = iv.buf.front();
     iv.buf.pop();
     if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
-      iv.ready = ready_after_landing(iv);
+      m_head_ready[vix(c.in_port, c.in_vc)] = iv.ready = ready_after_landing(iv);
     if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
     f.vc = c.out_vc;
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
@@ -764,6 +789,18 @@ void Switch::transmit(uint64_t now) {
   });
 }
 
+void Switch::check_vc_summaries() const {
+  for (size_t p = 0; p < m_ivc.size(); ++p) {
+    for (size_t v = 0; v < m_ivc[p].size(); ++v) {
+      const InVc& iv = m_ivc[p][v];
+      const size_t i = vix(static_cast<int>(p), static_cast<int>(v));
+      assert(m_head_ready[i] == (!iv.routed && !iv.buf.empty() ? iv.ready : UINT64_MAX));
+      assert(m_requesting[i] == (iv.routed && !iv.connected ? 1 : 0));
+      (void)iv, (void)i;
+    }
+  }
+}
+
 // sim.check_vc_order (Dragonfly): the hop-slot rule (minimal.h) and every Dragonfly unit's
 // VC use make a packet's VC strictly increase within each port class along its path (a
 // segment has at most one local hop before and one after its global hop; PAR's turned
@@ -830,7 +867,7 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
     return;
   }
   InVc& iv = m_ivc[static_cast<size_t>(m_cp)][0];
-  if (iv.buf.empty()) iv.ready = now + static_cast<uint64_t>(m_pipeline);
+  if (iv.buf.empty()) m_head_ready[vix(m_cp, 0)] = iv.ready = now + static_cast<uint64_t>(m_pipeline);
   for (uint16_t s = 0; s < phits; ++s) {
     Flit f;
     f.pkt = id;

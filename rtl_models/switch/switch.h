@@ -273,6 +273,18 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // Per port with phits (credits) in flight toward us: the arrival cycle of the next one.
   std::vector<uint64_t> m_rx_next, m_cr_next;
   bool m_prefetch = false;  // receive() prefetches (large networks)
+  // Per input VC, indexed vix(port, vc), in two compact arrays so that the route and
+  // allocation stages find the VCs with work without visiting the others (a head waits the
+  // pipeline latency, 90 cycles in acor-table3, and each visit was a cache miss):
+  //  m_head_ready  the cycle the unrouted head at the VC's front becomes routable (= its
+  //                InVc::ready), UINT64_MAX while there is none (empty, or routed);
+  //  m_requesting  1 while the VC's head is routed and not connected (InVc::routed &&
+  //                !connected): it requests the crossbar.
+  std::vector<uint64_t> m_head_ready;
+  std::vector<uint8_t> m_requesting;
+  size_t m_vstride = 0;
+  size_t vix(int port, int vc) const { return static_cast<size_t>(port) * m_vstride + static_cast<size_t>(vc); }
+  void check_vc_summaries() const;  // asserts both arrays match the VCs (debug builds)
   bool m_stream = true;     // receive() files a run of phits at its first landing (credit mode, untraced)
   bool m_credits_seen = false;  // routing or a unit reads m_credits_used (no lazy credits)
   // The last cycle the switch ran: what the observers (SwitchState, dump) see is the state
