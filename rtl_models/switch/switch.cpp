@@ -627,6 +627,12 @@ void Switch::multiqueue_stage(uint64_t now) {
 
 template <bool kPfc, bool kCtl>
 void Switch::traverse_crossbar(uint64_t now) {
+  if (m_prefetch) {  // (large networks, see receive()) ask for every connection's VCs first
+    for (const Conn& c : m_conns) {
+      __builtin_prefetch(&m_ivc[c.in_port][c.in_vc]);
+      __builtin_prefetch(&m_ovc[c.out_port][c.out_vc]);
+    }
+  }
   for (size_t i = 0; i < m_conns.size();) {
     const Conn c = m_conns[i];
     InVc& iv = m_ivc[c.in_port][c.in_vc];
