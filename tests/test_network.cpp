@@ -88,6 +88,7 @@ TEST(Network, StreamingInputBuffersEqualFilingEachPhit) {
   for (const char* r : {"min", "val", "acor-switch", "ugal-g", "par", "pb"})
     cases.push_back({tiny_config(), std::string("routing=") + r + " traffic=adv+1 load=0.45", 36});
   cases.push_back({tiny_config(), "routing=ugal-l traffic=un load=0.9 packet_phits=3", 36});
+  cases.push_back({tiny_config(), "routing=ugal-g traffic=adv+1 load=0.45 ugal.occupancy=both", 36});
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond traffic=adv+1 load=0.6", 36});
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond min_cond.trigger=pause traffic=un load=0.9", 36});
   for (const char* r : {"gal", "chaos"})

@@ -129,6 +129,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   for (const auto& vcs : m_ivc) m_vstride = std::max(m_vstride, vcs.size());
   m_head_ready.assign(static_cast<size_t>(K) * m_vstride, UINT64_MAX);
   m_requesting.assign(static_cast<size_t>(K) * m_vstride, 0);
+  for (const auto& vcs : m_ovc) m_ostride = std::max(m_ostride, vcs.size());
+  m_out_room.assign(static_cast<size_t>(K) * m_ostride, 0);
+  for (size_t p = 0; p < m_ovc.size(); ++p)
+    for (size_t v = 0; v < m_ovc[p].size(); ++v)
+      m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] = m_ovc[p][v].buf.capacity();
   m_credits_used.assign(K, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
@@ -444,9 +449,8 @@ void Switch::allocate() {
       InVc& iv = ivcs[v];
       assert(iv.routed && !iv.connected);
       const uint32_t phits = iv.phits;
-      auto is_free = [&](int op, int ov_index) {
-        const OutVc& ov = m_ovc[op][ov_index];
-        return !ov.writing && m_out_active[op] < m_speedup && ov.buf.free() >= phits;
+      auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
+        return m_out_active[op] < m_speedup && m_out_room[oix(op, ov_index)] >= phits;
       };
       RouteDecision d;
       const RouteCandidate& c0 = iv.cands.c[0];
@@ -507,6 +511,7 @@ void Switch::allocate() {
     if (ov.writing) continue;  // another input won this output VC this cycle
     InVc& iv = m_ivc[r.in_port][r.in_vc];
     ov.writing = true;
+    m_out_room[oix(r.out_port, r.out_vc)] = 0;
     ov.feed_port = r.in_port;
     ov.feed_vc = r.in_vc;
     iv.connected = true;
@@ -684,6 +689,7 @@ void Switch::traverse_crossbar(uint64_t now) {
       iv.connected = false;
       iv.xbar_out = -1;
       ov.writing = false;
+      m_out_room[oix(c.out_port, c.out_vc)] = ov.buf.free();
       --m_in_active[c.in_port];
       --m_out_active[c.out_port];
       m_conns[i] = m_conns.back();
@@ -699,6 +705,7 @@ void Switch::drain_endpoint(uint64_t now) {
   OutVc& ov = m_ovc[static_cast<size_t>(m_cp)][0];
   const Flit f = ov.buf.front();
   ov.buf.pop();
+  if (!ov.writing) m_out_room[oix(m_cp, 0)] = ov.buf.free();
   --m_buffered;
   if (--m_out_phits[static_cast<size_t>(m_cp)] == 0) m_out_busy.clear(m_cp);
   ++m_ctx.phit_moves;
@@ -750,6 +757,7 @@ void Switch::transmit(uint64_t now) {
     const Flit f = ov.buf.front();
     if (f.head()) m_link_len[op] = ov.front_phits;
     ov.buf.pop();
+    if (!ov.writing) m_out_room[oix(op, v)] = ov.buf.free();
     if (f.tail && !ov.buf.empty()) ov.front_phits = m_ctx.pool[ov.buf.front().pkt].phits;
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
@@ -803,6 +811,13 @@ void Switch::check_vc_summaries() const {
       assert(m_head_ready[i] == (!iv.routed && !iv.buf.empty() ? iv.ready : UINT64_MAX));
       assert(m_requesting[i] == (iv.routed && !iv.connected ? 1 : 0));
       (void)iv, (void)i;
+    }
+  }
+  for (size_t p = 0; p < m_ovc.size(); ++p) {
+    for (size_t v = 0; v < m_ovc[p].size(); ++v) {
+      const OutVc& ov = m_ovc[p][v];
+      assert(m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] == (ov.writing ? 0 : ov.buf.free()));
+      (void)ov;
     }
   }
 }

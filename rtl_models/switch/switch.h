@@ -284,7 +284,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<uint8_t> m_requesting;
   size_t m_vstride = 0;
   size_t vix(int port, int vc) const { return static_cast<size_t>(port) * m_vstride + static_cast<size_t>(vc); }
-  void check_vc_summaries() const;  // asserts both arrays match the VCs (debug builds)
+  // Per output VC, indexed oix(port, vc): the room a new packet may be granted, i.e. its
+  // free phits while no connection writes into it, 0 while one does (what allocation asks
+  // of every candidate of every waiting head, each cycle, without visiting the VC).
+  std::vector<uint32_t> m_out_room;
+  size_t m_ostride = 0;
+  size_t oix(int port, int vc) const { return static_cast<size_t>(port) * m_ostride + static_cast<size_t>(vc); }
+  void check_vc_summaries() const;  // asserts the arrays match the VCs (debug builds)
   bool m_stream = true;     // receive() files a run of phits at its first landing (credit mode, untraced)
   bool m_credits_seen = false;  // routing or a unit reads m_credits_used (no lazy credits)
   // The last cycle the switch ran: what the observers (SwitchState, dump) see is the state
