@@ -543,9 +543,7 @@ void Switch::mark_blocked() {
     for (int v = 0; v < nv; ++v) {
       if (!m_requesting[vix(ip, v)]) continue;
       InVc& iv = m_ivc[ip][static_cast<size_t>(v)];
-      m_requesting[vix(ip, v)] = 0;
-      m_head_ready[vix(ip, v)] = iv.ready;
-      iv.routed = false;
+      unroute(ip, v);
       ++iv.attempts;
       if (!m_is_host[ip]) continue;
       ++m_blocked_total;
@@ -566,11 +564,7 @@ void Switch::multiqueue_stage(uint64_t now) {
       if (free_slot < 0) free_slot = s;
     } else if (!q.connected) {
       pending = pending || q.deroute;
-      if (q.routed) {  // routed again next cycle: fresh queue order, or its deroute
-        q.routed = false;
-        m_requesting[vix(m_mq, s)] = 0;
-        m_head_ready[vix(m_mq, s)] = q.ready;
-      }
+      if (q.routed) unroute(m_mq, s);  // routed again next cycle: fresh queue order, or its deroute
     }
   }
   const int k = radix();
@@ -612,16 +606,12 @@ void Switch::multiqueue_stage(uint64_t now) {
         m_in[static_cast<size_t>(p)]->send_credit(v, now);
       }
       if (!iv.buf.empty()) iv.ready = ready_after_landing(iv);
-      m_head_ready[vix(p, v)] = iv.buf.empty() ? UINT64_MAX : iv.ready;
-      m_requesting[vix(p, v)] = 0;
-      m_head_ready[vix(m_mq, free_slot)] = q.ready;
-      m_requesting[vix(m_mq, free_slot)] = 0;
+      unroute(p, v);
+      unroute(m_mq, free_slot);
       if ((m_in_phits[static_cast<size_t>(p)] -= phits) == 0) m_in_busy.clear(p);
       m_in_phits[static_cast<size_t>(m_mq)] += phits;
       m_in_busy.set(m_mq);
-      iv.routed = false;
       iv.attempts = 0;
-      q.routed = false;
       q.deroute = false;
       ++*m_mq_entries;
       m_mq_rr = p + 1 == k ? 0 : p + 1;
@@ -649,7 +639,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     Flit f = iv.buf.front();
     iv.buf.pop();
     if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
-      m_head_ready[vix(c.in_port, c.in_vc)] = iv.ready = ready_after_landing(iv);
+      iv.ready = ready_after_landing(iv);
     if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
     f.vc = c.out_vc;
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
@@ -683,7 +673,7 @@ void Switch::traverse_crossbar(uint64_t now) {
       }
     }
     if (f.tail) {
-      iv.routed = false;
+      unroute(c.in_port, c.in_vc);
       iv.credited = false;
       iv.attempts = 0;
       iv.connected = false;

@@ -291,6 +291,14 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   size_t m_ostride = 0;
   size_t oix(int port, int vc) const { return static_cast<size_t>(port) * m_ostride + static_cast<size_t>(vc); }
   void check_vc_summaries() const;  // asserts the arrays match the VCs (debug builds)
+  // Input VC (port, vc) no longer has a routed head (its packet left, was blocked, or moved
+  // into the multiqueue): clears InVc::routed and keeps both arrays in step with it.
+  void unroute(int port, int vc) {
+    InVc& iv = m_ivc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
+    iv.routed = false;
+    m_requesting[vix(port, vc)] = 0;
+    m_head_ready[vix(port, vc)] = iv.buf.empty() ? UINT64_MAX : iv.ready;
+  }
   bool m_stream = true;     // receive() files a run of phits at its first landing (credit mode, untraced)
   bool m_credits_seen = false;  // routing or a unit reads m_credits_used (no lazy credits)
   // The last cycle the switch ran: what the observers (SwitchState, dump) see is the state
@@ -327,6 +335,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint32_t m_blocked_now = 0;
   uint64_t m_blocked_total = 0;
   // Source-adaptive routing: per-port downstream occupancy and the view passed to the unit.
+  // (With lazy credits it runs ahead by the credits still to land: it is only kept exact,
+  // and only read, where m_credits_seen.)
   std::vector<int32_t> m_credits_used;
   AdaptiveView m_view;
   bool m_adaptive = false;
