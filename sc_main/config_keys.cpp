@@ -992,6 +992,23 @@ std::vector<KeySpec> build() {
       .doc("true", "",
            "idle switches and NICs sleep until a link wakes them; `false` clocks every block every cycle (identical "
            "results, slower: for checking)");
+  K(t, "sim.scheduler")
+      .run_only()
+      .choice(std::vector<std::tuple<std::string, Scheduler, std::string>>{
+                  {"blocks", Scheduler::Blocks, "each switch with its NICs runs a block of cycles at a time"},
+                  {"kernel", Scheduler::Kernel, "every switch and NIC is a SystemC process clocked each cycle"}},
+              [](SimConfig& c) -> Scheduler& { return c.scheduler; })
+      .def(sv("blocks"))
+      // Changes no result: echoed only when not the default, so that every stored sweep
+      // point keeps its hash.
+      .echo_if([](const SimConfig& c) { return c.scheduler != Scheduler::Blocks; }, "echoed when kernel")
+      .doc("blocks", "",
+           "how the simulation is driven (identical results): `blocks` runs each switch with its hosts' NICs for "
+           "as many cycles as the shortest switch-to-switch link latency before the next switch (nothing one sends "
+           "reaches another sooner), so its state stays in the cache; `kernel` makes every switch and NIC a "
+           "SystemC process clocked each cycle. Runs that share state across switches every cycle (UGAL-G, "
+           "Piggyback, PB-ACOR), RTL co-simulation, VCD and packet traces, `--fault` and `sim.check_vc_order` "
+           "use `kernel` whatever this says");
   K(t, "sim.check_vc_order")
       .run_only()
       .boolean()

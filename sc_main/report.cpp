@@ -94,6 +94,7 @@ nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
               {"conservation", r.conservation},
               {"sim_wall_s", r.sim_wall_s},
               {"router_cycles_per_s", r.router_cycles_per_s},
+              {"scheduler", r.scheduler},
               {"warnings", warnings}};
   return j;
 }
@@ -157,7 +158,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       "  packets           %llu measured; %llu generated, %llu delivered, %llu in network, "
       "%llu queued at end\n"
       "  conservation      %s (%s)\n"
-      "  speed             %llu cycles in %.2f s = %.0f router-cycles/s\n",
+      "  speed             %llu cycles in %.2f s = %.0f router-cycles/s, scheduler %s\n",
       t.describe().c_str(), t.num_switches(), t.num_nodes(), routing_summary(c).c_str(), traffic_summary(c).c_str(),
       c.packet_phits, c.sw.speedup, c.sw.pipeline, cls_names.c_str(), cls_vcs.c_str(), cls_names.c_str(),
       cls_lat.c_str(),
@@ -174,7 +175,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       static_cast<unsigned long long>(m.packets_in_network),
       static_cast<unsigned long long>(m.packets_queued), r.conservation_ok ? "ok" : "FAILED",
       r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
-      r.router_cycles_per_s);
+      r.router_cycles_per_s, r.scheduler.c_str());
   std::string s = buf;
   if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb || c.sw.rtl_qcn || c.sw.rtl_qcn_cp || c.sw.rtl_table ||
       c.sw.rtl_quadrant ||

@@ -3,6 +3,7 @@
 #include "rtl_models/switch/fault_link.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <random>
 #include <sstream>
@@ -67,7 +68,29 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_sat_flags = std::make_unique<SatFlagTable>(S, m_dfly->h(), cfg.routing_prm.pb.delay);
     m_ctx.sat_flags = m_sat_flags.get();
   }
+  // The block scheduler, unless the run shares state across switches with one-cycle
+  // visibility or needs SystemC processes (see run_blocks).
+  {
+    bool rtl = false;
+    for (bool b : {cfg.sw.rtl_acor, cfg.sw.rtl_ugal, cfg.sw.rtl_pb, cfg.sw.rtl_min_route, cfg.sw.rtl_table,
+                   cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold})
+      rtl = rtl || b;
+    if (cfg.scheduler == Scheduler::Kernel) m_kernel_why = "sim.scheduler: kernel";
+    else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";
+    else if (m_sat_flags) m_kernel_why = "Piggyback's saturation flags are shared every cycle";
+    else if (rtl) m_kernel_why = "RTL co-simulation";
+    else if (!trace.path.empty()) m_kernel_why = "VCD trace";
+    else if (!trace.packet_trace.empty()) m_kernel_why = "packet trace";
+    else if (trace.fault.kind != FaultKind::None) m_kernel_why = "fault injection";
+    else if (cfg.sw.check_vc_order) m_kernel_why = "sim.check_vc_order";
+    m_blocks = m_kernel_why.empty();
+    uint64_t shortest = UINT64_MAX;
+    for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
+    // A single switch has no switch-to-switch link: its blocks end only at the cuts.
+    m_block = shortest == UINT64_MAX ? (1ULL << 20) : std::max<uint64_t>(shortest, 1);
+  }
   NicParams np;
+  np.scheduled = m_blocks;
   for (size_t i = 0; i < cfg.phases.size(); ++i) {
     m_patterns.push_back(std::make_unique<TrafficPattern>(cfg.phases[i].traffic, topo, cfg.seed, i));
     np.phases.push_back(NicPhase{cfg.phases[i].start, cfg.phases[i].load, m_patterns.back().get()});
@@ -85,6 +108,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     if (np.rtl_gal_threshold) np.sleep = false;  // its registers are clocked every cycle
   }
   SwitchParams sp = cfg.sw;
+  sp.scheduled = m_blocks;
   sp.packet_phits = static_cast<uint16_t>(cfg.packet_phits);
   // Construction order: switches, then NICs, unless `--shuffle-construction SEED` (a test
   // option) permutes them all; SystemC creates their processes, and so evaluates them
@@ -200,7 +224,23 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
 
   SC_HAS_PROCESS(Network);
-  SC_METHOD(watchdog);
+  if (m_blocks) {
+    std::vector<int> groups(static_cast<size_t>(S));
+    for (int k = 0; k < S; ++k) groups[static_cast<size_t>(k)] = k;
+    if (trace.shuffle_construction != 0) {  // the groups' order must not change a result either
+      std::mt19937_64 g(trace.shuffle_construction + 1);
+      std::shuffle(groups.begin(), groups.end(), g);
+    }
+    for (int s : groups) {
+      m_group_sw.push_back(m_switches[static_cast<size_t>(s)].get());
+      m_group_first.push_back(m_group_nics.size());
+      for (int host = 0; host < P; ++host) m_group_nics.push_back(m_nics[static_cast<size_t>(topo.node_of(s, host))].get());
+    }
+    m_group_first.push_back(m_group_nics.size());
+    SC_METHOD(run_blocks);  // also the watchdog
+  } else {
+    SC_METHOD(watchdog);
+  }
   if (cfg.timeseries.bin_cycles != 0) {
     m_stats.enable_timeseries(cfg.timeseries.bin_cycles);
     if (cfg.timeseries.per_switch) {
@@ -260,6 +300,10 @@ void Network::sample_switch_series() {
 // Runs every watchdog_cycles: if packets are inside the network and no phit has moved on
 // any link since the last check, the network is stuck (deadlock or a model bug).
 void Network::watchdog() {
+  if (watchdog_check()) next_trigger(m_period * static_cast<double>(m_cfg.watchdog_cycles));
+}
+
+bool Network::watchdog_check() {
   const uint64_t moves = m_ctx.phit_moves;
   if (m_watch_last != UINT64_MAX && moves == m_watch_last &&
       (m_stats.in_network() > 0 || m_ctx.control.in_flight() > 0)) {
@@ -269,10 +313,53 @@ void Network::watchdog() {
        << " control frames are in the network. Buffers:\n"
        << dump_buffers(60);
     m_ctx.fail(os.str());
-    return;
+    return false;
   }
   m_watch_last = moves;
-  next_trigger(m_period * static_cast<double>(m_cfg.watchdog_cycles));
+  return true;
+}
+
+// One block [c, e) of every group, at the start of cycle c (see network.h).
+void Network::run_blocks() {
+  const uint64_t c = cycle();
+  const uint64_t W = m_cfg.watchdog_cycles;
+  if (c % W == 0 && !watchdog_check()) return;
+  uint64_t e = std::min(c + m_block, (c / W + 1) * W);
+  assert(c < m_horizon);
+  e = std::min(e, m_horizon);
+  if (!m_series.empty()) {
+    const uint64_t bin = m_cfg.timeseries.bin_cycles;
+    e = std::min(e, (c / bin + 1) * bin);
+  }
+  const size_t groups = m_group_sw.size();
+  for (size_t g = 0; g < groups; ++g) {
+    run_group(g, c, e);
+    if (!m_ctx.error.empty()) return;  // fail() has stopped the kernel
+  }
+  next_trigger(m_period * static_cast<double>(e - c));
+}
+
+void Network::run_group(size_t g, uint64_t from, uint64_t to) {
+  Switch& sw = *m_group_sw[g];
+  Nic* const* const nics = m_group_nics.data() + m_group_first[g];
+  const size_t n = m_group_first[g + 1] - m_group_first[g];
+  for (uint64_t t = from;;) {
+    uint64_t next = sw.next_run();
+    for (size_t k = 0; k < n; ++k) next = std::min(next, nics[k]->next_run());
+    if (next >= to) return;
+    assert(next >= t);  // nothing may ask for a cycle already run
+    t = next;
+    if (sw.next_run() == t) sw.run_cycle(t);
+    for (size_t k = 0; k < n; ++k)
+      if (nics[k]->next_run() == t) nics[k]->run_cycle(t);
+    if (!m_ctx.error.empty()) [[unlikely]] return;
+    ++t;
+  }
+}
+
+std::string Network::scheduler_note() const {
+  if (m_blocks) return "blocks of " + std::to_string(m_block) + (m_block == 1 ? " cycle" : " cycles");
+  return "kernel (" + m_kernel_why + ")";
 }
 
 std::string Network::dump_buffers(size_t max_lines) const {
@@ -297,6 +384,7 @@ uint64_t Network::queued() const {
 }
 
 bool Network::advance(uint64_t cycles) {
+  m_horizon = cycle() + cycles;
   sc_core::sc_start(m_period * static_cast<double>(cycles));
   return m_ctx.error.empty();
 }
@@ -331,6 +419,7 @@ RunOutcome Network::run() {
     if (out.error.empty() && t->touched())
       out.error = std::string("a phit or credit reached the unconnected port ") + t->name();
   out.cycles = cycle();
+  out.scheduler = scheduler_note();
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s
                          : 0;

@@ -40,6 +40,8 @@ struct RunOutcome {
   std::string conservation;  // the conservation equation with its numbers
   TimeSeries timeseries;     // bin_cycles 0 when not requested
   uint64_t cycles = 0;
+  // How the run was driven: "blocks of N cycles" (the block scheduler) or "kernel (why)".
+  std::string scheduler;
   double sim_wall_s = 0;     // wall time of the simulation proper (no elaboration)
   double router_cycles_per_s = 0;
 };
@@ -58,6 +60,10 @@ class Network : public sc_core::sc_module {
   std::vector<std::string> construction_order(size_t n) const;
   // Advance the simulation by `cycles` (benchmarks); returns false on a fatal error.
   bool advance(uint64_t cycles);
+  // The block scheduler's block length in cycles, 0 when every block is a SystemC process
+  // (sim.scheduler: kernel, or a run that needs it: scheduler_note() says why).
+  uint64_t block_cycles() const { return m_blocks ? m_block : 0; }
+  std::string scheduler_note() const;
 
   const Topology& topology() const { return *m_topo; }
   Switch& switch_at(int i) { return *m_switches[static_cast<size_t>(i)]; }
@@ -71,6 +77,19 @@ class Network : public sc_core::sc_module {
 
  private:
   void watchdog();
+  bool watchdog_check();  // false (and the run failed) if the network is stuck
+  // The block scheduler (sim.scheduler: blocks). Nothing a switch sends in cycle t reaches
+  // another switch before t + m_block (the shortest switch-to-switch link latency); a NIC
+  // talks to its own switch only. So within a block of cycles [c, c + m_block) every group
+  // (a switch and its hosts' NICs) depends only on what was sent before c: run_blocks runs
+  // the groups one after another, each through the whole block cycle by cycle (switch,
+  // then its NICs, each in the cycles its next_run() asks for) while its state is in the
+  // cache. The same argument makes SystemC's order within a cycle irrelevant in kernel
+  // mode. Blocks end at the current advance()'s end, at the watchdog's checks and at the
+  // per-switch series' bin ends, so every observer sees the state at the same cycle's end
+  // as in kernel mode.
+  void run_blocks();
+  void run_group(size_t g, uint64_t from, uint64_t to);
   void sample_switch_series();
   std::string dump_buffers(size_t max_lines) const;
   uint64_t queued() const;
@@ -97,6 +116,15 @@ class Network : public sc_core::sc_module {
   std::unique_ptr<VcdWriter> m_vcd;
   std::unique_ptr<PacketTrace> m_packet_trace;
   uint64_t m_watch_last = UINT64_MAX;
+  bool m_blocks = false;
+  uint64_t m_block = 1;
+  uint64_t m_horizon = 0;  // the current advance() ends before this cycle
+  std::string m_kernel_why;  // why the kernel drives the run (m_blocks false)
+  // Group g: switch m_group_sw[g] and the NICs m_group_nics[m_group_first[g] ..
+  // m_group_first[g + 1]).
+  std::vector<Switch*> m_group_sw;
+  std::vector<Nic*> m_group_nics;
+  std::vector<size_t> m_group_first;
   struct SwitchSeries {
     std::string name;
     std::function<double(int)> sample;

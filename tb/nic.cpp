@@ -56,11 +56,15 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
   }
   for (Source& src : m_src) schedule_generation(src, 0);
   m_wake_on_tails = true;  // see the end of tick_impl
-  SC_HAS_PROCESS(Nic);
-  if (w == 1) {
-    SC_METHOD(tick_single);
+  if (prm.scheduled) {
+    m_scheduled = true;  // run by the network's block scheduler (run_cycle)
   } else {
-    SC_METHOD(tick_multi);
+    SC_HAS_PROCESS(Nic);
+    if (w == 1) {
+      SC_METHOD(tick_single);
+    } else {
+      SC_METHOD(tick_multi);
+    }
   }
 }
 
@@ -110,16 +114,12 @@ void Nic::start(TermPort& tp, PacketId id, int vc, uint64_t now) {
 
 // kMulti false: one terminal port and one sub-source (every Dragonfly), with the loops
 // over them of constant length 1.
+// Sets m_next_run and m_asleep for what follows (a fatal error: not asleep, no next run).
 template <bool kMulti>
-inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
+inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
   const size_t np = kMulti ? m_ports.size() : 1;
   TermPort* const ports = m_ports.data();
-  m_asleep = false;
-  const uint64_t now = cycle();
-  if (!first_run_this_cycle(now)) {
-    next_trigger(*m_edge);
-    return;
-  }
+  m_next_run = UINT64_MAX;  // kept on the early returns of a fatal error
   // The RTL threshold controllers' registers at the start of this cycle (also for the VCD).
   for (auto& b : m_gal_rtl) b->clock(now);
 
@@ -221,7 +221,7 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
   }
   if (m_gal_queued > 0) startable = true;  // GAL: queued packets wait for credits or their turn
   if (startable || !m_prm.sleep) {
-    next_trigger(*m_edge);
+    m_next_run = now + 1;
     return;
   }
   // The sink needs no wake-up for the phits before a tail: it checks them, in order, when
@@ -233,8 +233,7 @@ inline SCFLY_ALWAYS_INLINE void Nic::tick_impl() {
   for (size_t i = 0; i < np; ++i)
     if (!ports[i].in->line.empty()) earliest = std::min(earliest, ports[i].in->line.tail_cycle());
   m_asleep = true;
-  if (earliest - now < (1ULL << 40)) m_wake.notify(m_period * static_cast<double>(earliest - now));
-  next_trigger(m_wake);
+  if (earliest - now < (1ULL << 40)) m_next_run = earliest;
 }
 
 void Nic::phit_order_error(size_t j, const Flit& f, const TermPort& tp) {
@@ -249,8 +248,28 @@ void Nic::phit_order_error(size_t j, const Flit& f, const TermPort& tp) {
              " was expected (a phit lost, repeated or interleaved)");
 }
 
+// The NIC's own process (one clock edge): the first run of this cycle runs it.
+template <bool kMulti>
+void Nic::tick_impl() {
+  m_asleep = false;
+  const uint64_t now = cycle();
+  if (!first_run_this_cycle(now)) {
+    next_trigger(*m_edge);
+    return;
+  }
+  step<kMulti>(now);
+  trigger_next(now);
+}
+
 void Nic::tick_single() { tick_impl<false>(); }
 void Nic::tick_multi() { tick_impl<true>(); }
+
+void Nic::run_cycle(uint64_t now) {
+  m_asleep = false;
+  m_last_cycle = now;
+  if (m_ports.size() == 1) step<false>(now);
+  else step<true>(now);
+}
 
 PacketId Nic::make_packet(uint64_t now) {
   const PacketId id = m_ctx.pool.alloc();

@@ -71,6 +71,7 @@ struct NicParams {
   GalParams gal;
   bool rtl_gal_threshold = false;    // GAL's threshold controllers as the Verilated RTL (--rtl
                                      // gal_threshold): clocked every cycle, the NIC never sleeps
+  bool scheduled = false;  // no process: the network's block scheduler runs it (run_cycle)
 };
 
 class Nic : public sc_core::sc_module, public Clocked {
@@ -81,6 +82,9 @@ class Nic : public sc_core::sc_module, public Clocked {
   // Terminal port j's links (j < the topology's terminal_ports()).
   LinkTx& out(int j = 0) { return *m_ports[static_cast<size_t>(j)].out; }
   LinkRx& in(int j = 0) { return *m_ports[static_cast<size_t>(j)].in; }
+  // Block scheduler (NicParams::scheduled): run cycle `now` (>= next_run()), which sets
+  // the next one.
+  void run_cycle(uint64_t now);
   // No packet is generated at or after `cycle` (drain phase).
   void stop_generation(uint64_t cycle) { m_gen_stop = cycle; }
   uint64_t queued() const { return m_queue.size() + m_gal_queued; }  // generated, not yet injected
@@ -114,6 +118,8 @@ class Nic : public sc_core::sc_module, public Clocked {
   void tick_multi();
   template <bool kMulti>
   void tick_impl();
+  template <bool kMulti>
+  void step(uint64_t now);  // cycle `now`; sets m_next_run and m_asleep
   // Sets src.next_gen to its first generation at or after cycle `base` (phase-aware).
   void schedule_generation(Source& src, uint64_t base);
   // The sub-source with the earliest next generation.

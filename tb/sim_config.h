@@ -30,6 +30,12 @@ struct TrafficPhase {
   double load = 0.1;
 };
 
+// sim.scheduler: how the blocks are run. Blocks: the network's block scheduler runs each
+// switch with its hosts' NICs for several cycles at a time (tb/network.h), where nothing
+// needs one-cycle visibility across switches; Kernel: every switch and NIC is a SystemC
+// process clocked each cycle. Results are identical.
+enum class Scheduler { Blocks, Kernel };
+
 // Time series in fixed bins over the whole run (warm-up included). bin_cycles 0 = off.
 struct TimeseriesConfig {
   uint64_t bin_cycles = 0;
@@ -59,6 +65,7 @@ struct SimConfig {
   std::vector<TrafficPhase> phases;
   bool phases_given = false;
   TimeseriesConfig timeseries;
+  Scheduler scheduler = Scheduler::Blocks;
 };
 
 // The configured topology, built (throws std::invalid_argument on a bad shape).

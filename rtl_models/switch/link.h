@@ -48,23 +48,33 @@ using LinkInitiatorSocket = tlm::tlm_initiator_socket<32, LinkProtocol>;
 using LinkTargetSocket = tlm::tlm_target_socket<32, LinkProtocol>;
 
 // Something with a clock that may sleep while idle; a link wakes it when a message lands.
-// While active it runs on every rising edge of the network clock (one shared event, so
-// SystemC keeps one timed notification per cycle, not one per block). A block woken by a
-// link at an edge may also see that edge fire in a later delta of the same time step:
-// first_run_this_cycle() lets it run each cycle exactly once.
+// It runs in one of two ways (the network chooses, sim.scheduler, tb/network.h):
+//  - as its own SystemC process: while active on every rising edge of the network clock
+//    (one shared event, so SystemC keeps one timed notification per cycle, not one per
+//    block); asleep on its wake-up event, which a link notifies with the message's delay.
+//    A block woken by a link at an edge may also see that edge fire in a later delta of
+//    the same time step: first_run_this_cycle() lets it run each cycle exactly once;
+//  - driven by the network's block scheduler (set_scheduled()): no process; the block
+//    keeps the next cycle it must run in (next_run()), which a link lowers to the
+//    message's arrival cycle while the block sleeps.
 class Clocked {
  public:
   explicit Clocked(const sc_core::sc_clock& clk) : m_period(clk.period()), m_edge(&clk.posedge_event()) {}
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   const sc_core::sc_time& period() const { return m_period; }
-  // Called by a link when a phit will land after `delay` (`tail`: its packet's last) ...
-  void phit_landing(const sc_core::sc_time& delay, bool tail) {
-    if (m_asleep && (tail || !m_wake_on_tails)) m_wake.notify(delay);
+  // Called by a link when a phit will land at cycle `arrival`, after `delay` (`tail`: its
+  // packet's last) ...
+  void phit_landing(uint64_t arrival, const sc_core::sc_time& delay, bool tail) {
+    if (m_asleep && (tail || !m_wake_on_tails)) wake_at(arrival, delay);
   }
-  // ... and when a credit (or PFC message) will land after `delay`.
-  void credit_landing(const sc_core::sc_time& delay) {
-    if (m_asleep && m_wake_on_credits) m_wake.notify(delay);
+  // ... and when a credit (or PFC message) will land.
+  void credit_landing(uint64_t arrival, const sc_core::sc_time& delay) {
+    if (m_asleep && m_wake_on_credits) wake_at(arrival, delay);
   }
+  // Block scheduler: the next cycle this block must run (UINT64_MAX: only when a link
+  // wakes it, or never again after a fatal error).
+  uint64_t next_run() const { return m_next_run; }
+  bool scheduled() const { return m_scheduled; }
 
  protected:
   bool first_run_this_cycle(uint64_t now) {
@@ -72,15 +82,34 @@ class Clocked {
     m_last_cycle = now;
     return true;
   }
+  // The process's next activation after a cycle that left m_asleep and m_next_run set:
+  // the next edge, the wake-up event (notified for m_next_run if known), or none (stopped).
+  void trigger_next(uint64_t now) {
+    if (m_asleep) {
+      if (m_next_run != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(m_next_run - now));
+      sc_core::next_trigger(m_wake);
+    } else if (m_next_run == now + 1) {
+      sc_core::next_trigger(*m_edge);
+    }
+  }
+  void wake_at(uint64_t arrival, const sc_core::sc_time& delay) {
+    if (m_scheduled) {
+      if (arrival < m_next_run) m_next_run = arrival;
+    } else {
+      m_wake.notify(delay);
+    }
+  }
   sc_core::sc_time m_period;
   const sc_core::sc_event* m_edge;
   sc_core::sc_event m_wake;
   bool m_asleep = false;
+  bool m_scheduled = false;  // driven by the block scheduler, not a process of its own
   // While asleep: wake only for tail phits (a block that handles the phits before a tail
   // whenever it next runs, as a NIC's sink does), and wake for credits at all.
   bool m_wake_on_tails = false;
   bool m_wake_on_credits = true;
   uint64_t m_last_cycle = UINT64_MAX;
+  uint64_t m_next_run = 0;  // every block runs in cycle 0
 };
 
 struct FlitArrival {
@@ -310,7 +339,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
       m_mask->set(m_port);
     }
     line.push(m.arrival, m.flit);
-    m_owner.phit_landing(d, m.flit.tail != 0);
+    m_owner.phit_landing(m.arrival, d, m.flit.tail != 0);
     return tlm::TLM_ACCEPTED;
   }
   void b_transport(LinkMsg&, sc_core::sc_time&) override {
@@ -380,7 +409,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
       m_mask->set(m_port);
     }
     credits.push(m.arrival, m.vc, m.kind, m.count);
-    if (m_wake_on_credit) m_owner.credit_landing(d);
+    if (m_wake_on_credit) m_owner.credit_landing(m.arrival, d);
     return tlm::TLM_ACCEPTED;
   }
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}

@@ -160,12 +160,15 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   }
   m_conns.reserve(static_cast<size_t>(K) * m_speedup);
   m_reqs.reserve(static_cast<size_t>(K) * m_speedup);
-  SC_HAS_PROCESS(Switch);
-  SC_METHOD(tick);
+  if (prm.scheduled) {
+    m_scheduled = true;  // run by the network's block scheduler (run_cycle)
+  } else {
+    SC_HAS_PROCESS(Switch);
+    SC_METHOD(tick);
+  }
 }
 
-// One clock edge: the first run of this cycle executes the stages (cycle_stages, in the
-// mode's specialization), then sleeps or stays on the clock (schedule).
+// One clock edge (the switch's own process): the first run of this cycle runs it.
 void Switch::tick() {
   m_asleep = false;
   const uint64_t now = cycle();
@@ -173,6 +176,19 @@ void Switch::tick() {
     next_trigger(*m_edge);
     return;
   }
+  run_stages(now);
+  trigger_next(now);
+}
+
+void Switch::run_cycle(uint64_t now) {
+  m_asleep = false;
+  m_last_cycle = now;
+  run_stages(now);
+}
+
+// Cycle `now`: the stages (cycle_stages, in the mode's specialization), then the next run
+// (schedule).
+void Switch::run_stages(uint64_t now) {
   // kCtl: the switch has an internal input port (control endpoint or multiqueue).
   const bool internal = m_inputs > radix();
   if (m_pfc) {
@@ -844,7 +860,7 @@ void Switch::schedule(uint64_t now) {
   if (!clocked)
     for (const auto& u : m_units) clocked = clocked || u->needs_clock();
   if (clocked) {
-    next_trigger(*m_edge);
+    m_next_run = now + 1;
     return;
   }
   // Idle: sleep until the earliest phit in flight toward us lands (links wake us for
@@ -855,13 +871,13 @@ void Switch::schedule(uint64_t now) {
   m_rx_pending.for_each([&](int p) { earliest = std::min(earliest, m_rx_next[static_cast<size_t>(p)]); });
   if (m_credit_wake)
     m_credit_pending.for_each([&](int p) { earliest = std::min(earliest, m_cr_next[static_cast<size_t>(p)]); });
+  assert(earliest > now);  // receive() took every message landed by now
   m_asleep = true;
-  if (earliest != UINT64_MAX) m_wake.notify(m_period * static_cast<double>(earliest - now));
-  next_trigger(m_wake);
+  m_next_run = earliest;
 }
 
 void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
-  const uint64_t now = cycle();
+  const uint64_t now = m_last_cycle;  // called by a unit while the switch runs this cycle
   const PacketId id = m_ctx.pool.alloc();
   Packet& p = m_ctx.pool[id];
   p.cls = TrafficClass::Control;

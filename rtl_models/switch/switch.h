@@ -111,6 +111,9 @@ struct SwitchParams {
   bool age_priority = false;
   // CHAOS (routing=chaos, chaos.multiqueue): packet slots of the switch's multiqueue, 0 = none.
   int multiqueue = 0;
+  // Set by the network builder: the switch has no process of its own; the network's block
+  // scheduler runs it (run_cycle) with its hosts' NICs (tb/network.h, sim.scheduler).
+  bool scheduled = false;
 };
 
 class Switch : public sc_core::sc_module, public Clocked, public ControlPort, public SwitchState {
@@ -120,6 +123,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
          const sc_core::sc_clock& clk);
 
   int id() const { return m_id; }
+  // Block scheduler (SwitchParams::scheduled): run cycle `now` (>= next_run()), which sets
+  // the next one.
+  void run_cycle(uint64_t now);
   int radix() const { return static_cast<int>(m_in.size()); }
   LinkRx& in(int port) { return *m_in[port]; }
   LinkTx& out(int port) { return *m_out[port]; }
@@ -221,6 +227,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   };
 
   void tick();
+  void run_stages(uint64_t now);
   // The stages, specialized at compile time on the flow control (kPfc) and on whether the
   // switch carries a control class (kCtl), chosen once per cycle: the default credit /
   // data-only path pays nothing for the modes it does not use.
@@ -236,7 +243,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   template <bool kPfc, bool kCtl, bool kCheckVc>  // kCheckVc: sim.check_vc_order
   void transmit(uint64_t now);
   void drain_endpoint(uint64_t now);  // the switch's own endpoint output (control frames)
-  void schedule(uint64_t now);
+  void schedule(uint64_t now);  // sets m_next_run (and m_asleep) after cycle `now`
   // sim.check_vc_order: false (and the run stopped) if packet `id` leaving on (op, v) breaks the VC order.
   bool vc_order_ok(PacketId id, int op, int v);
   void mark_blocked();

@@ -41,6 +41,8 @@ void BM_Network(benchmark::State& state) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   state.counters["peak_rss_mb"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
+  // The block scheduler's block length (0: every block a SystemC process, sim.scheduler).
+  state.counters["block_cycles"] = static_cast<double>(g_net->block_cycles());
 }
 
 }  // namespace
