@@ -37,6 +37,7 @@ run "table3 MIN ADV+1 0.4"       sc_main/configs/acor-table3.yaml traffic=adv+1 
 run "table3 ACOR-Sw 3L UN 0.4"   sc_main/configs/acor-table3.yaml routing=acor-switch load=0.4 warmup_cycles=3000 bench_chunk=200
 run "table3 ACOR-Sw 3L ADV+1 0.4" sc_main/configs/acor-table3.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=3000 bench_chunk=200
 run "table3 MIN UN 0.01 (idle)"  sc_main/configs/acor-table3.yaml load=0.01 warmup_cycles=3000 bench_chunk=1000
+run "table3 MIN UN 0.4 kernel"   sc_main/configs/acor-table3.yaml load=0.4 warmup_cycles=3000 bench_chunk=200 sim.scheduler=kernel
 run "dfly(8,16,8) MIN UN 0.4"    sc_main/configs/acor-table3.yaml topology.p=8 topology.a=16 topology.h=8 topology.g=129 load=0.4 warmup_cycles=2000 bench_chunk=100
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
 run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml load=0.4 warmup_cycles=2000
