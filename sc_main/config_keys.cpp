@@ -920,6 +920,19 @@ std::vector<KeySpec> build() {
       .def(iv(2))
       .bind([](SimConfig& c) -> int& { return c.sw.speedup; })
       .doc("2", "", "crossbar speedup S");
+  K(t, "switch.allocator_iterations")
+      .run_only()
+      .integer(1, 8, "passes")
+      .def(iv(1))
+      .bind([](SimConfig& c) -> int& { return c.sw.allocator_iterations; })
+      // Added after sweep databases existed: echoed only away from 1, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.allocator_iterations != 1; }, "echoed when not 1")
+      .doc("1", "1–8",
+           "request-grant passes of the separable input-first allocator per cycle: in a later pass every input "
+           "with fewer than S connections requests again, for its VCs not granted yet, among the output VCs and "
+           "output ports still free (a request that lost to another input's grant may find another candidate); "
+           "round-robin pointers move on every grant (FOGSim's `ArbiterIterations`, 2 in its example "
+           "configuration)");
   K(t, "switch.pipeline_cycles")
       .run_only()
       .integer(0, 100000, "cycles")

@@ -163,6 +163,30 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
   }
 }
 
+// switch.allocator_iterations: a later request-grant pass may only add connections the first
+// left possible. With speedup 1 an input requests one VC per pass, so a second pass grants
+// the inputs whose one request lost (counter allocator_late_grants > 0). With speedup 2 on
+// dfly-tiny under MIN every input already requests all its routed VCs (at most 2, each with
+// one candidate) in the first pass, and whatever lost is still taken: a second pass can
+// grant nothing, and the run is the one-pass run. One pass is the default (no counter).
+TEST(Network, AllocatorIterationsGrantOnlyWhatTheFirstPassLeft) {
+  const std::string args = "routing=min traffic=un load=0.55";
+  const ScflyRun one = run_scfly(tiny_config(), args + " switch.speedup=1");
+  const ScflyRun two = run_scfly(tiny_config(), args + " switch.speedup=1 switch.allocator_iterations=2");
+  const ScflyRun one2 = run_scfly(tiny_config(), args);
+  const ScflyRun two2 = run_scfly(tiny_config(), args + " switch.allocator_iterations=2");
+  for (const ScflyRun* r : {&one, &two, &one2, &two2}) expect_ok(*r);
+  EXPECT_FALSE(metrics(one).contains("counters") && metrics(one)["counters"].contains("allocator_late_grants"));
+  EXPECT_GT(metrics(two)["counters"]["allocator_late_grants"].get<uint64_t>(), 100u);
+  EXPECT_NEAR(metrics(two)["accepted_load"].get<double>(), 0.55, 0.01);
+  EXPECT_EQ(two.json["config"]["switch"]["allocator_iterations"], 2);
+  EXPECT_EQ(metrics(two2)["counters"]["allocator_late_grants"].get<uint64_t>(), 0u);
+  nlohmann::json a = metrics(one2), b = metrics(two2);
+  b.erase("counters");
+  if (a.contains("counters") && a["counters"].empty()) a.erase("counters");
+  EXPECT_EQ(a, b);
+}
+
 // MIN under ADV+1: all a*p nodes of a group share the single global link to the next
 // group, so accepted load saturates at 1/(a*p) = 1/8 phits/node/cycle.
 TEST(Network, MinUnderAdvPlus1SaturatesAtOneOverAP) {

@@ -24,6 +24,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_ctx(ctx),
       m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
       m_speedup(prm.speedup),
+      m_alloc_iters(prm.allocator_iterations),
       m_pipeline(prm.pipeline),
       m_sleep(prm.sleep),
       m_check_vc_order(prm.check_vc_order),
@@ -121,6 +122,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_mq_entries = &ctx.counters["chaos_multiqueue_entries"];
     m_deroutes = &ctx.counters["chaos_deroutes"];
   }
+  // switch.allocator_iterations > 1: the connections granted by a later pass (counter).
+  if (m_alloc_iters > 1) m_late_grants = &ctx.counters["allocator_late_grants"];
   switch (routing.reroute()) {
     case RoutingUnit::Reroute::None: m_reroute_ports = 0; break;
     case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.host_ports(); break;
@@ -211,6 +214,7 @@ void Switch::run_stages(uint64_t now) {
 //  3. allocate - separable input-first round-robin, control VCs first: each input port
 //                requests, for up to S routed VCs, the first candidate with a free output
 //                VC with room for the whole packet (VCT); each output port grants up to S;
+//                switch.allocator_iterations passes (later ones among what is still free);
 //  4. blocked  - heads routed at re-routing inputs but not granted are routed again next
 //                cycle; the blocked non-minimal injection heads are this cycle's events;
 //  5. crossbar - every connection (new or ongoing) moves one phit input -> output buffer,
@@ -453,9 +457,22 @@ void Switch::route_heads(uint64_t now) {
 
 template <bool kCtl>
 void Switch::allocate() {
+  if (!allocate_pass<kCtl>()) return;
+  for (int pass = 1; pass < m_alloc_iters; ++pass) {
+    const size_t before = m_conns.size();
+    if (!allocate_pass<kCtl>()) break;
+    *m_late_grants += m_conns.size() - before;
+  }
+}
+
+// One request-grant pass of the separable allocator; false if no input requested.
+template <bool kCtl>
+bool Switch::allocate_pass() {
   m_reqs.clear();
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
+  // (In a later pass the VCs granted before no longer request, and the outputs and output
+  // VCs they took are no longer free.)
   m_in_busy.for_each([&](int ip) SCFLY_ALWAYS_INLINE {
     int budget = m_speedup - m_in_active[ip];
     if (budget <= 0) return;
@@ -498,7 +515,7 @@ void Switch::allocate() {
         if (request(v)) break;
     }
   });
-  if (m_reqs.empty()) return;
+  if (m_reqs.empty()) return false;
   // Output stage: each output port grants up to (S - active) requests, round-robin over
   // input ports starting after the last input it granted.
   // Control requests first (strict priority), then round-robin over the inputs (with
@@ -549,6 +566,7 @@ void Switch::allocate() {
     }
     m_conns.push_back(r);
   }
+  return true;
 }
 
 // Heads routed this cycle at a re-routing input but not granted: routed again next cycle.

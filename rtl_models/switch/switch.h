@@ -1,6 +1,7 @@
 // One switch of any topology (topologies/topology.h): combined input-output queued (CIOQ),
 // virtual cut-through, credit-based flow control per VC, crossbar with speedup S, separable
-// input-first round-robin allocator, fixed pipeline latency. See cycle_stages() in switch.cpp for the
+// input-first round-robin allocator (one request-grant pass per cycle, or
+// switch.allocator_iterations), fixed pipeline latency. See cycle_stages() in switch.cpp for the
 // per-cycle stage order.
 //
 // Microarchitecture contract:
@@ -75,6 +76,10 @@ const char* to_string(FlowControl f);
 
 struct SwitchParams {
   int speedup = 2;
+  // switch.allocator_iterations: request-grant passes of the separable allocator per cycle.
+  // In a later pass every input with fewer than S connections requests again, for its VCs
+  // not granted yet, among the output VCs and output ports still free.
+  int allocator_iterations = 1;
   int pipeline = 5;                       // cycles from head arrival to routable
   // Per port class (index = the topology's class id; class 0 = host: injection VCs,
   // injection buffer, ejection output buffer, host link latency).
@@ -238,6 +243,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void route_heads(uint64_t now);
   template <bool kCtl>
   void allocate();
+  template <bool kCtl>
+  bool allocate_pass();
   template <bool kPfc, bool kCtl>
   void traverse_crossbar(uint64_t now);
   template <bool kPfc, bool kCtl, bool kCheckVc>  // kCheckVc: sim.check_vc_order
@@ -259,6 +266,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   SimContext& m_ctx;
   Rng m_rng;
   int m_speedup;
+  int m_alloc_iters;  // request-grant passes of the allocator per cycle
+  uint64_t* m_late_grants = nullptr;  // counter allocator_late_grants (with more than one pass)
   int m_pipeline;
 
   std::vector<std::unique_ptr<LinkRx>> m_in;
