@@ -996,6 +996,33 @@ std::vector<KeySpec> build() {
       .doc("packet_phits", "1–4096, at most every local/global input and output buffer",
            "control frame length (virtual cut-through: a frame moves only into a buffer that holds all of it)");
 
+  // ---- sources
+  K(t, "source.when_full")
+      .run_only()
+      .choice(std::vector<std::tuple<std::string, SourceWhenFull, std::string>>{
+                  {"queue", SourceWhenFull::Queue, "the packet waits in the unbounded source queue"},
+                  {"skip", SourceWhenFull::Skip, "the packet is not generated (FOGSim)"}},
+              [](SimConfig& c) -> SourceWhenFull& { return c.source_when_full; })
+      .def(sv("queue"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s != "skip") return "";
+        if (s.c.routing == RoutingAlgo::Gal)
+          return "config key 'source.when_full': value 'skip' is not allowed with routing gal (its packets wait in "
+                 "GAL's injection queues, not in the switch's injection buffer); use queue";
+        if (s.c.sw.flow_control == FlowControl::Pfc)
+          return "config key 'source.when_full': value 'skip' needs switch.flow_control credit (the room it checks "
+                 "is the injection buffer's credits); use queue";
+        return "";
+      })
+      // Added after sweep databases existed: echoed only when skip, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.source_when_full != SourceWhenFull::Queue; }, "echoed when skip")
+      .doc("queue", "queue, skip; skip not with routing gal or switch.flow_control pfc",
+           "a packet generated while the switch's injection buffer has no room for it (its credits, over the "
+           "injection VCs and terminal ports, less the packets already waiting at the node): `queue` keeps it in "
+           "the unbounded source queue (the offered load is generated whatever the network accepts); `skip` does "
+           "not generate it, as FOGSim's hosts do (generated load falls to what the network accepts; counter "
+           "`source_skipped_generations`)");
+
   // ---- simulation options
   K(t, "sim.sleep")
       .run_only()

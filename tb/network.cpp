@@ -96,6 +96,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     np.phases.push_back(NicPhase{cfg.phases[i].start, cfg.phases[i].load, m_patterns.back().get()});
   }
   np.packet_phits = cfg.packet_phits;
+  np.skip_when_full = cfg.source_when_full == SourceWhenFull::Skip;
   np.sleep = cfg.sw.sleep;
   np.pfc = cfg.sw.flow_control == FlowControl::Pfc;
   np.vcs = cfg.sw.vcs[kHostClass];

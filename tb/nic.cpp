@@ -1,5 +1,6 @@
 #include "tb/nic.h"
 
+#include <cassert>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -55,6 +56,7 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
                              std::to_string(prm.vcs));
   }
   for (Source& src : m_src) schedule_generation(src, 0);
+  if (prm.skip_when_full) m_skipped = &ctx.counters["source_skipped_generations"];
   m_wake_on_tails = true;  // see the end of tick_impl
   if (prm.scheduled) {
     m_scheduled = true;  // run by the network's block scheduler (run_cycle)
@@ -172,6 +174,14 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
   for (;;) {
     Source& src = kMulti ? next_source() : m_src[0];
     if (src.next_gen > now || src.next_gen >= m_gen_stop) break;
+    if (m_prm.skip_when_full && !room_for_packet()) {
+      // The NIC runs at every generation cycle (it wakes for each), so the room is the
+      // room at that cycle.
+      assert(src.next_gen == now);
+      ++*m_skipped;
+      schedule_generation(src, src.next_gen + 1);
+      continue;
+    }
     m_queue.push_unbounded(src.next_gen);
     m_stats.generated(src.next_gen, m_prm.packet_phits);
     schedule_generation(src, src.next_gen + 1);
@@ -234,6 +244,13 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
     if (!ports[i].in->line.empty()) earliest = std::min(earliest, ports[i].in->line.tail_cycle());
   m_asleep = true;
   if (earliest - now < (1ULL << 40)) m_next_run = earliest;
+}
+
+bool Nic::room_for_packet() const {
+  int64_t free = 0;
+  for (const TermPort& tp : m_ports)
+    for (int32_t c : tp.credits) free += c;
+  return free - static_cast<int64_t>(m_queue.size() + 1) * m_prm.packet_phits >= 0;
 }
 
 void Nic::phit_order_error(size_t j, const Flit& f, const TermPort& tp) {

@@ -15,6 +15,9 @@
 // the one source queue in generation order; each idle link starts the oldest queued
 // packet, so up to w packets leave per cycle. With w = 1 this is the process above. Gaps and destinations come from two separate streams of
 // the NIC, so a packet's destination does not depend on when it is injected.
+// source.when_full: skip (NicParams::skip_when_full, FOGSim's hosts): a generation that finds
+// no room for its packet in the injection buffer (credits over the ports' VCs, less the
+// packets waiting in the source queue) creates no packet (counter source_skipped_generations).
 // The source queue is unbounded (it holds generation times only); the finite injection
 // buffer is the switch's host-port input buffer, reached with virtual cut-through (a head
 // leaves only when its injection VC has credits for the whole packet).
@@ -72,6 +75,9 @@ struct NicParams {
   bool rtl_gal_threshold = false;    // GAL's threshold controllers as the Verilated RTL (--rtl
                                      // gal_threshold): clocked every cycle, the NIC never sleeps
   bool scheduled = false;  // no process: the network's block scheduler runs it (run_cycle)
+  // source.when_full: skip: a generation finding no room for its packet in the injection
+  // buffer (credits less the packets waiting at the node) creates no packet.
+  bool skip_when_full = false;
 };
 
 class Nic : public sc_core::sc_module, public Clocked {
@@ -153,6 +159,10 @@ class Nic : public sc_core::sc_module, public Clocked {
   std::vector<TermPort> m_ports; // w terminal ports
   RingBuffer<uint64_t> m_queue;  // generation cycles of packets not yet injected
   uint64_t m_gen_stop = UINT64_MAX;
+  uint64_t* m_skipped = nullptr;  // counter source_skipped_generations (skip_when_full)
+  // skip_when_full: room for one more packet in the injection buffer behind the node's
+  // ports, counting the packets waiting in the source queue against it.
+  bool room_for_packet() const;
   // GAL
   int m_gal_q = 0;                          // quadrants 2^n (0: GAL off)
   std::vector<uint16_t> m_gal_occ;          // [set * m_gal_q + quadrant] packets queued

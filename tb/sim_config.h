@@ -36,6 +36,13 @@ struct TrafficPhase {
 // process clocked each cycle. Results are identical.
 enum class Scheduler { Blocks, Kernel };
 
+// source.when_full: what a node's source does with a packet generated while the switch's
+// injection buffer has no room for it. Queue: it waits in the unbounded source queue (the
+// offered load is generated whatever the network accepts). Skip: it is never created, as in
+// FOGSim (whose hosts stop generating while their injection queue is full), so the
+// generated load falls to what the network accepts and latency has no source-queue wait.
+enum class SourceWhenFull { Queue, Skip };
+
 // Time series in fixed bins over the whole run (warm-up included). bin_cycles 0 = off.
 struct TimeseriesConfig {
   uint64_t bin_cycles = 0;
@@ -66,6 +73,7 @@ struct SimConfig {
   bool phases_given = false;
   TimeseriesConfig timeseries;
   Scheduler scheduler = Scheduler::Blocks;
+  SourceWhenFull source_when_full = SourceWhenFull::Queue;
 };
 
 // The configured topology, built (throws std::invalid_argument on a bad shape).

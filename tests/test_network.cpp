@@ -187,6 +187,34 @@ TEST(Network, AllocatorIterationsGrantOnlyWhatTheFirstPassLeft) {
   EXPECT_EQ(a, b);
 }
 
+// source.when_full: skip (FOGSim's hosts): a generation that finds no room for its packet in
+// the injection buffer creates no packet. Below saturation no generation is ever skipped and
+// the run is the queue run; past it the generated load falls to the accepted one and the
+// latency loses the source queue's unbounded wait. Not with GAL or PFC (exit 2).
+TEST(Network, SkippingSourcesGenerateOnlyWhatTheInjectionBufferTakes) {
+  const ScflyRun q3 = run_scfly(tiny_config(), "load=0.3");
+  const ScflyRun s3 = run_scfly(tiny_config(), "load=0.3 source.when_full=skip");
+  const ScflyRun q9 = run_scfly(tiny_config(), "load=0.9");
+  const ScflyRun s9 = run_scfly(tiny_config(), "load=0.9 source.when_full=skip");
+  for (const ScflyRun* r : {&q3, &s3, &q9, &s9}) expect_ok(*r);
+  EXPECT_EQ(s3.json["config"]["source"]["when_full"], "skip");
+  EXPECT_EQ(metrics(s3)["counters"]["source_skipped_generations"].get<uint64_t>(), 0u);
+  nlohmann::json a = metrics(q3), b = metrics(s3);
+  b.erase("counters");
+  if (a.contains("counters") && a["counters"].empty()) a.erase("counters");
+  EXPECT_EQ(a, b);
+  const auto& m = metrics(s9);
+  EXPECT_GT(m["counters"]["source_skipped_generations"].get<uint64_t>(), 1000u);
+  EXPECT_NEAR(m["generated_load"].get<double>(), m["accepted_load"].get<double>(), 0.01);
+  EXPECT_GT(metrics(q9)["generated_load"].get<double>(), metrics(q9)["accepted_load"].get<double>() + 0.1);
+  EXPECT_LT(m["latency_avg"].get<double>(), metrics(q9)["latency_avg"].get<double>() / 3);
+  EXPECT_LT(m["packets_queued"].get<uint64_t>(), 2u * 72u);  // at most a packet or two per node
+  const ScflyRun pfc = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml",
+                                 "source.when_full=skip");
+  EXPECT_EQ(pfc.code, 2);
+  EXPECT_NE(pfc.err.find("source.when_full"), std::string::npos) << pfc.err;
+}
+
 // MIN under ADV+1: all a*p nodes of a group share the single global link to the next
 // group, so accepted load saturates at 1/(a*p) = 1/8 phits/node/cycle.
 TEST(Network, MinUnderAdvPlus1SaturatesAtOneOverAP) {
