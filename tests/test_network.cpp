@@ -215,6 +215,19 @@ TEST(Network, SkippingSourcesGenerateOnlyWhatTheInjectionBufferTakes) {
   EXPECT_NE(pfc.err.find("source.when_full"), std::string::npos) << pfc.err;
 }
 
+// Issue 19, docs/validation.md: scfly configured as FOGSim's IOQ switch
+// (sc_main/configs/fogsim-dfly-4-8-4.yaml) on a test-sized dfly(2,4,2), MIN, UN at 0.05
+// (zero load): FOGSim at dcdd75f, tests/peers/fogsim-dfly484.conf with P=2 A=4 H=2
+// Probability=5, measured 123.59 cycles average total latency (2,000 + 5,000 cycles, seed
+// 1). The matched pipeline (3 cycles) must keep scfly within 1 % of it.
+TEST(Validation, FogsimZeroLoadLatencyOnDfly242) {
+  const ScflyRun r = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/fogsim-dfly-4-8-4.yaml",
+                               "topology.p=2 topology.a=4 topology.h=2 topology.g=9 load=0.05");
+  expect_ok(r);
+  EXPECT_NEAR(metrics(r)["latency_avg"].get<double>(), 123.59, 0.01 * 123.59);
+  EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.05, 0.002);
+}
+
 // MIN under ADV+1: all a*p nodes of a group share the single global link to the next
 // group, so accepted load saturates at 1/(a*p) = 1/8 phits/node/cycle.
 TEST(Network, MinUnderAdvPlus1SaturatesAtOneOverAP) {
