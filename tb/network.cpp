@@ -385,6 +385,9 @@ uint64_t Network::queued() const {
 }
 
 bool Network::advance(uint64_t cycles) {
+  // Nothing to run (a benchmark without warm-up): no kernel call, so that the block
+  // scheduler is never woken with no cycle to run.
+  if (cycles == 0) return m_ctx.error.empty();
   m_horizon = cycle() + cycles;
   sc_core::sc_start(m_period * static_cast<double>(cycles));
   return m_ctx.error.empty();
