@@ -929,7 +929,7 @@ std::vector<KeySpec> build() {
       .echo_if([](const SimConfig& c) { return c.sw.allocator_iterations != 1; }, "echoed when not 1")
       .doc("1", "1–8",
            "request-grant passes of the separable input-first allocator per cycle: in a later pass every input "
-           "with fewer than S connections requests again, for its VCs not granted yet, among the output VCs and "
+           "with fewer connections than it may hold requests again, for its VCs not granted yet, among the output VCs and "
            "output ports still free (a request that lost to another input's grant may find another candidate); "
            "round-robin pointers move on every grant (FOGSim's `ArbiterIterations`, 2 in its example "
            "configuration)");
@@ -967,6 +967,20 @@ std::vector<KeySpec> build() {
   t.back().choices = {{"round-robin", "every input alike"},
                       {"transit-priority", "transit inputs before injection inputs, FOGSim's PrioLRS"},
                       {"age", "the oldest packet first, by network injection cycle"}};
+  K(t, "switch.crossbar")
+      .run_only()
+      .kind(KeyKind::Choice)
+      .doc("connections", "",
+           "how the crossbar speedup S is spent: `connections`, each input and output port holds up to S "
+           "connections at once, each moving one phit per cycle; `transfer`, one connection per port moving up to S "
+           "phits per cycle (FOGSim's IOQ switch, `InternalSpeedup`); the same when S = 1")
+      .def(sv("connections"))
+      .set([](ParseState& s, const KeyValue& v) { s.c.sw.xbar_transfer = v.s == "transfer"; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.xbar_transfer ? "transfer" : "connections"); })
+      // Added after sweep databases existed: echoed only when transfer, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.xbar_transfer; }, "echoed when transfer");
+  t.back().choices = {{"connections", "S connections per port, one phit per cycle each"},
+                      {"transfer", "one connection per port, S phits per cycle (FOGSim)"}};
   const std::vector<ClassKeys> host_class = {{kHostClass, "injection", "ejection", 1, 64, 32, 1}};
   const std::vector<ClassKeys> dfly_classes = {{static_cast<int>(PortClass::Local), "local", "local", 0, 64, 32, 10},
                                                {static_cast<int>(PortClass::Global), "global", "global", 0, 128, 32, 40}};

@@ -24,6 +24,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_ctx(ctx),
       m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
       m_speedup(prm.speedup),
+      m_conn_cap(prm.xbar_transfer ? 1 : prm.speedup),
+      m_xbar_rate(prm.xbar_transfer ? prm.speedup : 1),
       m_alloc_iters(prm.allocator_iterations),
       m_pipeline(prm.pipeline),
       m_sleep(prm.sleep),
@@ -242,7 +244,10 @@ void Switch::cycle_stages(uint64_t now) {
       if (m_mq >= 0) multiqueue_stage(now);
     }
     if (m_reroute_ports) mark_blocked();
-    traverse_crossbar<kPfc, kCtl>(now);
+    if (m_xbar_rate > 1) [[unlikely]]
+      traverse_crossbar<kPfc, kCtl, true>(now);
+    else
+      traverse_crossbar<kPfc, kCtl, false>(now);
     if (m_check_vc_order) [[unlikely]]
       transmit<kPfc, kCtl, true>(now);
     else
@@ -474,7 +479,7 @@ bool Switch::allocate_pass() {
   // (In a later pass the VCs granted before no longer request, and the outputs and output
   // VCs they took are no longer free.)
   m_in_busy.for_each([&](int ip) SCFLY_ALWAYS_INLINE {
-    int budget = m_speedup - m_in_active[ip];
+    int budget = m_conn_cap - m_in_active[ip];
     if (budget <= 0) return;
     auto& ivcs = m_ivc[ip];
     auto request = [&](int v) SCFLY_ALWAYS_INLINE {
@@ -483,7 +488,7 @@ bool Switch::allocate_pass() {
       assert(iv.routed && !iv.connected);
       const uint32_t phits = iv.phits;
       auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
-        return m_out_active[op] < m_speedup && m_out_room[oix(op, ov_index)] >= phits;
+        return m_out_active[op] < m_conn_cap && m_out_room[oix(op, ov_index)] >= phits;
       };
       RouteDecision d;
       const RouteCandidate& c0 = iv.cands.c[0];
@@ -539,7 +544,7 @@ bool Switch::allocate_pass() {
   }
   std::sort(m_reqs.begin(), m_reqs.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
   for (const Conn& r : m_reqs) {
-    if (m_out_active[r.out_port] >= m_speedup) continue;
+    if (m_out_active[r.out_port] >= m_conn_cap) continue;
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
     if (ov.writing) continue;  // another input won this output VC this cycle
     InVc& iv = m_ivc[r.in_port][r.in_vc];
@@ -654,7 +659,7 @@ void Switch::multiqueue_stage(uint64_t now) {
   }
 }
 
-template <bool kPfc, bool kCtl>
+template <bool kPfc, bool kCtl, bool kTransfer>
 void Switch::traverse_crossbar(uint64_t now) {
   if (m_prefetch) {  // (large networks, see receive()) ask for every connection's VCs first
     for (const Conn& c : m_conns) {
@@ -665,48 +670,52 @@ void Switch::traverse_crossbar(uint64_t now) {
   for (size_t i = 0; i < m_conns.size();) {
     const Conn c = m_conns[i];
     InVc& iv = m_ivc[c.in_port][c.in_vc];
-    const uint32_t have = iv.landed(now);
-    if (have == 0) {  // cut-through: the rest of the packet has not arrived yet
-      ++i;
-      continue;
-    }
-    Flit f = iv.buf.front();
-    iv.buf.pop();
-    if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
-      iv.ready = ready_after_landing(iv);
-    if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
-    f.vc = c.out_vc;
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
-    if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
-    ov.buf.push(f);
-    ++m_out_phits[c.out_port];
-    m_out_busy.set(c.out_port);
-    if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
-      if constexpr (!kPfc) {
-        // Once the packet's tail is in the buffer, this connection frees one phit per cycle
-        // until it: the credits for all of them go upstream in one message, each landing
-        // at the cycle it would have had (LinkMsg::count).
-        // (What crosses is what the buffer holds up to the first tail flag, counted there:
-        // a fault that duplicates a phit, --fault dup-phit, stays visible downstream.)
-        if (!iv.credited) {
-          uint32_t n = 1;
-          const uint32_t rest = static_cast<uint32_t>(iv.phits) - f.seq;  // f and its followers
-          if (!f.tail && rest > 1 && have >= rest) {
-            for (uint32_t i = 0; i + 1 < have; ++i) {
-              if (!iv.buf.at(i).tail) continue;
-              n = i + 2;
-              iv.credited = true;
-              break;
+    bool tail = false;
+    // One phit per cycle per connection; S under switch.crossbar: transfer.
+    const int rate = kTransfer ? m_xbar_rate : 1;
+    for (int k = 0; k < rate && !tail; ++k) {
+      const uint32_t have = iv.landed(now);
+      if (have == 0) break;  // cut-through: the rest of the packet has not arrived yet
+      Flit f = iv.buf.front();
+      iv.buf.pop();
+      tail = f.tail;
+      if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
+        iv.ready = ready_after_landing(iv);
+      if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
+      f.vc = c.out_vc;
+      if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
+      ov.buf.push(f);
+      ++m_out_phits[c.out_port];
+      m_out_busy.set(c.out_port);
+      if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
+        if constexpr (!kPfc) {
+          // Once the packet's tail is in the buffer, a one-phit-per-cycle connection frees
+          // one phit per cycle until it: the credits for all of them go upstream in one
+          // message, each landing at the cycle it would have had (LinkMsg::count). (A
+          // transfer crossbar frees several per cycle: one credit message per phit.)
+          // (What crosses is what the buffer holds up to the first tail flag, counted there:
+          // a fault that duplicates a phit, --fault dup-phit, stays visible downstream.)
+          if (!iv.credited) {
+            uint32_t n = 1;
+            const uint32_t rest = static_cast<uint32_t>(iv.phits) - f.seq;  // f and its followers
+            if (!kTransfer && !f.tail && rest > 1 && have >= rest) {
+              for (uint32_t j = 0; j + 1 < have; ++j) {
+                if (!iv.buf.at(j).tail) continue;
+                n = j + 2;
+                iv.credited = true;
+                break;
+              }
             }
+            m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
           }
-          m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
+        } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // resume the sender
+          iv.xoff = 0;
+          m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
         }
-      } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // resume the sender
-        iv.xoff = 0;
-        m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
       }
     }
-    if (f.tail) {
+    if (tail) {
       unroute(c.in_port, c.in_vc);
       iv.credited = false;
       iv.attempts = 0;

@@ -10,7 +10,9 @@
 // - A head is routable `pipeline` cycles after it lands in the input buffer.
 // - Crossbar: a connection joins one input VC to one output VC for a whole packet and
 //   moves one phit per cycle; an input port may feed and an output port may accept up to S
-//   connections at once, i.e. up to S phits per input and per output per cycle.
+//   connections at once, i.e. up to S phits per input and per output per cycle. With
+//   switch.crossbar: transfer, one connection per port moves up to S phits per cycle
+//   (FOGSim's IOQ switch); the two are the same when S = 1.
 // - Allocation is virtual cut-through: an output VC is granted only when no other packet is
 //   being written into it and it has room for the whole packet; a packet starts on a link
 //   only when the downstream VC has credits for the whole packet. Phits of a packet follow
@@ -77,9 +79,13 @@ const char* to_string(FlowControl f);
 struct SwitchParams {
   int speedup = 2;
   // switch.allocator_iterations: request-grant passes of the separable allocator per cycle.
-  // In a later pass every input with fewer than S connections requests again, for its VCs
-  // not granted yet, among the output VCs and output ports still free.
+  // In a later pass every input with fewer connections than it may hold requests again,
+  // for its VCs not granted yet, among the output VCs and output ports still free.
   int allocator_iterations = 1;
+  // switch.crossbar: how the speedup S is spent. false (connections): each input and output
+  // port holds up to S connections, each moving one phit per cycle; true (transfer): one
+  // connection per port, moving up to S phits per cycle (FOGSim's IOQ InternalSpeedup).
+  bool xbar_transfer = false;
   int pipeline = 5;                       // cycles from head arrival to routable
   // Per port class (index = the topology's class id; class 0 = host: injection VCs,
   // injection buffer, ejection output buffer, host link latency).
@@ -245,7 +251,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void allocate();
   template <bool kCtl>
   bool allocate_pass();
-  template <bool kPfc, bool kCtl>
+  template <bool kPfc, bool kCtl, bool kTransfer>  // kTransfer: switch.crossbar transfer, S > 1
   void traverse_crossbar(uint64_t now);
   template <bool kPfc, bool kCtl, bool kCheckVc>  // kCheckVc: sim.check_vc_order
   void transmit(uint64_t now);
@@ -266,6 +272,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   SimContext& m_ctx;
   Rng m_rng;
   int m_speedup;
+  int m_conn_cap;   // crossbar connections per input and per output port (S, or 1: transfer)
+  int m_xbar_rate;  // phits a connection moves per cycle (1, or S: transfer)
   int m_alloc_iters;  // request-grant passes of the allocator per cycle
   uint64_t* m_late_grants = nullptr;  // counter allocator_late_grants (with more than one pass)
   int m_pipeline;
