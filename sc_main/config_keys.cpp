@@ -1037,6 +1037,28 @@ std::vector<KeySpec> build() {
            "not generate it, as FOGSim's hosts do (generated load falls to what the network accepts; counter "
            "`source_skipped_generations`)");
 
+  K(t, "source.injection_vc")
+      .run_only()
+      .choice(std::vector<std::tuple<std::string, InjectionVc, std::string>>{
+                  {"rr", InjectionVc::RoundRobin, "the next VC with room, round-robin"},
+                  {"dest", InjectionVc::Dest, "VC floor(dst * V / N), one queue per VC (FOGSim)"}},
+              [](SimConfig& c) -> InjectionVc& { return c.injection_vc; })
+      .def(sv("rr"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s == "dest" && s.c.routing == RoutingAlgo::Gal)
+          return "config key 'source.injection_vc': value 'dest' is not allowed with routing gal (GAL's injection "
+                 "queues feed one VC per quadrant); use rr";
+        return "";
+      })
+      // Added after sweep databases existed: echoed only when dest, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.injection_vc != InjectionVc::RoundRobin; }, "echoed when dest")
+      .doc("rr", "rr, dest; dest not with routing gal",
+           "the switch injection VC a packet takes: `rr` starts the oldest packet at the node on the next VC "
+           "(round-robin) with room for it; `dest` fixes VC floor(dst * V / N) (V injection VCs, N nodes) when the "
+           "packet is generated and keeps one queue per VC at the node, a free port starting the oldest packet "
+           "among the queues whose VC has room (FOGSim's `VcInjectionPolicy=DEST`: under adv+N every packet of a "
+           "node takes one VC); with `source.when_full: skip` the room checked is that VC's");
+
   // ---- simulation options
   K(t, "sim.sleep")
       .run_only()

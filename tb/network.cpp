@@ -97,6 +97,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
   np.packet_phits = cfg.packet_phits;
   np.skip_when_full = cfg.source_when_full == SourceWhenFull::Skip;
+  np.vc_by_dest = cfg.injection_vc == InjectionVc::Dest;
   np.sleep = cfg.sw.sleep;
   np.pfc = cfg.sw.flow_control == FlowControl::Pfc;
   np.vcs = cfg.sw.vcs[kHostClass];

@@ -55,6 +55,10 @@ Nic::Nic(sc_core::sc_module_name name, int node, const Topology& topo, const Nic
       throw std::logic_error("GAL needs one injection VC per quadrant (" + std::to_string(m_gal_q) + "), not " +
                              std::to_string(prm.vcs));
   }
+  if (prm.vc_by_dest) {
+    if (prm.gal_torus) throw std::logic_error("GAL chooses its own injection VCs; source.injection_vc dest is not for it");
+    m_vcq.resize(static_cast<size_t>(prm.vcs));
+  }
   for (Source& src : m_src) schedule_generation(src, 0);
   if (prm.skip_when_full) m_skipped = &ctx.counters["source_skipped_generations"];
   m_wake_on_tails = true;  // see the end of tick_impl
@@ -174,6 +178,11 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
   for (;;) {
     Source& src = kMulti ? next_source() : m_src[0];
     if (src.next_gen > now || src.next_gen >= m_gen_stop) break;
+    if (!m_vcq.empty()) {
+      generate_by_dest(src.next_gen, src.phase);
+      schedule_generation(src, src.next_gen + 1);
+      continue;
+    }
     if (m_prm.skip_when_full && !room_for_packet()) {
       // The NIC runs at every generation cycle (it wakes for each), so the room is the
       // room at that cycle.
@@ -192,6 +201,8 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
   const int phits = m_prm.packet_phits;
   if (m_gal_q) {
     gal_inject(now);
+  } else if (!m_vcq.empty()) {
+    inject_by_dest(now);
   } else {
     for (size_t i = 0; i < np; ++i) {
       TermPort& tp = ports[i];
@@ -213,7 +224,7 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
   // lands, or a credit a queued packet waits for lands.
   bool startable = false, need_credits = false;
   uint64_t earliest = UINT64_MAX;
-  if (!m_queue.empty()) {
+  if (!m_queue.empty() || m_vcq_total > 0) {
     for (size_t i = 0; i < np; ++i) {
       const TermPort& tp = ports[i];
       if (tp.free_at > now + 1) {
@@ -221,7 +232,8 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
         continue;
       }
       need_credits = true;
-      for (int v = 0; v < static_cast<int>(tp.credits.size()); ++v) startable |= can_start(tp, v, phits);
+      for (int v = 0; v < static_cast<int>(tp.credits.size()); ++v)
+        startable |= can_start(tp, v, phits) && (m_vcq.empty() || !m_vcq[static_cast<size_t>(v)].empty());
       // A credit already on its way (sent by the switch earlier in this time step, before
       // this NIC went to sleep, so its link could not wake us) must wake us when it lands;
       // otherwise the injection time would depend on the order SystemC ran the NIC and the
@@ -289,18 +301,60 @@ void Nic::run_cycle(uint64_t now) {
 }
 
 PacketId Nic::make_packet(uint64_t now) {
+  const uint64_t gen = m_queue.front();
+  while (m_inj_phase + 1 < m_prm.phases.size() && gen >= m_prm.phases[m_inj_phase + 1].start) ++m_inj_phase;
+  return new_packet(gen, m_prm.phases[m_inj_phase].pattern->dest(m_node, m_dst_rng), now);
+}
+
+PacketId Nic::new_packet(uint64_t gen, int dst, uint64_t now) {
   const PacketId id = m_ctx.pool.alloc();
   Packet& p = m_ctx.pool[id];
   p.src_node = m_node;
-  const uint64_t gen = m_queue.front();
-  while (m_inj_phase + 1 < m_prm.phases.size() && gen >= m_prm.phases[m_inj_phase + 1].start) ++m_inj_phase;
-  p.dst_node = m_prm.phases[m_inj_phase].pattern->dest(m_node, m_dst_rng);
+  p.dst_node = dst;
   p.route.dst_switch = m_topo.switch_of_node(p.dst_node);
   p.route.dst_host = static_cast<int16_t>(m_topo.host_of_node(p.dst_node));
   p.gen_cycle = gen;
   p.inject_cycle = now;
   p.phits = static_cast<uint16_t>(m_prm.packet_phits);
   return id;
+}
+
+void Nic::generate_by_dest(uint64_t gen, size_t phase) {
+  const int dst = m_prm.phases[phase].pattern->dest(m_node, m_dst_rng);
+  const size_t v = static_cast<size_t>(static_cast<int64_t>(dst) * m_prm.vcs / m_topo.num_nodes());
+  RingBuffer<Queued>& q = m_vcq[v];
+  if (m_prm.skip_when_full) {
+    // FOGSim draws the destination, then drops the generation if its VC lacks room.
+    int64_t free = 0;
+    for (const TermPort& tp : m_ports) free += tp.credits[v];
+    if (free - static_cast<int64_t>(q.size() + 1) * m_prm.packet_phits < 0) {
+      ++*m_skipped;
+      return;
+    }
+  }
+  q.push_unbounded(Queued{gen, dst});
+  ++m_vcq_total;
+  m_stats.generated(gen, m_prm.packet_phits);
+}
+
+void Nic::inject_by_dest(uint64_t now) {
+  const int phits = m_prm.packet_phits;
+  for (TermPort& tp : m_ports) {
+    if (now < tp.free_at || m_vcq_total == 0) continue;
+    int best = -1;
+    for (int v = 0; v < static_cast<int>(m_vcq.size()); ++v) {
+      const RingBuffer<Queued>& q = m_vcq[static_cast<size_t>(v)];
+      if (q.empty() || !can_start(tp, v, phits)) continue;
+      if (best < 0 || q.front().gen < m_vcq[static_cast<size_t>(best)].front().gen) best = v;
+    }
+    if (best < 0) continue;
+    RingBuffer<Queued>& q = m_vcq[static_cast<size_t>(best)];
+    const PacketId id = new_packet(q.front().gen, q.front().dst, now);
+    q.pop();
+    --m_vcq_total;
+    m_stats.injected();
+    start(tp, id, best, now);
+  }
 }
 
 void Nic::gal_inject(uint64_t now) {

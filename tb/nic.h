@@ -15,6 +15,12 @@
 // the one source queue in generation order; each idle link starts the oldest queued
 // packet, so up to w packets leave per cycle. With w = 1 this is the process above. Gaps and destinations come from two separate streams of
 // the NIC, so a packet's destination does not depend on when it is injected.
+// source.injection_vc: dest (NicParams::vc_by_dest, FOGSim's VcInjectionPolicy=DEST): the
+// destination is drawn when the packet is generated (the same stream, in the same order as
+// when drawn at injection) and fixes its injection VC, floor(dst * V / N); the node keeps one
+// queue per VC and an idle port starts the oldest head among the queues whose VC has room
+// (so a VC whose buffer is full does not hold back the others). With skip, the room a
+// generation checks is its own VC's.
 // source.when_full: skip (NicParams::skip_when_full, FOGSim's hosts): a generation that finds
 // no room for its packet in the injection buffer (credits over the ports' VCs, less the
 // packets waiting in the source queue) creates no packet (counter source_skipped_generations).
@@ -78,6 +84,9 @@ struct NicParams {
   // source.when_full: skip: a generation finding no room for its packet in the injection
   // buffer (credits less the packets waiting at the node) creates no packet.
   bool skip_when_full = false;
+  // source.injection_vc: dest (FOGSim's VcInjectionPolicy=DEST): the destination is drawn
+  // at generation and fixes injection VC floor(dst * vcs / N); one queue per VC.
+  bool vc_by_dest = false;
 };
 
 class Nic : public sc_core::sc_module, public Clocked {
@@ -93,7 +102,7 @@ class Nic : public sc_core::sc_module, public Clocked {
   void run_cycle(uint64_t now);
   // No packet is generated at or after `cycle` (drain phase).
   void stop_generation(uint64_t cycle) { m_gen_stop = cycle; }
-  uint64_t queued() const { return m_queue.size() + m_gal_queued; }  // generated, not yet injected
+  uint64_t queued() const { return m_queue.size() + m_gal_queued + m_vcq_total; }  // generated, not yet injected
   // Packets allocated but not yet on the link (GAL's injection queues and the pending head).
   uint64_t held_packets() const { return m_gal_queued + (m_gal_pending >= 0 ? 1 : 0); }
 
@@ -137,6 +146,13 @@ class Nic : public sc_core::sc_module, public Clocked {
   }
   // Draws the destination of the source queue's head into a new packet.
   PacketId make_packet(uint64_t now);
+  // A new packet generated at `gen` toward node `dst`, injected at `now`.
+  PacketId new_packet(uint64_t gen, int dst, uint64_t now);
+  // vc_by_dest: a generation at `gen` (phase `phase`): draws its destination and queues it
+  // on its VC, or skips it (skip_when_full) when that VC has no room.
+  void generate_by_dest(uint64_t gen, size_t phase);
+  // vc_by_dest: on each idle port start the oldest head among the VC queues with room.
+  void inject_by_dest(uint64_t now);
   // Starts packet `id` on terminal port `tp`, injection VC `vc`, in cycle `now`.
   void start(TermPort& tp, PacketId id, int vc, uint64_t now);
   // GAL: the injection unit and the choice of the next packets onto the links.
@@ -163,6 +179,13 @@ class Nic : public sc_core::sc_module, public Clocked {
   // skip_when_full: room for one more packet in the injection buffer behind the node's
   // ports, counting the packets waiting in the source queue against it.
   bool room_for_packet() const;
+  // vc_by_dest: per injection VC, the queued packets (generation cycle, destination node).
+  struct Queued {
+    uint64_t gen;
+    int32_t dst;
+  };
+  std::vector<RingBuffer<Queued>> m_vcq;
+  uint64_t m_vcq_total = 0;
   // GAL
   int m_gal_q = 0;                          // quadrants 2^n (0: GAL off)
   std::vector<uint16_t> m_gal_occ;          // [set * m_gal_q + quadrant] packets queued

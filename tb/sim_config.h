@@ -43,6 +43,13 @@ enum class Scheduler { Blocks, Kernel };
 // generated load falls to what the network accepts and latency has no source-queue wait.
 enum class SourceWhenFull { Queue, Skip };
 
+// source.injection_vc: the injection VC a packet takes. RoundRobin: the oldest queued packet
+// starts on the next VC (round-robin) with room for it. Dest: VC floor(dst * V / N) (V
+// injection VCs, N nodes), fixed when the packet is generated; each VC has its own queue at
+// the node and a port starts the oldest packet among the queues whose VC has room (FOGSim's
+// VcInjectionPolicy=DEST, its default).
+enum class InjectionVc { RoundRobin, Dest };
+
 // Time series in fixed bins over the whole run (warm-up included). bin_cycles 0 = off.
 struct TimeseriesConfig {
   uint64_t bin_cycles = 0;
@@ -74,6 +81,7 @@ struct SimConfig {
   TimeseriesConfig timeseries;
   Scheduler scheduler = Scheduler::Blocks;
   SourceWhenFull source_when_full = SourceWhenFull::Queue;
+  InjectionVc injection_vc = InjectionVc::RoundRobin;
 };
 
 // The configured topology, built (throws std::invalid_argument on a bad shape).

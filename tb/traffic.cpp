@@ -132,14 +132,17 @@ std::string parse_traffic(const std::string& s, TrafficSpec& out) {
       return {};
     }
   }
-  if (s.rfind("adv+", 0) == 0 && s.size() > 4) {
+  for (const auto& [prefix, kind] :
+       {std::pair<std::string, TrafficKind>{"adv+", TrafficKind::Adversarial},
+        std::pair<std::string, TrafficKind>{"advs+", TrafficKind::AdvSameSwitch}}) {
+    if (s.rfind(prefix, 0) != 0 || s.size() <= prefix.size()) continue;
     char* end = nullptr;
-    const long i = std::strtol(s.c_str() + 4, &end, 10);
+    const long i = std::strtol(s.c_str() + prefix.size(), &end, 10);
     if (*end == '\0' && i >= 1 && i < 1000000) {
-      out = TrafficSpec{TrafficKind::Adversarial, static_cast<int>(i)};
+      out = TrafficSpec{kind, static_cast<int>(i)};
       return {};
     }
-    return "adv+N needs an integer group offset N >= 1";
+    return prefix + "N needs an integer group offset 1 <= N < 1000000, got '" + s + "'";
   }
   if (s.rfind("mix(", 0) == 0) return parse_mix(s, out);
   std::vector<int> args;
@@ -190,6 +193,7 @@ std::string to_string(const TrafficSpec& t) {
   switch (t.kind) {
     case TrafficKind::Uniform: return "un";
     case TrafficKind::Adversarial: return "adv+" + std::to_string(t.offset);
+    case TrafficKind::AdvSameSwitch: return "advs+" + std::to_string(t.offset);
     case TrafficKind::AdvConsecutive: return "advc";
     case TrafficKind::AdvLocal: return "advl";
     case TrafficKind::HotRegion: return "hot";
@@ -220,7 +224,7 @@ std::string to_string(const TrafficSpec& t) {
 }
 
 const char* traffic_choices() {
-  return "un, adv+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
+  return "un, adv+N, advs+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
          "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
          "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, hs, perm, hot on a "
          "torus or mesh; mix(P1:W1,P2:W2,...) of those on either";
@@ -270,8 +274,9 @@ std::string check_traffic(const TrafficSpec& t, const Topology& any) {
       if (n < 2) return name + " needs at least 2 nodes";
       return {};
     case TrafficKind::Adversarial:
+    case TrafficKind::AdvSameSwitch:
       if (t.offset % topo.g() == 0)
-        return "adv+" + std::to_string(t.offset) + " maps every group onto itself with g=" +
+        return name + " maps every group onto itself with g=" +
                std::to_string(topo.g()) + "; use an offset not divisible by g";
       return {};
     case TrafficKind::AdvConsecutive:
@@ -484,6 +489,11 @@ int TrafficPattern::dest(int src, Rng& rng) const {
       const int g = (src / per_group + m_spec.offset) % t.g();
       return g * per_group + static_cast<int>(rng.below(static_cast<uint32_t>(per_group)));
     }
+    case TrafficKind::AdvSameSwitch: {
+      const int s = t.switch_of_node(src);
+      const int to = t.switch_id((t.group_of(s) + m_spec.offset) % t.g(), t.index_of(s));
+      return to * t.p() + static_cast<int>(rng.below(static_cast<uint32_t>(t.p())));
+    }
     case TrafficKind::AdvConsecutive: {
       // One draw over the h*a*p nodes of groups G+1 ... G+h: uniform group, uniform node.
       const int per_group = t.a() * t.p();
@@ -581,6 +591,12 @@ void TrafficPattern::weights(int src, std::vector<std::pair<int, double>>& out) 
       const Dragonfly& t = *m_topo;
       const int per_group = t.a() * t.p();
       range_into((src / per_group + m_spec.offset) % t.g() * per_group, per_group, 1.0);
+      return;
+    }
+    case TrafficKind::AdvSameSwitch: {
+      const Dragonfly& t = *m_topo;
+      const int s = t.switch_of_node(src);
+      range_into(t.switch_id((t.group_of(s) + m_spec.offset) % t.g(), t.index_of(s)) * t.p(), t.p(), 1.0);
       return;
     }
     case TrafficKind::AdvConsecutive: {

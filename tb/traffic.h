@@ -10,6 +10,11 @@
 //   un          uniform random over all N-1 nodes other than the source (UN).
 //   adv+i       a random node of group (G + i) mod g (ADV+i; the paper's definition, not
 //               FOGSim's harsher same-offset variant). Needs i mod g != 0.
+//   advs+i      FOGSim's ADV (its `ADV` pattern; the paper's adv+i is FOGSim's
+//               `ADV_RANDOM_NODE`): a random host (of p) of the switch with the source's own
+//               index i in group (G + i) mod g ("same router position"). Harsher than adv+i:
+//               under palmtree every switch of a group sends to one switch of the
+//               destination group. Needs i mod g != 0.
 //   advc        ADV consecutive (ADVc): a random node of a group chosen uniformly per packet
 //               among the h groups G+1, ..., G+h (mod g), i.e. uniform over those h*a*p
 //               nodes. Needs h < g. Under the palmtree arrangement all h groups are reached
@@ -105,6 +110,7 @@ namespace scfly {
 enum class TrafficKind {
   Uniform,         // un
   Adversarial,     // adv+i
+  AdvSameSwitch,   // advs+i
   AdvConsecutive,  // advc
   AdvLocal,        // advl
   HotRegion,       // hot
@@ -126,7 +132,7 @@ struct TrafficSpec {
   TrafficSpec() = default;
   TrafficSpec(TrafficKind k, int off) : kind(k), offset(off) {}
   TrafficKind kind = TrafficKind::Uniform;
-  int offset = 1;        // adv+i: group offset i
+  int offset = 1;        // adv+i, advs+i: group offset i
   int shift_groups = 1;  // shift / mixed / tmixed: group offset DG
   int shift_switches = 0;  // shift / mixed / tmixed: switch offset DS
   int uniform_percent = 0;  // mixed / tmixed: UR (ADV = 100 - UR)

@@ -215,6 +215,39 @@ TEST(Network, SkippingSourcesGenerateOnlyWhatTheInjectionBufferTakes) {
   EXPECT_NE(pfc.err.find("source.when_full"), std::string::npos) << pfc.err;
 }
 
+// source.injection_vc: dest (FOGSim's VcInjectionPolicy=DEST): VC floor(dst * V / N), one
+// queue per VC at the node. With one injection VC it is rr exactly (the destinations are the
+// same draws, generated in the same order); with three it keeps every packet of the run and
+// drains; under adv+1 every node's packets take one VC (dfly-tiny's groups of 8 nodes never
+// straddle the VC boundaries 24 and 48), so with skipping sources and 2-packet VC buffers
+// fewer packets wait in the injection buffer: more generations are skipped and the latency
+// falls, at the same accepted load (the global links bound it). Not with GAL (exit 2).
+TEST(Network, DestinationInjectionVcsKeepTheRunAndFillOneVcUnderAdv) {
+  const ScflyRun rr1 = run_scfly(tiny_config(), "load=0.5");
+  const ScflyRun dest1 = run_scfly(tiny_config(), "load=0.5 source.injection_vc=dest");
+  const ScflyRun drain = run_scfly(tiny_config(), "load=0.9 switch.vcs.injection=3 source.injection_vc=dest drain=true");
+  const std::string adv = "load=0.9 traffic=adv+1 switch.vcs.injection=3 switch.input_buffer.injection=16 "
+                          "source.when_full=skip source.injection_vc=";
+  const ScflyRun rr = run_scfly(tiny_config(), adv + "rr");
+  const ScflyRun dest = run_scfly(tiny_config(), adv + "dest");
+  for (const ScflyRun* r : {&rr1, &dest1, &drain, &rr, &dest}) expect_ok(*r);
+  EXPECT_EQ(metrics(rr1), metrics(dest1));
+  EXPECT_EQ(dest1.json["config"]["source"]["injection_vc"], "dest");
+  EXPECT_FALSE(rr1.json["config"]["source"].contains("injection_vc"));  // echoed only when dest
+  const auto& d = metrics(drain);
+  EXPECT_EQ(d["packets_generated"], d["packets_delivered"]);
+  EXPECT_GT(d["packets_generated"].get<uint64_t>(), 100000u);
+  const auto &a = metrics(rr), &b = metrics(dest);
+  EXPECT_GT(b["counters"]["source_skipped_generations"].get<uint64_t>(),
+            a["counters"]["source_skipped_generations"].get<uint64_t>());
+  EXPECT_NEAR(b["accepted_load"].get<double>(), a["accepted_load"].get<double>(), 0.002);
+  EXPECT_LT(b["latency_avg"].get<double>(), 0.85 * a["latency_avg"].get<double>());
+  const ScflyRun gal = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml",
+                                 "routing=gal source.injection_vc=dest");
+  EXPECT_EQ(gal.code, 2);
+  EXPECT_NE(gal.err.find("source.injection_vc"), std::string::npos) << gal.err;
+}
+
 // Issue 19, docs/validation.md: scfly configured as FOGSim's IOQ switch
 // (sc_main/configs/fogsim-dfly-4-8-4.yaml) on a test-sized dfly(2,4,2), MIN, UN at 0.05
 // (zero load): FOGSim at dcdd75f, tests/peers/fogsim-dfly484.conf with P=2 A=4 H=2

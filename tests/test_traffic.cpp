@@ -112,6 +112,40 @@ TEST(TrafficPatterns, AdvlTargetsEveryHostOfTheNextSwitchInTheGroup) {
   }
 }
 
+TEST(TrafficPatterns, AdvsTargetsEveryHostOfTheSameIndexSwitchInGroupPlusI) {
+  // FOGSim's ADV: switch index kept, group + i, host uniform; weights() agrees.
+  for (const Dragonfly* t : {&palm(), &absolute()}) {
+    for (int off : {1, 3}) {
+      const TrafficPattern tp(spec_of("advs+" + std::to_string(off)), *t);
+      Rng r(8, StreamKind::Nic, 4);
+      std::vector<std::pair<int, double>> w;
+      for (int src = 0; src < t->num_nodes(); ++src) {
+        const Node s = split(*t, src);
+        std::set<int> seen;
+        for (int k = 0; k < 40; ++k) {
+          const int d = tp.dest(src, r);
+          const Node n = split(*t, d);
+          ASSERT_EQ(n.group, (s.group + off) % t->g());
+          ASSERT_EQ(n.index, s.index);
+          seen.insert(d);
+        }
+        EXPECT_EQ(static_cast<int>(seen.size()), t->p());
+        tp.weights(src, w);
+        ASSERT_EQ(static_cast<int>(w.size()), t->p());
+        for (const auto& [d, p] : w) {
+          EXPECT_TRUE(seen.count(d)) << d;
+          EXPECT_DOUBLE_EQ(p, 1.0 / t->p());
+        }
+      }
+    }
+  }
+  TrafficSpec bad;
+  EXPECT_NE(parse_traffic("advs+0", bad).find("advs+N needs an integer group offset"), std::string::npos);
+  EXPECT_NE(parse_traffic("advs+x", bad).find("'advs+x'"), std::string::npos);
+  EXPECT_NE(check_traffic(spec_of("advs+9"), palm()).find("advs+9 maps every group onto itself"),
+            std::string::npos);
+}
+
 TEST(TrafficPatterns, HotSendsAQuarterToTheFirstEighthPlusItsUniformShare) {
   const Dragonfly& t = palm();  // N = 72: hot region = nodes 0..8
   const TrafficPattern tp(spec_of("hot"), t);
@@ -282,7 +316,7 @@ TEST(TrafficPatterns, ExistingPatternsDrawAsBefore) {
 
 TEST(TrafficParsing, EveryAcceptedStringRoundTrips) {
   for (const char* str :
-       {"un", "adv+1", "adv+10", "advc", "advl", "hot", "perm", "group-perm", "shift(2,0)",
+       {"un", "adv+1", "adv+10", "advs+1", "advs+7", "advc", "advl", "hot", "perm", "group-perm", "shift(2,0)",
         "shift(0,1)", "shift(12,7)", "mixed(50,50)", "mixed(25,75)", "mixed(100,0)",
         "mixed(0,100)", "mixed(75,25,2,1)", "mixed(50,50,0,3)", "tmixed(50,50)",
         "tmixed(10,90,3,0)"}) {
