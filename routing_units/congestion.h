@@ -47,7 +47,13 @@ struct SwitchLoad {
   const uint32_t* out_phits = nullptr;     // [port] phits in output buffers
   const int32_t* credits_used = nullptr;   // [port] phits downstream not yet credited
   QueueMeasure measure = QueueMeasure::Output;
+  // ugal.occupancy_scope: vc: the occupancy of one output VC, from the switch (vc_fn(vc_ctx,
+  // port, vc, measure)); null: per port.
+  uint32_t (*vc_fn)(const void* ctx, int port, int vc, QueueMeasure m) = nullptr;
+  const void* vc_ctx = nullptr;
   OutputQueueView output_view() const { return OutputQueueView{out_phits}; }
+  // The occupancy of output VC `vc` of `port` under ugal.occupancy_scope: vc, else of the port.
+  uint32_t at_vc(int port, int vc) const { return vc_fn ? vc_fn(vc_ctx, port, vc, measure) : at(port); }
   uint32_t at(int port) const {
     if (!out_phits) return 0;  // nothing observed (unit tests without a switch)
     switch (measure) {

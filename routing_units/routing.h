@@ -82,6 +82,9 @@ struct AcorParams {
 struct UgalParams {
   int64_t threshold = 0;                     // T, phits x hops (T-UGAL sec. 4.1.2: 0)
   QueueMeasure measure = QueueMeasure::Output;  // what a port's queue occupancy counts
+  // ugal.occupancy_scope: vc: the UGAL comparison (UGAL-L, PAR, PB) reads the occupancy of
+  // the output VC each candidate would take, not the sum over the port's VCs (FOGSim).
+  bool per_vc = false;
   UgalIntermediate intermediate = UgalIntermediate::Any;  // the T-UGAL paper's baseline options (ugal.h)
   SegmentLink segment_link = SegmentLink::Shortest;
   UgalMultiplier multiplier = UgalMultiplier::Hops;

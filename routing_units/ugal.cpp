@@ -182,8 +182,8 @@ bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candi
     return !prefers_min(v, path_occupancy(t, sw, mn, v, r2), 1, path_occupancy(t, sw, vl, v, r2), 1,
                         prm.threshold);
   }
-  const uint64_t qm = t.port_class(mn.first.port) == PortClass::Host ? 0 : v.local.at(mn.first.port);
-  const uint64_t qv = t.port_class(vl.first.port) == PortClass::Host ? 0 : v.local.at(vl.first.port);
+  const uint64_t qm = t.port_class(mn.first.port) == PortClass::Host ? 0 : v.local.at_vc(mn.first.port, mn.first.vc);
+  const uint64_t qv = t.port_class(vl.first.port) == PortClass::Host ? 0 : v.local.at_vc(vl.first.port, vl.first.vc);
   const bool hops = prm.multiplier == UgalMultiplier::Hops;
   const bool local_prefers_vlb = !prefers_min(v, qm, hops ? mn.hops : 1, qv, hops ? vl.hops : 2, prm.threshold);
   if (prm.kind == AdaptiveKind::Pb || prm.kind == AdaptiveKind::PbAcor)

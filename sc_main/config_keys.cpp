@@ -627,6 +627,18 @@ std::vector<KeySpec> build() {
       .def(sv("output"))
       .doc("output", "output, credits, both (credit flow control only)",
            "what a port's queue occupancy counts: output-buffer phits, downstream phits not yet credited, or both");
+  K(t, "ugal.occupancy_scope")
+      .kind(KeyKind::Choice)
+      .doc("port", "port, vc",
+           "UGAL-L, PAR, PB, PB-ACOR: whose occupancy the minimal/Valiant comparison reads: the output port's, summed "
+           "over its VCs (`port`), or that of the output VC the candidate would take (`vc`, FOGSim's UGAL and PB); "
+           "what it counts is `ugal.occupancy`")
+      .def(sv("port"))
+      .set([](ParseState& s, const KeyValue& v) { s.c.routing_prm.ugal.per_vc = v.s == "vc"; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.routing_prm.ugal.per_vc ? "vc" : "port"); })
+      // Added after sweep databases existed: echoed only when vc, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.per_vc; }, "echoed when vc");
+  t.back().choices = {{"port", "summed over the port's VCs"}, {"vc", "the candidate's output VC"}};
   // The T-UGAL paper's baseline UGAL as options (ugal.h); added after sweep databases existed,
   // so echoed only away from the default (every stored point keeps its hash).
   K(t, "ugal.intermediate")
@@ -981,6 +993,42 @@ std::vector<KeySpec> build() {
       .echo_if([](const SimConfig& c) { return c.sw.xbar_transfer; }, "echoed when transfer");
   t.back().choices = {{"connections", "S connections per port, one phit per cycle each"},
                       {"transfer", "one connection per port, S phits per cycle (FOGSim)"}};
+  K(t, "switch.output_credits")
+      .run_only()
+      .kind(KeyKind::Choice)
+      .doc("outside", "outside, inside; inside needs switch.flow_control credit",
+           "where the output buffers sit in the credit loop: `outside`, a packet enters an output VC with room for "
+           "it and needs downstream credits only to leave on the link (an output VC adds its buffer to the "
+           "downstream one); `inside`, it is switched into the output VC only when the downstream input VC has "
+           "credits for all of it, spent at the grant, so everything in an output buffer can leave (FOGSim's IOQ "
+           "output port)")
+      .def(sv("outside"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s == "inside" && s.c.sw.flow_control == FlowControl::Pfc)
+          return "config key 'switch.output_credits': value 'inside' needs switch.flow_control credit (under pfc no "
+                 "credits exist); use outside";
+        return "";
+      })
+      .set([](ParseState& s, const KeyValue& v) { s.c.sw.out_in_credit_loop = v.s == "inside"; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.out_in_credit_loop ? "inside" : "outside"); })
+      // Added after sweep databases existed: echoed only when inside, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.out_in_credit_loop; }, "echoed when inside");
+  t.back().choices = {{"outside", "credits needed to leave on the link"},
+                      {"inside", "credits for the whole packet spent at the grant (FOGSim)"}};
+  K(t, "switch.output_sharing")
+      .run_only()
+      .kind(KeyKind::Choice)
+      .doc("vc", "vc, port",
+           "how a switch-to-switch output port's data VCs hold their phits: `vc`, each VC has its own "
+           "`switch.output_buffer.<class>` phits; `port`, the VCs share one buffer of `switch.output_buffer.<class>` "
+           "phits, any VC taking what the others leave (FOGSim's one `OutQueueLength` FIFO per port); ejection "
+           "ports and control VCs keep their own")
+      .def(sv("vc"))
+      .set([](ParseState& s, const KeyValue& v) { s.c.sw.out_shared = v.s == "port"; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.out_shared ? "port" : "vc"); })
+      // Added after sweep databases existed: echoed only when port, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.out_shared; }, "echoed when port");
+  t.back().choices = {{"vc", "an output buffer per VC"}, {"port", "one output buffer per port, shared by its data VCs"}};
   const std::vector<ClassKeys> host_class = {{kHostClass, "injection", "ejection", 1, 64, 32, 1}};
   const std::vector<ClassKeys> dfly_classes = {{static_cast<int>(PortClass::Local), "local", "local", 0, 64, 32, 10},
                                                {static_cast<int>(PortClass::Global), "global", "global", 0, 128, 32, 40}};

@@ -261,6 +261,53 @@ TEST(Validation, FogsimZeroLoadLatencyOnDfly242) {
   EXPECT_NEAR(metrics(r)["accepted_load"].get<double>(), 0.05, 0.002);
 }
 
+// switch.output_credits: inside (FOGSim's and BookSim's output queues): a packet enters an
+// output VC only with downstream credits for all of it, so an output VC never holds more
+// than its downstream input VC can take, and any output buffer at least that deep binds
+// nothing: 64/128 phits (dfly-tiny's local/global input buffers) and 1,000 are the same run.
+// switch.output_sharing: port: the VCs of a port share one buffer; with credits inside, V
+// VCs hold at most V downstream buffers, so a shared buffer of V x 64 / V x 128 binds nothing
+// either, while 16 shared phits do bind (outside the credit loop 1,000 phits per VC add
+// buffering and change the run). VAL under ADV+1 at 0.45 (4 local, 2 global VCs), UGAL-L
+// reading output + credits, MIN at 0.9 with the transfer crossbar; drained, every packet
+// delivered. Inside is not for PFC (exit 2).
+TEST(Network, OutputBuffersInsideTheCreditLoopBindOnlyBelowTheDownstreamBuffer) {
+  struct Case {
+    std::string args, shared;  // base args; the shared buffer equal to V x downstream
+  };
+  const std::string drain = " warmup_cycles=1000 measure_cycles=3000 drain=true";
+  for (const Case& c : {Case{"routing=val traffic=adv+1 load=0.45", "local=256 switch.output_buffer.global=256"},
+                        Case{"routing=ugal-l traffic=adv+1 load=0.45 ugal.occupancy=both",
+                             "local=256 switch.output_buffer.global=256"},
+                        Case{"routing=min load=0.9 switch.crossbar=transfer", "local=128 switch.output_buffer.global=128"}}) {
+    SCOPED_TRACE(c.args);
+    const std::string in = c.args + drain + " switch.output_credits=inside";
+    const ScflyRun exact = run_scfly(tiny_config(), in + " switch.output_buffer.local=64 switch.output_buffer.global=128");
+    const ScflyRun deep = run_scfly(tiny_config(), in + " switch.output_buffer.local=1000 switch.output_buffer.global=1000");
+    const ScflyRun shared = run_scfly(tiny_config(), in + " switch.output_sharing=port switch.output_buffer." + c.shared);
+    const ScflyRun small = run_scfly(tiny_config(), in + " switch.output_sharing=port switch.output_buffer.local=16 "
+                                                          "switch.output_buffer.global=16");
+    const ScflyRun out = run_scfly(tiny_config(), c.args + drain + " switch.output_buffer.local=64 switch.output_buffer.global=128");
+    const ScflyRun out_deep = run_scfly(tiny_config(), c.args + drain + " switch.output_buffer.local=1000 switch.output_buffer.global=1000");
+    for (const ScflyRun* r : {&exact, &deep, &shared, &small, &out, &out_deep}) {
+      expect_ok(*r);
+      EXPECT_EQ(metrics(*r)["packets_generated"], metrics(*r)["packets_delivered"]);
+    }
+    EXPECT_EQ(metrics(exact), metrics(deep));
+    EXPECT_EQ(metrics(exact), metrics(shared));
+    EXPECT_NE(metrics(exact)["latency_avg"], metrics(small)["latency_avg"]);
+    EXPECT_NE(metrics(out)["latency_avg"], metrics(out_deep)["latency_avg"]);
+    EXPECT_NE(metrics(exact)["latency_avg"], metrics(out)["latency_avg"]);
+    EXPECT_EQ(shared.json["config"]["switch"]["output_credits"], "inside");
+    EXPECT_EQ(shared.json["config"]["switch"]["output_sharing"], "port");
+    EXPECT_FALSE(out.json["config"]["switch"].contains("output_credits"));  // echoed only away from the default
+  }
+  const ScflyRun pfc = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml",
+                                 "switch.output_credits=inside");
+  EXPECT_EQ(pfc.code, 2);
+  EXPECT_NE(pfc.err.find("switch.output_credits"), std::string::npos) << pfc.err;
+}
+
 // switch.crossbar: transfer (FOGSim's IOQ speedup): one connection per port moving up to S
 // phits per cycle instead of S connections moving one each. With S = 1 the two are the same
 // switch; with S = 2 one input VC drains at twice the link rate, so head-of-line blocking

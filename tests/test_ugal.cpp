@@ -486,3 +486,53 @@ TEST(UgalBaseline, KeysParseValidateAndEchoOnlyAwayFromTheDefaults) {
 }
 
 }  // namespace scfly
+
+namespace scfly {
+namespace {
+// ugal.occupancy_scope: vc: a switch that reports one output VC as loaded.
+struct OneLoadedVc {
+  int port, vc;
+  static uint32_t at(const void* self, int port, int vc, QueueMeasure) {
+    const auto* s = static_cast<const OneLoadedVc*>(self);
+    return port == s->port && vc == s->vc ? 1000u : 0u;
+  }
+};
+}  // namespace
+
+// ugal.occupancy_scope: vc (FOGSim): the comparison reads the output VC each candidate would
+// take, through SwitchLoad::at_vc, and nothing else of the port: a loaded minimal (port, VC)
+// sends the packets Valiant (unless their Valiant first hop is that VC too), the same port's other VC
+// loaded changes nothing, and without vc_fn the per-port sums (all 0 here) rule.
+TEST(UgalBaseline, PerVcScopeReadsOnlyTheCandidatesOutputVc) {
+  const Dragonfly t = tiny();
+  FakeLoad load(t);
+  RouteContext ctx;
+  ctx.view = &load.view;
+  Rng rng(7, StreamKind::Traffic, 0);
+  RoutingParams prm;
+  prm.ugal.per_vc = true;
+  const RoutingUnit u(RoutingAlgo::UgalL, t, prm);
+  RouteHeader h0 = to(t, 4 * 8 + 3);
+  RoutingParams pmin;
+  const RouteDecision mn = RoutingUnit(RoutingAlgo::Min, t, pmin).route(0, 0, h0, rng, ctx);
+  auto nonmin = [&](const OneLoadedVc* loaded) {
+    load.view.local.vc_fn = loaded ? &OneLoadedVc::at : nullptr;
+    load.view.local.vc_ctx = loaded;
+    int n = 0;
+    for (int k = 0; k < 400; ++k) {
+      RouteHeader h = to(t, 4 * 8 + 3);
+      const RouteDecision d = u.route(0, 0, h, rng, ctx);
+      n += h.nonminimal;
+      if (h.nonminimal && loaded) {
+        EXPECT_FALSE(d.port == loaded->port && d.vc == loaded->vc);
+      }
+    }
+    return n;
+  };
+  const OneLoadedVc min_vc{mn.port, mn.vc}, other_vc{mn.port, mn.vc + 1};
+  EXPECT_EQ(nonmin(nullptr), 0);
+  EXPECT_GT(nonmin(&min_vc), 200);  // those whose Valiant first hop is the same VC stay minimal
+  EXPECT_EQ(nonmin(&other_vc), 0);
+}
+
+}  // namespace scfly

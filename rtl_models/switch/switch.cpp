@@ -33,6 +33,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_pfc(prm.flow_control == FlowControl::Pfc),
       m_transit_prio(prm.transit_priority),
       m_age_prio(prm.age_priority) {
+  if (prm.out_in_credit_loop && prm.flow_control == FlowControl::Pfc)
+    throw std::invalid_argument("switch.output_credits inside needs credit flow control");
+  m_out_inside = prm.out_in_credit_loop;
+  m_out_shared = prm.out_shared;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -136,15 +140,22 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_requesting.assign(static_cast<size_t>(K) * m_vstride, 0);
   for (const auto& vcs : m_ovc) m_ostride = std::max(m_ostride, vcs.size());
   m_out_room.assign(static_cast<size_t>(K) * m_ostride, 0);
+  m_port_free.assign(K, 0);
+  if (m_out_shared)  // each data VC may hold the whole shared buffer, the port all of it once
+    for (int p = 0; p < k; ++p) m_port_free[static_cast<size_t>(p)] = prm.out_buf[topo.port_class_of(p)];
   for (size_t p = 0; p < m_ovc.size(); ++p)
     for (size_t v = 0; v < m_ovc[p].size(); ++v)
-      m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] = m_ovc[p][v].buf.capacity();
+      m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] = out_room_of(static_cast<int>(p), static_cast<int>(v));
   m_credits_used.assign(K, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
   // Under PFC no credit state exists to observe: only the output queues.
   m_view.local.credits_used = m_pfc ? nullptr : m_credits_used.data();
   m_view.local.measure = routing.params().ugal.measure;
+  if (routing.params().ugal.per_vc) {
+    m_view.local.vc_ctx = this;
+    m_view.local.vc_fn = &Switch::vc_occupancy;
+  }
   m_credits_seen = !m_pfc && m_view.local.measure != QueueMeasure::Output;
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
@@ -474,6 +485,7 @@ void Switch::allocate() {
 template <bool kCtl>
 bool Switch::allocate_pass() {
   m_reqs.clear();
+  const bool inside = m_out_inside, shared_out = m_out_shared;  // hoisted out of the loops
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
   // (In a later pass the VCs granted before no longer request, and the outputs and output
@@ -488,7 +500,11 @@ bool Switch::allocate_pass() {
       assert(iv.routed && !iv.connected);
       const uint32_t phits = iv.phits;
       auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
-        return m_out_active[op] < m_conn_cap && m_out_room[oix(op, ov_index)] >= phits;
+        if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
+        if (!inside) return true;
+        // Output buffer inside the credit loop: the downstream VC must take all of it.
+        const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
+        return ov.credit_cap == 0 || ov.credits_at(m_last_cycle) >= static_cast<int32_t>(phits);
       };
       RouteDecision d;
       const RouteCandidate& c0 = iv.cands.c[0];
@@ -548,8 +564,17 @@ bool Switch::allocate_pass() {
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
     if (ov.writing) continue;  // another input won this output VC this cycle
     InVc& iv = m_ivc[r.in_port][r.in_vc];
+    const bool shared = shared_out && r.out_vc < m_out_data[r.out_port] && !m_is_host[r.out_port];
+    // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
+    if (shared && m_port_free[r.out_port] < iv.phits) continue;
     ov.writing = true;
-    m_out_room[oix(r.out_port, r.out_vc)] = 0;
+    if (inside) ov.credits -= static_cast<int32_t>(ov.credit_cap ? iv.phits : 0);  // spent now
+    if (shared) {
+      m_port_free[r.out_port] -= iv.phits;
+      refresh_room(r.out_port, r.out_vc);
+    } else {
+      m_out_room[oix(r.out_port, r.out_vc)] = 0;
+    }
     ov.feed_port = r.in_port;
     ov.feed_vc = r.in_vc;
     iv.connected = true;
@@ -722,7 +747,7 @@ void Switch::traverse_crossbar(uint64_t now) {
       iv.connected = false;
       iv.xbar_out = -1;
       ov.writing = false;
-      m_out_room[oix(c.out_port, c.out_vc)] = ov.buf.free();
+      refresh_room(c.out_port, c.out_vc);
       --m_in_active[c.in_port];
       --m_out_active[c.out_port];
       m_conns[i] = m_conns.back();
@@ -766,6 +791,7 @@ void Switch::transmit(uint64_t now) {
         if (ov.buf.empty()) return false;
         if (host) return true;
         if constexpr (kPfc) return ov.paused == 0;
+        if (m_out_inside) return true;  // its credits were spent at the grant
         assert(ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
         return ov.credits_at(now) >= static_cast<int32_t>(ov.front_phits);
       };
@@ -790,13 +816,18 @@ void Switch::transmit(uint64_t now) {
     const Flit f = ov.buf.front();
     if (f.head()) m_link_len[op] = ov.front_phits;
     ov.buf.pop();
-    if (!ov.writing) m_out_room[oix(op, v)] = ov.buf.free();
+    if (m_out_shared && !host && v < m_out_data[op]) {
+      ++m_port_free[op];
+      refresh_room(op, v);
+    } else if (!ov.writing) {
+      m_out_room[oix(op, v)] = ov.buf.free();
+    }
     if (f.tail && !ov.buf.empty()) ov.front_phits = m_ctx.pool[ov.buf.front().pkt].phits;
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
     if (!host) {
       if constexpr (!kPfc) {
-        --ov.credits;
+        if (!m_out_inside) --ov.credits;
         ++m_credits_used[op];
       }
       if constexpr (kCheckVc) {
@@ -849,7 +880,8 @@ void Switch::check_vc_summaries() const {
   for (size_t p = 0; p < m_ovc.size(); ++p) {
     for (size_t v = 0; v < m_ovc[p].size(); ++v) {
       const OutVc& ov = m_ovc[p][v];
-      assert(m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] == (ov.writing ? 0 : ov.buf.free()));
+      assert(m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] ==
+             out_room_of(static_cast<int>(p), static_cast<int>(v)));
       (void)ov;
     }
   }
@@ -991,6 +1023,19 @@ bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
   const OutVc& ov = m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
   if (m_is_host[static_cast<size_t>(port)]) return false;
   return m_pfc ? ov.paused != 0 : ov.credits_at(seen()) < static_cast<int32_t>(phits);
+}
+
+uint32_t Switch::vc_occupancy(const void* self, int port, int vc, QueueMeasure m) {
+  const Switch& s = *static_cast<const Switch*>(self);
+  const OutVc& ov = s.m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
+  const uint32_t out = ov.buf.size();
+  if (m == QueueMeasure::Output) return out;
+  // Credits spent and not back: downstream phits, and with the output buffer inside the
+  // credit loop also the output buffer's and those still crossing the crossbar.
+  const int32_t spent = ov.credit_cap - ov.credits_at(s.m_last_cycle);
+  const uint32_t committed = spent > 0 ? static_cast<uint32_t>(spent) : 0u;
+  if (m == QueueMeasure::Both) return s.m_out_inside ? committed : out + committed;
+  return s.m_out_inside ? (committed > out ? committed - out : 0u) : committed;
 }
 
 uint32_t Switch::queued_for_output(int port) const {

@@ -91,7 +91,16 @@ struct SwitchParams {
   // injection buffer, ejection output buffer, host link latency).
   int vcs[kMaxPortClasses] = {1, 2, 1};
   uint32_t in_buf[kMaxPortClasses] = {64, 64, 128};  // input buffer depth per VC, phits
-  uint32_t out_buf[kMaxPortClasses] = {32, 32, 32};  // output buffer depth per VC, phits
+  uint32_t out_buf[kMaxPortClasses] = {32, 32, 32};  // output buffer depth per VC (per port if out_shared), phits
+  // switch.output_credits: inside: a packet is switched into an output VC only with
+  // downstream credits for all of it, spent at the grant (the output buffer sits inside the
+  // credit loop: everything in it can leave); outside (false): credits are needed only to
+  // leave on the link. FOGSim's IOQ output port is inside.
+  bool out_in_credit_loop = false;
+  // switch.output_sharing: port: a network output port's data VCs share one buffer of
+  // out_buf[class] phits (FOGSim's single OutQueueLength FIFO per port); vc (false): each
+  // VC has its own out_buf[class] phits.
+  bool out_shared = false;
   uint32_t latency[kMaxPortClasses] = {1, 10, 40};   // link latency, cycles
   bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
@@ -313,8 +322,36 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // of every candidate of every waiting head, each cycle, without visiting the VC).
   std::vector<uint32_t> m_out_room;
   size_t m_ostride = 0;
+  // switch.output_credits inside / switch.output_sharing port (SwitchParams).
+  bool m_out_inside = false;
+  bool m_out_shared = false;
+  // out_shared: per port, the free phits of the shared data buffer less those granted to
+  // connections and not yet switched in.
+  std::vector<uint32_t> m_port_free;
+  // The room of output VC (op, v) after a change: 0 while a connection writes into it,
+  // else its free phits (shared data VCs: the port's).
+  uint32_t out_room_of(int op, int v) const {
+    const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)];
+    if (ov.writing) return 0;
+    if (m_out_shared && v < m_out_data[static_cast<size_t>(op)] && !m_is_host[static_cast<size_t>(op)])
+      return m_port_free[static_cast<size_t>(op)];
+    return ov.buf.free();
+  }
+  // Refreshes m_out_room for (op, v) or, shared, for every data VC of op.
+  void refresh_room(int op, int v) {
+    if (m_out_shared && v < m_out_data[static_cast<size_t>(op)] && !m_is_host[static_cast<size_t>(op)]) {
+      for (int c = 0; c < m_out_data[static_cast<size_t>(op)]; ++c) m_out_room[oix(op, c)] = out_room_of(op, c);
+    } else {
+      m_out_room[oix(op, v)] = out_room_of(op, v);
+    }
+  }
   size_t oix(int port, int vc) const { return static_cast<size_t>(port) * m_ostride + static_cast<size_t>(vc); }
   void check_vc_summaries() const;  // asserts the arrays match the VCs (debug builds)
+  // ugal.occupancy_scope: vc (SwitchLoad::vc_fn): output VC (port, vc)'s occupancy under
+  // `m`: its buffered phits (output), its downstream phits not yet credited (credits), or
+  // both; with the output buffer inside the credit loop a granted packet's phits still
+  // crossing the crossbar count as downstream (their credits are spent).
+  static uint32_t vc_occupancy(const void* self, int port, int vc, QueueMeasure m);
   // Input VC (port, vc) no longer has a routed head (its packet left, was blocked, or moved
   // into the multiqueue): clears InVc::routed and keeps both arrays in step with it.
   void unroute(int port, int vc) {
