@@ -322,12 +322,6 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // of every candidate of every waiting head, each cycle, without visiting the VC).
   std::vector<uint32_t> m_out_room;
   size_t m_ostride = 0;
-  // switch.output_credits inside / switch.output_sharing port (SwitchParams).
-  bool m_out_inside = false;
-  bool m_out_shared = false;
-  // out_shared: per port, the free phits of the shared data buffer less those granted to
-  // connections and not yet switched in.
-  std::vector<uint32_t> m_port_free;
   // The room of output VC (op, v) after a change: 0 while a connection writes into it,
   // else its free phits (shared data VCs: the port's).
   uint32_t out_room_of(int op, int v) const {
@@ -406,6 +400,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint64_t m_units_next = 0;
   // The conditional forwarding table (routing units that forward by table), or null.
   std::unique_ptr<ForwardingTable> m_table;
+  // switch.output_credits inside / switch.output_sharing port (SwitchParams). (Last, so the
+  // hot members above keep their layout.)
+  bool m_out_inside = false;
+  bool m_out_shared = false;
+  // out_shared: per port, the free phits of the shared data buffer less those granted to
+  // connections and not yet switched in.
+  std::vector<uint32_t> m_port_free;
 };
 
 }  // namespace scfly
