@@ -993,6 +993,20 @@ std::vector<KeySpec> build() {
       .echo_if([](const SimConfig& c) { return c.sw.xbar_transfer; }, "echoed when transfer");
   t.back().choices = {{"connections", "S connections per port, one phit per cycle each"},
                       {"transfer", "one connection per port, S phits per cycle (FOGSim)"}};
+  K(t, "switch.pipeline_position")
+      .run_only()
+      .kind(KeyKind::Choice)
+      .doc("input", "input, output",
+           "where the `switch.pipeline_cycles` delay sits: `input`, a head becomes routable that many cycles after it "
+           "lands (routing, allocation and a wait for the crossbar overlap it); `output`, a head is routable when it "
+           "lands and may leave the output buffer that many cycles after it crossed into it (FOGSim's `XbarDelay`): "
+           "the same zero-load latency, but a hop where the head waited pays the delay in full")
+      .def(sv("input"))
+      .set([](ParseState& s, const KeyValue& v) { s.c.sw.pipeline_at_output = v.s == "output"; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.pipeline_at_output ? "output" : "input"); })
+      // Added after sweep databases existed: echoed only when output, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.pipeline_at_output; }, "echoed when output");
+  t.back().choices = {{"input", "from head landing to routable"}, {"output", "from crossing to leaving (FOGSim)"}};
   K(t, "switch.output_credits")
       .run_only()
       .kind(KeyKind::Choice)

@@ -291,6 +291,31 @@ TEST(Validation, MinUnderAdvCarriesOneGlobalLinkPerGroupOnBothPresets) {
   }
 }
 
+// switch.pipeline_position: output (FOGSim's XbarDelay): the pipeline's cycles move from
+// "landing to routable" to "crossing to leaving the output buffer". A head that never
+// waits pays them once either way, so at low load the runs are identical; a head that
+// waits for the crossbar pays them in full only at the output, so at 0.9 the latency rises.
+// Drained, every packet delivered.
+TEST(Network, PipelineAtTheOutputKeepsZeroLoadAndChargesEveryWait) {
+  for (const std::string& a : {std::string("load=0.05"), std::string("routing=val traffic=adv+1 load=0.02")}) {
+    const ScflyRun in = run_scfly(tiny_config(), a);
+    const ScflyRun out = run_scfly(tiny_config(), a + " switch.pipeline_position=output");
+    expect_ok(in);
+    expect_ok(out);
+    EXPECT_EQ(metrics(in), metrics(out)) << a;
+    EXPECT_EQ(out.json["config"]["switch"]["pipeline_position"], "output");
+    EXPECT_FALSE(in.json["config"]["switch"].contains("pipeline_position"));  // echoed only when output
+  }
+  const std::string sat = "load=0.9 warmup_cycles=1000 measure_cycles=3000 drain=true";
+  const ScflyRun in = run_scfly(tiny_config(), sat);
+  const ScflyRun out = run_scfly(tiny_config(), sat + " switch.pipeline_position=output");
+  for (const ScflyRun* r : {&in, &out}) {
+    expect_ok(*r);
+    EXPECT_EQ(metrics(*r)["packets_generated"], metrics(*r)["packets_delivered"]);
+  }
+  EXPECT_GT(metrics(out)["network_latency_avg"].get<double>(), metrics(in)["network_latency_avg"].get<double>() + 2);
+}
+
 // switch.output_credits: inside (FOGSim's and BookSim's output queues): a packet enters an
 // output VC only with downstream credits for all of it, so an output VC never holds more
 // than its downstream input VC can take, and any output buffer at least that deep binds

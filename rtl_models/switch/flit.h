@@ -26,7 +26,9 @@ struct alignas(64) Packet {
   int32_t dst_node = -1;
   uint64_t gen_cycle = 0;     // generated into the NIC's source queue
   uint64_t inject_cycle = 0;  // head phit left the NIC onto the injection link
-  uint64_t head_arrival = 0;  // cycle the head landed in its current input buffer
+  uint64_t head_arrival = 0;  // cycle the head landed in its current input buffer (with
+                              // switch.pipeline_position output, once it crossed: the cycle
+                              // it may leave the output buffer)
   uint16_t phits = 1;
   TrafficClass cls = TrafficClass::Data;
   uint8_t class_hops[kMaxPortClasses] = {};  // switch-to-switch hops per port class

@@ -27,7 +27,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_conn_cap(prm.xbar_transfer ? 1 : prm.speedup),
       m_xbar_rate(prm.xbar_transfer ? prm.speedup : 1),
       m_alloc_iters(prm.allocator_iterations),
-      m_pipeline(prm.pipeline),
+      m_pipeline(prm.pipeline_at_output ? 0 : prm.pipeline),
       m_sleep(prm.sleep),
       m_check_vc_order(prm.check_vc_order),
       m_pfc(prm.flow_control == FlowControl::Pfc),
@@ -37,6 +37,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     throw std::invalid_argument("switch.output_credits inside needs credit flow control");
   m_out_inside = prm.out_in_credit_loop;
   m_out_shared = prm.out_shared;
+  m_out_delay = prm.pipeline_at_output ? prm.pipeline : 0;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -709,6 +710,7 @@ void Switch::traverse_crossbar(uint64_t now) {
         iv.ready = ready_after_landing(iv);
       if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
       f.vc = c.out_vc;
+      if (m_out_delay && f.head()) m_ctx.pool[f.pkt].head_arrival = now + static_cast<uint64_t>(m_out_delay);
       if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
       ov.buf.push(f);
       ++m_out_phits[c.out_port];
@@ -789,6 +791,8 @@ void Switch::transmit(uint64_t now) {
       auto ready = [&](int c) {
         const OutVc& ov = ovcs[c];
         if (ov.buf.empty()) return false;
+        // switch.pipeline_position output: the head leaves m_out_delay cycles after crossing.
+        if (m_out_delay && ov.buf.front().head() && m_ctx.pool[ov.buf.front().pkt].head_arrival > now) return false;
         if (host) return true;
         if constexpr (kPfc) return ov.paused == 0;
         if (m_out_inside) return true;  // its credits were spent at the grant

@@ -87,6 +87,10 @@ struct SwitchParams {
   // connection per port, moving up to S phits per cycle (FOGSim's IOQ InternalSpeedup).
   bool xbar_transfer = false;
   int pipeline = 5;                       // cycles from head arrival to routable
+  // switch.pipeline_position: output: the `pipeline` cycles sit after the crossbar instead
+  // (a head is routable on landing and may leave an output buffer `pipeline` cycles after it
+  // crossed into it: FOGSim's XbarDelay).
+  bool pipeline_at_output = false;
   // Per port class (index = the topology's class id; class 0 = host: injection VCs,
   // injection buffer, ejection output buffer, host link latency).
   int vcs[kMaxPortClasses] = {1, 2, 1};
@@ -407,6 +411,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // out_shared: per port, the free phits of the shared data buffer less those granted to
   // connections and not yet switched in.
   std::vector<uint32_t> m_port_free;
+  // switch.pipeline_position: output: cycles a head waits in its output buffer after
+  // crossing (the input side then has m_pipeline = 0); 0 otherwise.
+  int m_out_delay = 0;
 };
 
 }  // namespace scfly
