@@ -9,7 +9,9 @@
 // restriction and recomputation, PB-ACOR) and Table 3 (C_g = 120 %, T_g = 5).
 //
 // Decision rules (at the source switch, when the head arrives on a host port; H = switch-
-// to-switch hops of the candidate path; q = queue occupancy in phits, congestion.h):
+// to-switch hops of the candidate path; q = queue occupancy in phits, congestion.h: of the
+// output port summed over its VCs, or with ugal.occupancy_scope vc (FOGSim's UGAL and PB) of
+// the output VC the candidate takes; what it counts is ugal.occupancy):
 //  UGAL-L  minimal iff q(first hop of MIN) * H_min <= q(first hop of VLB) * H_vlb + T.
 //  UGAL-G  minimal iff sum of q over every hop of MIN <= the same over VLB + T, read from
 //          every switch's occupancy one cycle old (global information: the reference).

@@ -486,7 +486,7 @@ void Switch::allocate() {
 template <bool kCtl>
 bool Switch::allocate_pass() {
   m_reqs.clear();
-  const bool inside = m_out_inside, shared_out = m_out_shared;  // hoisted out of the loops
+  const bool inside = m_out_inside;  // hoisted out of the loops
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
   // (In a later pass the VCs granted before no longer request, and the outputs and output
@@ -565,7 +565,7 @@ bool Switch::allocate_pass() {
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
     if (ov.writing) continue;  // another input won this output VC this cycle
     InVc& iv = m_ivc[r.in_port][r.in_vc];
-    const bool shared = shared_out && r.out_vc < m_out_data[r.out_port] && !m_is_host[r.out_port];
+    const bool shared = shared_vc(r.out_port, r.out_vc);
     // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
     if (shared && m_port_free[r.out_port] < iv.phits) continue;
     ov.writing = true;
@@ -820,7 +820,7 @@ void Switch::transmit(uint64_t now) {
     const Flit f = ov.buf.front();
     if (f.head()) m_link_len[op] = ov.front_phits;
     ov.buf.pop();
-    if (m_out_shared && !host && v < m_out_data[op]) {
+    if (shared_vc(op, v)) {
       ++m_port_free[op];
       refresh_room(op, v);
     } else if (!ov.writing) {

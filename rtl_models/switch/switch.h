@@ -331,13 +331,17 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint32_t out_room_of(int op, int v) const {
     const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)];
     if (ov.writing) return 0;
-    if (m_out_shared && v < m_out_data[static_cast<size_t>(op)] && !m_is_host[static_cast<size_t>(op)])
-      return m_port_free[static_cast<size_t>(op)];
+    if (shared_vc(op, v)) return m_port_free[static_cast<size_t>(op)];
     return ov.buf.free();
+  }
+  // switch.output_sharing port: (op, v) is a data VC of a switch-to-switch port, whose
+  // room is the port's shared buffer (m_port_free).
+  bool shared_vc(int op, int v) const {
+    return m_out_shared && v < m_out_data[static_cast<size_t>(op)] && !m_is_host[static_cast<size_t>(op)];
   }
   // Refreshes m_out_room for (op, v) or, shared, for every data VC of op.
   void refresh_room(int op, int v) {
-    if (m_out_shared && v < m_out_data[static_cast<size_t>(op)] && !m_is_host[static_cast<size_t>(op)]) {
+    if (shared_vc(op, v)) {
       for (int c = 0; c < m_out_data[static_cast<size_t>(op)]; ++c) m_out_room[oix(op, c)] = out_room_of(op, c);
     } else {
       m_out_room[oix(op, v)] = out_room_of(op, v);
