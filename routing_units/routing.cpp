@@ -184,8 +184,8 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Par:
     case RoutingAlgo::TugalL:
     case RoutingAlgo::TugalG:
-    case RoutingAlgo::TPar: return false;
-    case RoutingAlgo::Pb: return m_torus ? false : m_prm.val.recompute;
+    case RoutingAlgo::TPar: return m_torus ? false : m_prm.ugal.reevaluate != UgalReeval::Once;
+    case RoutingAlgo::Pb: return m_torus ? false : m_prm.val.recompute || m_prm.ugal.reevaluate != UgalReeval::Once;
     case RoutingAlgo::PbAcor: return true;
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:
@@ -194,6 +194,19 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Chaos: return false;
   }
   return false;
+}
+
+bool RoutingUnit::replays_draws() const {
+  switch (m_algo) {
+    case RoutingAlgo::UgalL:
+    case RoutingAlgo::UgalG:
+    case RoutingAlgo::Par:
+    case RoutingAlgo::TugalL:
+    case RoutingAlgo::TugalG:
+    case RoutingAlgo::TPar: return !m_torus && m_prm.ugal.reevaluate != UgalReeval::Once;
+    case RoutingAlgo::Pb: return !m_torus && m_prm.ugal.reevaluate != UgalReeval::Once && !m_prm.val.recompute;
+    default: return false;
+  }
 }
 
 ForwardingTable RoutingUnit::make_table(int sw) const {

@@ -78,6 +78,11 @@ struct AcorParams {
   AcorLevelParams ctrl;  // ACOR-Switch hysteresis (levels filled from the sequence)
 };
 
+// ugal.reevaluate: once = the choice made when the head is first routed stands; blocked =
+// made again every blocked cycle, either way (FOGSim's PB); minimal = made again while it is
+// minimal, a Valiant choice stands (FOGSim's UGAL).
+enum class UgalReeval : uint8_t { Once, Blocked, Minimal };
+
 // UGAL family (ugal.h).
 struct UgalParams {
   int64_t threshold = 0;                     // T, phits x hops (T-UGAL sec. 4.1.2: 0)
@@ -85,6 +90,11 @@ struct UgalParams {
   // ugal.occupancy_scope: vc: the UGAL comparison (UGAL-L, PAR, PB) reads the occupancy of
   // the output VC each candidate would take, not the sum over the port's VCs (FOGSim).
   bool per_vc = false;
+  // ugal.reevaluate (UgalReeval): whether a head blocked at the injection buffer (not
+  // granted the crossbar) makes its minimal/Valiant comparison again the next cycle, always
+  // against the same candidates (the same Valiant intermediate and links: the switch replays
+  // the draws of its first attempt) and the occupancies of that cycle.
+  UgalReeval reevaluate = UgalReeval::Once;
   UgalIntermediate intermediate = UgalIntermediate::Any;  // the T-UGAL paper's baseline options (ugal.h)
   SegmentLink segment_link = SegmentLink::Shortest;
   UgalMultiplier multiplier = UgalMultiplier::Hops;
@@ -177,6 +187,9 @@ class RoutingUnit {
   const RoutingParams& params() const { return m_prm; }
   // True if a head blocked at its injection buffer is routed again (recomputation).
   bool recomputes() const;
+  // Re-routing at injection replays the first attempt's draws (ugal.reevaluate: blocked)
+  // instead of drawing anew (val.recompute, ACOR).
+  bool replays_draws() const;
   // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
   bool needs_level_ctrl() const { return uses_level_ctrl(m_algo); }
   // Congestion observations the unit reads (the switch and network provide them).

@@ -25,6 +25,10 @@
 //          global links) + 100 * T_g * n (integer form of q_g > C_g% x average + T_g).
 //  PB-ACOR PB whose Valiant candidate follows the switch's ACOR level (acor.h); only heads
 //          blocked on a non-minimal path feed the level controller.
+// When: once, as the head is first routed (ugal.reevaluate once). With ugal.reevaluate
+// blocked|minimal (FOGSim's PB|UGAL) a head blocked at the injection buffer is routed again
+// each cycle it waits, the switch replaying the draws of its first attempt (the same
+// candidates, the occupancies of that cycle); under minimal a Valiant choice stands.
 // Fixed point (rtl_widths.h, mirrored by ugal_selector.sv / pb_sat_detector.sv): queue
 // occupancies saturate at 16 bits, hop counts are 4 bits, T is a signed 24-bit value
 // (negative biases toward Valiant), C_g a 10-bit percentage, T_g 16 bits; products and

@@ -639,6 +639,28 @@ std::vector<KeySpec> build() {
       // Added after sweep databases existed: echoed only when vc, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.per_vc; }, "echoed when vc");
   t.back().choices = {{"port", "summed over the port's VCs"}, {"vc", "the candidate's output VC"}};
+  K(t, "ugal.reevaluate")
+      .run_only()
+      .choice(std::vector<std::tuple<std::string, UgalReeval, std::string>>{
+                  {"once", UgalReeval::Once, "the choice made at first routing stands"},
+                  {"blocked", UgalReeval::Blocked, "made again each cycle the head waits at injection (FOGSim's PB)"},
+                  {"minimal", UgalReeval::Minimal, "made again while minimal; a Valiant choice stands (FOGSim's UGAL)"}},
+              [](SimConfig& c) -> UgalReeval& { return c.routing_prm.ugal.reevaluate; })
+      .def(sv("once"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s != "once" && s.c.routing == RoutingAlgo::Pb && s.c.routing_prm.val.recompute)
+          return "config key 'ugal.reevaluate': value '" + v.s +
+                 "' keeps the Valiant intermediate while val.recompute true redraws it; choose one";
+        return "";
+      })
+      .doc("once", "",
+           "UGAL-L, UGAL-G, PAR, T-UGAL, PB: whether a head waiting at the injection buffer without a crossbar grant "
+           "makes the minimal/Valiant choice again the next cycle, against the same candidates (the same Valiant "
+           "intermediate and links) and the occupancies of that cycle: `once`, never; `blocked`, every such cycle, "
+           "either way (FOGSim's PB); `minimal`, while its choice is minimal, a Valiant choice standing (FOGSim's "
+           "UGAL)")
+      // Added after sweep databases existed: echoed only away from once, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.reevaluate != UgalReeval::Once; }, "echoed when not once");
   // The T-UGAL paper's baseline UGAL as options (ugal.h); added after sweep databases existed,
   // so echoed only away from the default (every stored point keeps its hash).
   K(t, "ugal.intermediate")
@@ -1029,6 +1051,27 @@ std::vector<KeySpec> build() {
       .echo_if([](const SimConfig& c) { return c.sw.out_in_credit_loop; }, "echoed when inside");
   t.back().choices = {{"outside", "credits needed to leave on the link"},
                       {"inside", "credits for the whole packet spent at the grant (FOGSim)"}};
+  K(t, "switch.credit_return")
+      .run_only()
+      .kind(KeyKind::Choice)
+      .doc("phit", "phit, packet; packet needs switch.output_credits inside",
+           "when an input VC credits the sender for a packet's phits: `phit`, one credit per phit as it leaves the "
+           "input buffer; `packet`, the credits for the whole packet the cycle its head is granted the crossbar "
+           "(FOGSim's input buffer, which removes a packet whole at its grant; the buffer then holds up to one "
+           "packet beyond its credited depth while the granted one leaves)")
+      .def(sv("phit"))
+      .check([](const ParseState& s, const KeyValue& v) -> std::string {
+        if (v.s == "packet" && !s.c.sw.out_in_credit_loop)
+          return "config key 'switch.credit_return': value 'packet' needs switch.output_credits inside (every "
+                 "sender must spend a packet's credits when it starts); use phit";
+        return "";
+      })
+      .set([](ParseState& s, const KeyValue& v) { s.c.sw.credit_at_grant = v.s == "packet"; })
+      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.credit_at_grant ? "packet" : "phit"); })
+      // Added after sweep databases existed: echoed only when packet, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.credit_at_grant; }, "echoed when packet");
+  t.back().choices = {{"phit", "a credit per phit as it leaves"},
+                      {"packet", "the whole packet's credits at its grant (FOGSim)"}};
   K(t, "switch.output_sharing")
       .run_only()
       .kind(KeyKind::Choice)

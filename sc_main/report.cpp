@@ -39,6 +39,7 @@ nlohmann::json metrics_to_json(const Metrics& m) {
       {"cycles", m.cycles},
   };
   for (const auto& [name, v] : m.class_hops_avg) j[name + "_hops_avg"] = v;
+  for (const auto& [name, v] : m.class_residence_avg) j[name + "_residence_avg"] = v;
   if (m.has_control) {
     j["control_frames_originated"] = m.control_originated;
     j["control_frames_intercepted"] = m.control_intercepted;
@@ -140,6 +141,12 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     std::snprintf(h, sizeof h, "%s%s %.3f", class_hops.empty() ? "" : ", ", name.c_str(), v);
     class_hops += h;
   }
+  std::string residence;
+  for (const auto& [name, v] : m.class_residence_avg) {
+    char h[64];
+    std::snprintf(h, sizeof h, "%s%s-in %.1f", residence.empty() ? "" : ", ", name.c_str(), v);
+    residence += h;
+  }
   char buf[4096];
   std::snprintf(
       buf, sizeof buf,
@@ -153,6 +160,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       "  latency (total)   avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles   (avg %.1f ns)\n"
       "  latency (network) avg %.1f  p50 %.0f  p99 %.0f  max %.0f cycles\n"
       "  hops              avg %.3f (%s)\n"
+      "  in switches       %s cycles per packet (head landing to leaving, by input port class)\n"
       "  non-minimal       %.1f %% of packets%s\n"
       "  fairness          Jain %.4f over switches; per-switch accepted min %.4f max %.4f\n"
       "  packets           %llu measured; %llu generated, %llu delivered, %llu in network, "
@@ -167,7 +175,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       static_cast<unsigned long long>(c.seed), m.offered_load, m.generated_load, m.accepted_load,
       m.accepted_packets, capacity.c_str(), m.latency_avg, m.latency_p50, m.latency_p99, m.latency_max,
       m.latency_avg * ns, m.network_latency_avg, m.network_latency_p50, m.network_latency_p99,
-      m.network_latency_max, m.hops_avg, class_hops.c_str(),
+      m.network_latency_max, m.hops_avg, class_hops.c_str(), residence.c_str(),
       100.0 * m.nonminimal_fraction, policy_line(m).c_str(), m.jain_fairness, m.switch_accepted_min,
       m.switch_accepted_max, static_cast<unsigned long long>(m.packets_measured),
       static_cast<unsigned long long>(m.packets_generated),

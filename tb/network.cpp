@@ -43,6 +43,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   if (topo.num_port_classes() > kMaxPortClasses)
     throw std::logic_error("topology " + topo.describe() + " names " + std::to_string(topo.num_port_classes()) +
                            " port classes; at most " + std::to_string(kMaxPortClasses) + " are supported");
+  m_ctx.res_from = cfg.warmup_cycles;
+  m_ctx.res_to = cfg.warmup_cycles + cfg.measure_cycles;
   if (m_routing.needs_global_load()) {
     m_net_load = std::make_unique<NetworkLoad>(S, topo.radix());
     m_ctx.net_load = m_net_load.get();
@@ -451,6 +453,12 @@ RunOutcome Network::run() {
   out.metrics.has_control = false;
   for (int k = 0; k < kMaxPortClasses; ++k) out.metrics.has_control |= m_cfg.sw.ctrl_vcs[k] > 0;
   out.metrics.counters = m_ctx.counters;
+  {
+    const double pk = out.metrics.packets_measured ? static_cast<double>(out.metrics.packets_measured) : 1.0;
+    for (int c = 0; c < m_topo->num_port_classes(); ++c)
+      out.metrics.class_residence_avg.emplace_back(m_topo->port_class_name(c),
+                                                   static_cast<double>(m_ctx.residence[c]) / pk);
+  }
   out.metrics.control_originated = cs.originated;
   out.metrics.control_intercepted = cs.intercepted;
   out.metrics.control_latency_avg =

@@ -31,6 +31,12 @@ struct Metrics {
   std::vector<double> hops_histogram;
   // Hops per port class the topology names (Dragonfly: local, global), by class name.
   std::vector<std::pair<std::string, double>> class_hops_avg;
+  // Switch residence per measured packet, by the class of the input port it landed on
+  // (every class, the host one too: the source switch, entered from the injection link):
+  // head landing to head leaving, summed over the head departures in the window and
+  // divided by the packets delivered in it. FOGSim's "Average Local/Global Contention" per
+  // input class; its "Average Inj Latency" is the host entry plus generation to landing.
+  std::vector<std::pair<std::string, double>> class_residence_avg;
   double nonminimal_fraction = 0;
   // Fraction of measured packets per Phase-A policy, indexed by Misroute (misrouting.h):
   // min (no intermediate), local (restricted), crg-gr, crg-sw, rrg-gr, rrg-sw.

@@ -186,9 +186,9 @@ std::vector<SimConfig> echo_samples() {
   for (const auto& [file, ov] : std::vector<std::pair<std::string, std::vector<std::string>>>{
            {"dfly-tiny.yaml", {"sim.check_vc_order=true", "sim.scheduler=kernel", "switch.allocator_iterations=2", "switch.crossbar=transfer",
                                "source.when_full=skip", "source.injection_vc=dest",
-                               "switch.output_credits=inside", "switch.output_sharing=port",
+                               "switch.output_credits=inside", "switch.output_sharing=port", "switch.credit_return=packet",
                                "switch.pipeline_position=output"}},
-           {"dfly-tiny.yaml", {"routing=ugal-l", "ugal.occupancy_scope=vc"}},
+           {"dfly-tiny.yaml", {"routing=ugal-l", "ugal.occupancy_scope=vc", "ugal.reevaluate=minimal"}},
            {"dfly-tiny.yaml", {"phases=[{start: 0, load: 0.2}, {start: 500, traffic: adv+1}]"}},
            {"qcn-tiny.yaml", {}},
            {"dfly-tiny.yaml",

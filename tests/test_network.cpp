@@ -363,6 +363,105 @@ TEST(Network, OutputBuffersInsideTheCreditLoopBindOnlyBelowTheDownstreamBuffer) 
   EXPECT_NE(pfc.err.find("switch.output_credits"), std::string::npos) << pfc.err;
 }
 
+// switch.credit_return: packet (FOGSim's input buffer removes a packet whole at its grant):
+// the credits of a whole packet go upstream the cycle its head is granted. While no buffer
+// fills, credits never bind and the run is the per-phit one exactly; at saturation the run
+// changes, and every phit still fits its buffer (the buffer holds one packet beyond its
+// credited depth while the granted one leaves; an overflow is a run error) and every packet
+// is delivered, with the connections crossbar and the transfer one. It needs the output
+// buffer inside the credit loop (every sender spends a packet's credits at its start).
+TEST(Network, CreditsReturnedAtTheGrantKeepEveryPhitInItsBuffer) {
+  const std::string inside = " switch.output_credits=inside";
+  const ScflyRun low = run_scfly(tiny_config(), "load=0.05" + inside);
+  const ScflyRun low_pkt = run_scfly(tiny_config(), "load=0.05 switch.credit_return=packet" + inside);
+  expect_ok(low);
+  expect_ok(low_pkt);
+  EXPECT_EQ(metrics(low), metrics(low_pkt));
+  EXPECT_EQ(low_pkt.json["config"]["switch"]["credit_return"], "packet");
+  EXPECT_FALSE(low.json["config"]["switch"].contains("credit_return"));  // echoed only when packet
+  const std::string drain = " warmup_cycles=1000 measure_cycles=3000 drain=true" + inside;
+  for (const std::string args : {"routing=min load=0.9", "routing=min load=0.9 switch.crossbar=transfer",
+                                 "routing=val traffic=adv+1 load=0.5 switch.input_buffer.local=16"}) {
+    SCOPED_TRACE(args);
+    const ScflyRun phit = run_scfly(tiny_config(), args + drain);
+    const ScflyRun pkt = run_scfly(tiny_config(), args + drain + " switch.credit_return=packet");
+    for (const ScflyRun* r : {&phit, &pkt}) {
+      expect_ok(*r);
+      EXPECT_EQ(metrics(*r)["packets_generated"], metrics(*r)["packets_delivered"]);
+    }
+    EXPECT_NE(metrics(phit)["latency_avg"], metrics(pkt)["latency_avg"]);
+  }
+  const ScflyRun outside = run_scfly(tiny_config(), "switch.credit_return=packet");
+  EXPECT_EQ(outside.code, 2);
+  EXPECT_NE(outside.err.find("switch.credit_return"), std::string::npos) << outside.err;
+  EXPECT_NE(outside.err.find("switch.output_credits inside"), std::string::npos) << outside.err;
+}
+
+// ugal.reevaluate (FOGSim's UGAL and PB route a waiting head again every cycle): a head
+// blocked at the injection buffer makes the minimal/Valiant choice again, against the same
+// candidates. While no head waits (UGAL-L at 0.01 under ADV+1, all minimal) the run is the
+// `once` run exactly; past saturation re-evaluation moves blocked minimal heads onto
+// Valiant paths (more non-minimal packets, more accepted load than `once`, for UGAL-L and
+// PB), every packet is delivered (drain) and the deadlock check still passes; `blocked`
+// and `minimal` differ (a Valiant choice stands only under `minimal`). Not with PB's
+// val.recompute (it redraws the intermediate): exit 2.
+TEST(Network, ReevaluatingBlockedHeadsMovesThemOntoValiantPathsPastSaturation) {
+  const std::string drain = " warmup_cycles=1000 measure_cycles=3000 drain=true";
+  const ScflyRun low = run_scfly(tiny_config(), "routing=ugal-l traffic=adv+1 load=0.01" + drain);
+  for (const std::string mode : {"blocked", "minimal"}) {
+    const ScflyRun r = run_scfly(tiny_config(), "routing=ugal-l traffic=adv+1 load=0.01 ugal.reevaluate=" + mode + drain);
+    expect_ok(r);
+    EXPECT_EQ(metrics(low), metrics(r)) << mode;
+    EXPECT_EQ(r.json["config"]["ugal"]["reevaluate"], mode);
+  }
+  EXPECT_FALSE(low.json["config"]["ugal"].contains("reevaluate"));  // echoed only away from once
+  for (const std::string routing : {"ugal-l", "pb"}) {
+    SCOPED_TRACE(routing);
+    const std::string args = "routing=" + routing + " traffic=adv+1 load=0.45" + drain;
+    const ScflyRun once = run_scfly(tiny_config(), args);
+    const ScflyRun blocked = run_scfly(tiny_config(), args + " ugal.reevaluate=blocked");
+    const ScflyRun minimal = run_scfly(tiny_config(), args + " ugal.reevaluate=minimal");
+    for (const ScflyRun* r : {&once, &blocked, &minimal}) {
+      expect_ok(*r);
+      EXPECT_EQ(metrics(*r)["packets_generated"], metrics(*r)["packets_delivered"]);
+      EXPECT_NE((r->out + r->err).find("deadlock freedom: checked"), std::string::npos) << r->out << r->err;
+    }
+    for (const ScflyRun* r : {&blocked, &minimal}) {
+      EXPECT_GT(metrics(*r)["nonminimal_fraction"].get<double>(), metrics(once)["nonminimal_fraction"].get<double>());
+      EXPECT_GT(metrics(*r)["accepted_load"].get<double>(), metrics(once)["accepted_load"].get<double>());
+    }
+    EXPECT_NE(metrics(blocked)["latency_avg"], metrics(minimal)["latency_avg"]);
+  }
+  const ScflyRun both = run_scfly(tiny_config(), "routing=pb val.recompute=true ugal.reevaluate=blocked");
+  EXPECT_EQ(both.code, 2);
+  EXPECT_NE(both.err.find("ugal.reevaluate"), std::string::npos) << both.err;
+}
+
+// Switch residence (<class>_residence_avg): the time a packet's head spends in each switch,
+// landing to leaving, by the class of the input it entered through. With the time before
+// injection and on the wires it is the whole latency: total = (generation to injection) +
+// residence + link latencies (injection, every hop, ejection) + the tail's phits - 1, per
+// packet exactly, so on average up to the window's edges (1 %). Below saturation and past
+// it, with the pipeline at the input and at the output (where the residence is counted in
+// two parts), under VAL too.
+TEST(Network, SwitchResidenceAndTheWiresMakeUpTheWholeLatency) {
+  for (const std::string args : {"load=0.3", "load=0.9 switch.pipeline_position=output",
+                                 "routing=val traffic=adv+1 load=0.3 switch.pipeline_position=output",
+                                 "routing=val traffic=adv+1 load=0.6"}) {
+    SCOPED_TRACE(args);
+    const ScflyRun r = run_scfly(tiny_config(), args);
+    expect_ok(r);
+    const nlohmann::json& m = metrics(r);
+    const double res = m["host_residence_avg"].get<double>() + m["local_residence_avg"].get<double>() +
+                       m["global_residence_avg"].get<double>();
+    // dfly-tiny: links 1 (injection, ejection) / 10 (local) / 40 (global), 8-phit packets.
+    const double wires = 1 + 10 * m["local_hops_avg"].get<double>() + 40 * m["global_hops_avg"].get<double>() + 1;
+    const double before = m["latency_avg"].get<double>() - m["network_latency_avg"].get<double>();
+    EXPECT_NEAR(m["latency_avg"].get<double>(), before + res + wires + 7, 0.01 * m["latency_avg"].get<double>());
+    EXPECT_GT(m["host_residence_avg"].get<double>(), 5.0);  // at least the 5-cycle pipeline at the source switch
+  }
+}
+
 // switch.crossbar: transfer (FOGSim's IOQ speedup): one connection per port moving up to S
 // phits per cycle instead of S connections moving one each. With S = 1 the two are the same
 // switch; with S = 2 one input VC drains at twice the link rate, so head-of-line blocking

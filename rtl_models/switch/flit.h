@@ -32,6 +32,7 @@ struct alignas(64) Packet {
   uint16_t phits = 1;
   TrafficClass cls = TrafficClass::Data;
   uint8_t class_hops[kMaxPortClasses] = {};  // switch-to-switch hops per port class
+  uint8_t in_class = 0;  // port class of the input it landed on at its current switch
   // (A Packet is one 64-byte cache line; keep it so: the pool is walked per phit. A control
   // frame's payload word lives beside the pool, PacketPool::payload().)
 };

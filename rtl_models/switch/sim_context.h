@@ -31,6 +31,12 @@ struct SimContext {
   // Event totals a mechanism keeps over the whole run (e.g. qcn_cnms_sent), by name; units
   // hold references (std::map never moves its elements). Reported as `counters`.
   std::map<std::string, uint64_t> counters;
+  // Switch residence of data packets (head landing to head leaving, summed per class of the
+  // input port it landed on), over head departures in [res_from, res_to): the network sets
+  // the measurement window. Reported per measured packet (Metrics::class_residence_avg).
+  uint64_t res_from = UINT64_MAX, res_to = 0;
+  uint64_t residence[kMaxPortClasses] = {};
+  bool in_res_window(uint64_t now) const { return now - res_from < res_to - res_from; }
   std::string error;        // first fatal error; the run stops
   // sim.check_vc_order: per packet id, the last VC it used in each port class (-1: none).
   std::vector<std::array<int8_t, kMaxPortClasses>> vc_seen;

@@ -38,6 +38,9 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_out_inside = prm.out_in_credit_loop;
   m_out_shared = prm.out_shared;
   m_out_delay = prm.pipeline_at_output ? prm.pipeline : 0;
+  if (prm.credit_at_grant && !prm.out_in_credit_loop)
+    throw std::invalid_argument("switch.credit_return packet needs switch.output_credits inside");
+  m_credit_at_grant = prm.credit_at_grant;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -99,7 +102,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     }
     m_out_data[p] = static_cast<uint8_t>(host ? 1 : prm.vcs[c]);
     m_ivc[p].resize(static_cast<size_t>(prm.vcs[c] + prm.ctrl_vcs[c]));
-    for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c]);
+    // switch.credit_return packet: the credits of a granted packet are back upstream while
+    // its last phits may still be here, so the buffer holds up to one packet (data or probe)
+    // beyond the credited depth.
+    const uint32_t slack = prm.credit_at_grant ? std::max<uint32_t>(prm.packet_phits, prm.probe_phits) : 0;
+    for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c] + slack);
     m_ovc[p].resize(static_cast<size_t>((host ? 1 : prm.vcs[c]) + prm.ctrl_vcs[c]));
     for (auto& ov : m_ovc[p]) {
       ov.buf.set_capacity(prm.out_buf[c]);
@@ -139,6 +146,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   for (const auto& vcs : m_ivc) m_vstride = std::max(m_vstride, vcs.size());
   m_head_ready.assign(static_cast<size_t>(K) * m_vstride, UINT64_MAX);
   m_requesting.assign(static_cast<size_t>(K) * m_vstride, 0);
+  if (routing.replays_draws()) m_arrived_rng.assign(static_cast<size_t>(K) * m_vstride, Rng());
+  m_keep_valiant = routing.replays_draws() && routing.params().ugal.reevaluate == UgalReeval::Minimal;
   for (const auto& vcs : m_ovc) m_ostride = std::max(m_ostride, vcs.size());
   m_out_room.assign(static_cast<size_t>(K) * m_ostride, 0);
   m_port_free.assign(K, 0);
@@ -350,6 +359,7 @@ void Switch::receive(uint64_t now) {
       if (s.seq == 0) {
         Packet& pk = m_ctx.pool[s.pkt];
         pk.head_arrival = s.cycle;
+        pk.in_class = static_cast<uint8_t>(m_port_class[static_cast<size_t>(p)]);
         if (iv.buf.size() == n) m_head_ready[vix(p, vc)] = iv.ready = s.cycle + static_cast<uint64_t>(m_pipeline);
         const bool data = pk.cls == TrafficClass::Data;
         m_pkts_in[static_cast<size_t>(p)] += data;
@@ -438,10 +448,17 @@ void Switch::route_heads(uint64_t now) {
         continue;
       }
       RouteContext ctx;
+      Rng replay;
+      Rng* rng = &m_rng;
       if (p < m_reroute_ports) {
         if (iv.attempts == 0) iv.arrived = pkt.route;
         else pkt.route = iv.arrived;  // recomputation starts from the header as it arrived
         ctx.attempt = iv.attempts;
+        if (!m_arrived_rng.empty()) {  // ugal.reevaluate blocked: the first attempt's draws again
+          Rng& first = m_arrived_rng[vix(p, static_cast<int>(v))];
+          if (iv.attempts == 0) first = m_rng;
+          else rng = &(replay = first);
+        }
       }
       for (const auto& u : m_units) u->observe(ctx);
       ctx.table = m_table.get();
@@ -450,7 +467,7 @@ void Switch::route_heads(uint64_t now) {
         m_view.now = now;
         ctx.view = &m_view;
       }
-      iv.cands = m_routing.route_candidates(m_id, p, pkt.route, m_rng, ctx);
+      iv.cands = m_routing.route_candidates(m_id, p, pkt.route, *rng, ctx);
       bool ok = iv.cands.n > 0;
       for (int i = 0; ok && i < iv.cands.n; ++i) {
         const RouteCandidate& c = iv.cands.c[i];
@@ -579,6 +596,12 @@ bool Switch::allocate_pass() {
     ov.feed_port = r.in_port;
     ov.feed_vc = r.in_vc;
     iv.connected = true;
+    if (m_credit_at_grant && (!kCtl || r.in_port < radix())) {
+      // switch.credit_return packet: the whole packet's credits go upstream now, all landing
+      // in one cycle; traverse_crossbar sends none for it.
+      for (uint32_t j = 0; j < iv.phits; ++j) m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle);
+      iv.credited = true;
+    }
     m_requesting[vix(r.in_port, r.in_vc)] = 0;
     iv.xbar_out = r.out_port;
     ++m_in_active[r.in_port];
@@ -608,6 +631,8 @@ void Switch::mark_blocked() {
     for (int v = 0; v < nv; ++v) {
       if (!m_requesting[vix(ip, v)]) continue;
       InVc& iv = m_ivc[ip][static_cast<size_t>(v)];
+      // ugal.reevaluate minimal: a Valiant choice stands (the head keeps requesting it).
+      if (m_keep_valiant && m_ctx.pool[iv.buf.front().pkt].route.nonminimal) continue;
       unroute(ip, v);
       ++iv.attempts;
       if (!m_is_host[ip]) continue;
@@ -710,7 +735,13 @@ void Switch::traverse_crossbar(uint64_t now) {
         iv.ready = ready_after_landing(iv);
       if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
       f.vc = c.out_vc;
-      if (m_out_delay && f.head()) m_ctx.pool[f.pkt].head_arrival = now + static_cast<uint64_t>(m_out_delay);
+      if (m_out_delay && f.head()) {
+        Packet& pk = m_ctx.pool[f.pkt];
+        // The residence up to crossing is counted now (head_arrival then becomes the cycle
+        // it may leave; transmit() counts the rest).
+        if (pk.cls == TrafficClass::Data && m_ctx.in_res_window(now)) m_ctx.residence[pk.in_class] += now - pk.head_arrival;
+        pk.head_arrival = now + static_cast<uint64_t>(m_out_delay);
+      }
       if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
       ov.buf.push(f);
       ++m_out_phits[c.out_port];
@@ -829,6 +860,11 @@ void Switch::transmit(uint64_t now) {
     if (f.tail && !ov.buf.empty()) ov.front_phits = m_ctx.pool[ov.buf.front().pkt].phits;
     --m_buffered;
     if (--m_out_phits[op] == 0) m_out_busy.clear(op);
+    if (f.head() && m_ctx.in_res_window(now)) {
+      const Packet& pk = m_ctx.pool[f.pkt];
+      // Landing (or, with the pipeline at the output, crossing) to leaving.
+      if (pk.cls == TrafficClass::Data) m_ctx.residence[pk.in_class] += now + static_cast<uint64_t>(m_out_delay) - pk.head_arrival;
+    }
     if (!host) {
       if constexpr (!kPfc) {
         if (!m_out_inside) --ov.credits;

@@ -105,6 +105,11 @@ struct SwitchParams {
   // out_buf[class] phits (FOGSim's single OutQueueLength FIFO per port); vc (false): each
   // VC has its own out_buf[class] phits.
   bool out_shared = false;
+  // switch.credit_return: packet: an input VC returns the credits of a whole packet to the
+  // sender the cycle its head is granted the crossbar (FOGSim's input buffer, which removes
+  // a packet whole at its grant); phit (false): one credit per phit as it leaves. Needs
+  // out_in_credit_loop (every sender spends a packet's credits at its start).
+  bool credit_at_grant = false;
   uint32_t latency[kMaxPortClasses] = {1, 10, 40};   // link latency, cycles
   bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
@@ -418,6 +423,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // switch.pipeline_position: output: cycles a head waits in its output buffer after
   // crossing (the input side then has m_pipeline = 0); 0 otherwise.
   int m_out_delay = 0;
+  // switch.credit_return: packet (SwitchParams::credit_at_grant).
+  bool m_credit_at_grant = false;
+  // ugal.reevaluate: blocked (RoutingUnit::replays_draws): per input VC (vix) of a
+  // re-routing input, the switch's random stream as the head's first routing found it; a
+  // re-routing replays it, so the head meets the same candidates again. Empty otherwise.
+  std::vector<Rng> m_arrived_rng;
+  bool m_keep_valiant = false;  // ugal.reevaluate minimal: a blocked Valiant head is not re-routed
 };
 
 }  // namespace scfly
