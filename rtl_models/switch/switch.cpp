@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <climits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -448,7 +449,7 @@ void Switch::route_heads(uint64_t now) {
         continue;
       }
       RouteContext ctx;
-      Rng replay;
+      std::optional<Rng> replay;  // (no stream is built unless a head replays one)
       Rng* rng = &m_rng;
       if (p < m_reroute_ports) {
         if (iv.attempts == 0) iv.arrived = pkt.route;
@@ -457,7 +458,7 @@ void Switch::route_heads(uint64_t now) {
         if (!m_arrived_rng.empty()) {  // ugal.reevaluate blocked: the first attempt's draws again
           Rng& first = m_arrived_rng[vix(p, static_cast<int>(v))];
           if (iv.attempts == 0) first = m_rng;
-          else rng = &(replay = first);
+          else rng = &replay.emplace(first);
         }
       }
       for (const auto& u : m_units) u->observe(ctx);
