@@ -628,17 +628,17 @@ std::vector<KeySpec> build() {
       .doc("output", "output, credits, both (credit flow control only)",
            "what a port's queue occupancy counts: output-buffer phits, downstream phits not yet credited, or both");
   K(t, "ugal.occupancy_scope")
-      .kind(KeyKind::Choice)
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"port", false, "summed over the port's VCs"},
+                  {"vc", true, "the candidate's output VC"}},
+              [](SimConfig& c) -> bool& { return c.routing_prm.ugal.per_vc; })
       .doc("port", "port, vc",
            "UGAL-L, PAR, PB, PB-ACOR: whose occupancy the minimal/Valiant comparison reads: the output port's, summed "
            "over its VCs (`port`), or that of the output VC the candidate would take (`vc`, FOGSim's UGAL and PB); "
            "what it counts is `ugal.occupancy`")
       .def(sv("port"))
-      .set([](ParseState& s, const KeyValue& v) { s.c.routing_prm.ugal.per_vc = v.s == "vc"; })
-      .echo([](const SimConfig& c) { return nlohmann::json(c.routing_prm.ugal.per_vc ? "vc" : "port"); })
       // Added after sweep databases existed: echoed only when vc, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.per_vc; }, "echoed when vc");
-  t.back().choices = {{"port", "summed over the port's VCs"}, {"vc", "the candidate's output VC"}};
   K(t, "ugal.reevaluate")
       .run_only()
       .choice(std::vector<std::tuple<std::string, UgalReeval, std::string>>{
@@ -1003,35 +1003,37 @@ std::vector<KeySpec> build() {
                       {"age", "the oldest packet first, by network injection cycle"}};
   K(t, "switch.crossbar")
       .run_only()
-      .kind(KeyKind::Choice)
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"connections", false, "S connections per port, one phit per cycle each"},
+                  {"transfer", true, "one connection per port, S phits per cycle (FOGSim)"}},
+              [](SimConfig& c) -> bool& { return c.sw.xbar_transfer; })
       .doc("connections", "",
            "how the crossbar speedup S is spent: `connections`, each input and output port holds up to S "
            "connections at once, each moving one phit per cycle; `transfer`, one connection per port moving up to S "
            "phits per cycle (FOGSim's IOQ switch, `InternalSpeedup`); the same when S = 1")
       .def(sv("connections"))
-      .set([](ParseState& s, const KeyValue& v) { s.c.sw.xbar_transfer = v.s == "transfer"; })
-      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.xbar_transfer ? "transfer" : "connections"); })
       // Added after sweep databases existed: echoed only when transfer, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.xbar_transfer; }, "echoed when transfer");
-  t.back().choices = {{"connections", "S connections per port, one phit per cycle each"},
-                      {"transfer", "one connection per port, S phits per cycle (FOGSim)"}};
   K(t, "switch.pipeline_position")
       .run_only()
-      .kind(KeyKind::Choice)
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"input", false, "from head landing to routable"},
+                  {"output", true, "from crossing to leaving (FOGSim)"}},
+              [](SimConfig& c) -> bool& { return c.sw.pipeline_at_output; })
       .doc("input", "input, output",
            "where the `switch.pipeline_cycles` delay sits: `input`, a head becomes routable that many cycles after it "
            "lands (routing, allocation and a wait for the crossbar overlap it); `output`, a head is routable when it "
            "lands and may leave the output buffer that many cycles after it crossed into it (FOGSim's `XbarDelay`): "
            "the same zero-load latency, but a hop where the head waited pays the delay in full")
       .def(sv("input"))
-      .set([](ParseState& s, const KeyValue& v) { s.c.sw.pipeline_at_output = v.s == "output"; })
-      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.pipeline_at_output ? "output" : "input"); })
       // Added after sweep databases existed: echoed only when output, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.pipeline_at_output; }, "echoed when output");
-  t.back().choices = {{"input", "from head landing to routable"}, {"output", "from crossing to leaving (FOGSim)"}};
   K(t, "switch.output_credits")
       .run_only()
-      .kind(KeyKind::Choice)
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"outside", false, "credits needed to leave on the link"},
+                  {"inside", true, "credits for the whole packet spent at the grant (FOGSim)"}},
+              [](SimConfig& c) -> bool& { return c.sw.out_in_credit_loop; })
       .doc("outside", "outside, inside; inside needs switch.flow_control credit",
            "where the output buffers sit in the credit loop: `outside`, a packet enters an output VC with room for "
            "it and needs downstream credits only to leave on the link (an output VC adds its buffer to the "
@@ -1045,15 +1047,14 @@ std::vector<KeySpec> build() {
                  "credits exist); use outside";
         return "";
       })
-      .set([](ParseState& s, const KeyValue& v) { s.c.sw.out_in_credit_loop = v.s == "inside"; })
-      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.out_in_credit_loop ? "inside" : "outside"); })
       // Added after sweep databases existed: echoed only when inside, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.out_in_credit_loop; }, "echoed when inside");
-  t.back().choices = {{"outside", "credits needed to leave on the link"},
-                      {"inside", "credits for the whole packet spent at the grant (FOGSim)"}};
   K(t, "switch.credit_return")
       .run_only()
-      .kind(KeyKind::Choice)
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"phit", false, "a credit per phit as it leaves"},
+                  {"packet", true, "the whole packet's credits at its grant (FOGSim)"}},
+              [](SimConfig& c) -> bool& { return c.sw.credit_at_grant; })
       .doc("phit", "phit, packet; packet needs switch.output_credits inside",
            "when an input VC credits the sender for a packet's phits: `phit`, one credit per phit as it leaves the "
            "input buffer; `packet`, the credits for the whole packet the cycle its head is granted the crossbar "
@@ -1066,26 +1067,22 @@ std::vector<KeySpec> build() {
                  "sender must spend a packet's credits when it starts); use phit";
         return "";
       })
-      .set([](ParseState& s, const KeyValue& v) { s.c.sw.credit_at_grant = v.s == "packet"; })
-      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.credit_at_grant ? "packet" : "phit"); })
       // Added after sweep databases existed: echoed only when packet, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.credit_at_grant; }, "echoed when packet");
-  t.back().choices = {{"phit", "a credit per phit as it leaves"},
-                      {"packet", "the whole packet's credits at its grant (FOGSim)"}};
   K(t, "switch.output_sharing")
       .run_only()
-      .kind(KeyKind::Choice)
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"vc", false, "an output buffer per VC"},
+                  {"port", true, "one output buffer per port, shared by its data VCs"}},
+              [](SimConfig& c) -> bool& { return c.sw.out_shared; })
       .doc("vc", "vc, port",
            "how a switch-to-switch output port's data VCs hold their phits: `vc`, each VC has its own "
            "`switch.output_buffer.<class>` phits; `port`, the VCs share one buffer of `switch.output_buffer.<class>` "
            "phits, any VC taking what the others leave (FOGSim's one `OutQueueLength` FIFO per port); ejection "
            "ports and control VCs keep their own")
       .def(sv("vc"))
-      .set([](ParseState& s, const KeyValue& v) { s.c.sw.out_shared = v.s == "port"; })
-      .echo([](const SimConfig& c) { return nlohmann::json(c.sw.out_shared ? "port" : "vc"); })
       // Added after sweep databases existed: echoed only when port, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.out_shared; }, "echoed when port");
-  t.back().choices = {{"vc", "an output buffer per VC"}, {"port", "one output buffer per port, shared by its data VCs"}};
   const std::vector<ClassKeys> host_class = {{kHostClass, "injection", "ejection", 1, 64, 32, 1}};
   const std::vector<ClassKeys> dfly_classes = {{static_cast<int>(PortClass::Local), "local", "local", 0, 64, 32, 10},
                                                {static_cast<int>(PortClass::Global), "global", "global", 0, 128, 32, 40}};
