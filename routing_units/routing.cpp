@@ -184,8 +184,8 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Par:
     case RoutingAlgo::TugalL:
     case RoutingAlgo::TugalG:
-    case RoutingAlgo::TPar: return m_torus ? false : m_prm.ugal.reevaluate != UgalReeval::Once;
-    case RoutingAlgo::Pb: return m_torus ? false : m_prm.val.recompute || m_prm.ugal.reevaluate != UgalReeval::Once;
+    case RoutingAlgo::TPar: return replays_draws();
+    case RoutingAlgo::Pb: return m_torus ? false : m_prm.val.recompute || replays_draws();
     case RoutingAlgo::PbAcor: return true;
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:

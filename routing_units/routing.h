@@ -187,8 +187,8 @@ class RoutingUnit {
   const RoutingParams& params() const { return m_prm; }
   // True if a head blocked at its injection buffer is routed again (recomputation).
   bool recomputes() const;
-  // Re-routing at injection replays the first attempt's draws (ugal.reevaluate: blocked)
-  // instead of drawing anew (val.recompute, ACOR).
+  // Re-routing at injection replays the first attempt's draws (ugal.reevaluate: blocked or
+  // minimal, UGAL family) instead of drawing anew (val.recompute, ACOR).
   bool replays_draws() const;
   // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
   bool needs_level_ctrl() const { return uses_level_ctrl(m_algo); }
