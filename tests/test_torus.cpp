@@ -683,6 +683,44 @@ TEST(GalThreshold, IdleLowersFallingThroughputRaises) {
   EXPECT_GT(at260, at200);  // the departures stopped: dD < 0 at 220, 240, 260
 }
 
+// The paper's rule in a steady state (docs/experiments.md, Tori, "Why the rule cannot hold T
+// up"): dD is the difference of two disjoint n2-cycle departure counts with the same mean, so
+// a tie lowers T and P(dD < 0) < 1/2; from T_max the threshold drifts to T_min whatever the
+// constant rate, by about P(tie) per update: at S = N rates (0.007 per cycle, P(tie) 0.77)
+// within about 3,300 cycles, at S = 1 rates (0.44, P(tie) 0.10) within about 30,000.
+TEST(GalThreshold, AConstantDepartureRateDrivesTToTMin) {
+  const GalThresholdParams p{2, 128, 50, 20, 128, true};
+  for (const double rate : {0.007, 0.44}) {
+    SCOPED_TRACE("departure rate " + std::to_string(rate));
+    Rng rng(3, StreamKind::Traffic, static_cast<uint64_t>(rate * 1000));
+    GalThreshold thr(p);
+    const uint64_t cycles = rate < 0.1 ? 8000 : 60000;
+    uint64_t t_min_at = 0;
+    long ups = 0, updates = 0;
+    uint32_t last = p.t0;
+    for (uint64_t c = 0; c < cycles; ++c) {
+      const uint32_t v = thr.value(c, p);
+      if (v != last) {
+        ++updates;
+        if (v > last) ++ups;
+        last = v;
+      }
+      if (v == p.t_min && t_min_at == 0) t_min_at = c;
+      if (rng.uniform() < rate) thr.departure(c);
+    }
+    EXPECT_GT(t_min_at, 0u) << "T never reached T_min";
+    // Mean drift P(tie) per update: about 126 / 0.77 and 126 / 0.10 updates of 20 cycles.
+    if (rate < 0.1) {
+      EXPECT_LT(t_min_at, 5000u);
+    } else {
+      EXPECT_LT(t_min_at, 50000u);
+      EXPECT_GT(t_min_at, 12000u) << "faster than the tie probability allows";
+    }
+    EXPECT_LT(ups * 2, updates) << "rises must be the minority of the moves";
+    EXPECT_LE(thr.value(cycles, p), p.t_min + 20);
+  }
+}
+
 TEST(GalChoose, MinimalBelowThresholdElseShortestWithItsTieRules) {
   const Torus t(TorusShape{8, 2, 1, false});
   Rng rng(5, StreamKind::Traffic, 0);
