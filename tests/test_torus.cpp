@@ -687,7 +687,8 @@ TEST(GalThreshold, IdleLowersFallingThroughputRaises) {
 // up"): dD is the difference of two disjoint n2-cycle departure counts with the same mean, so
 // a tie lowers T and P(dD < 0) < 1/2; from T_max the threshold drifts to T_min whatever the
 // constant rate, by about P(tie) per update: at S = N rates (0.007 per cycle, P(tie) 0.77)
-// within about 3,300 cycles, at S = 1 rates (0.44, P(tie) 0.10) within about 30,000.
+// within about 3,300 cycles, at S = 1 rates (0.44 per cycle; with at most one departure per
+// cycle the counts are binomial, P(tie) about 0.13) within about 20,000.
 TEST(GalThreshold, AConstantDepartureRateDrivesTToTMin) {
   const GalThresholdParams p{2, 128, 50, 20, 128, true};
   for (const double rate : {0.007, 0.44}) {
@@ -709,7 +710,7 @@ TEST(GalThreshold, AConstantDepartureRateDrivesTToTMin) {
       if (rng.uniform() < rate) thr.departure(c);
     }
     EXPECT_GT(t_min_at, 0u) << "T never reached T_min";
-    // Mean drift P(tie) per update: about 126 / 0.77 and 126 / 0.10 updates of 20 cycles.
+    // Mean drift P(tie) per update: about 126 / 0.77 and 126 / 0.13 updates of 20 cycles.
     if (rate < 0.1) {
       EXPECT_LT(t_min_at, 5000u);
     } else {
