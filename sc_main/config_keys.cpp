@@ -1069,6 +1069,22 @@ std::vector<KeySpec> build() {
       })
       // Added after sweep databases existed: echoed only when packet, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.credit_at_grant; }, "echoed when packet");
+  K(t, "switch.ejection_grant")
+      .run_only()
+      .choice(std::vector<std::tuple<std::string, bool, std::string>>{
+                  {"room", false, "when the ejection buffer has room and nothing else crosses into it"},
+                  {"host-idle", true, "only while the host link is idle (FOGSim's consume port)"}},
+              [](SimConfig& c) -> bool& { return c.sw.eject_on_idle_host; })
+      .doc("room", "room, host-idle",
+           "when a packet for a host is granted the crossbar: `room`, like any output, when the ejection buffer "
+           "has room for it and no other packet is crossing into it; `host-idle`, only while the host link is "
+           "idle (the node is not receiving a packet), at most one per allocator pass, the buffer's room counted "
+           "with the packets granted and not yet in it, which cross into it one after another (FOGSim's IOQ "
+           "consume port, whose arbiter asks the node, not the buffer: with a crossbar faster than the host link "
+           "or `switch.pipeline_position: output`, packets wait for the node's idle cycles)")
+      .def(sv("room"))
+      // Added after sweep databases existed: echoed only when host-idle, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.eject_on_idle_host; }, "echoed when host-idle");
   K(t, "switch.output_sharing")
       .run_only()
       .choice(std::vector<std::tuple<std::string, bool, std::string>>{

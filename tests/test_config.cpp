@@ -187,7 +187,7 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml", {"sim.check_vc_order=true", "sim.scheduler=kernel", "switch.allocator_iterations=2", "switch.crossbar=transfer",
                                "source.when_full=skip", "source.injection_vc=dest",
                                "switch.output_credits=inside", "switch.output_sharing=port", "switch.credit_return=packet",
-                               "switch.pipeline_position=output"}},
+                               "switch.pipeline_position=output", "switch.ejection_grant=host-idle"}},
            {"dfly-tiny.yaml", {"routing=ugal-l", "ugal.occupancy_scope=vc", "ugal.reevaluate=minimal"}},
            {"dfly-tiny.yaml", {"phases=[{start: 0, load: 0.2}, {start: 500, traffic: adv+1}]"}},
            {"qcn-tiny.yaml", {}},

@@ -491,6 +491,41 @@ TEST(Network, TransferCrossbarIsConnectionsAtSpeedupOne) {
   EXPECT_NEAR(metrics(z)["latency_avg"].get<double>(), metrics(zc)["latency_avg"].get<double>(), 1.0);
 }
 
+// switch.ejection_grant: host-idle (FOGSim's consume port): a packet for a host is granted
+// only while the host link is idle, one per allocator pass, and packets granted toward one
+// host cross into its buffer one after another. On dfly-tiny with the transfer crossbar
+// (S = 2) and the 5-cycle pipeline at the output, a packet granted at cycle c leaves at
+// c + 5 and its tail at c + 12: were each grant to wait for the previous packet's tail, a
+// host would receive at most 8 phits per 13 cycles (0.615), and MIN under UN at 0.9 would
+// accept no more. The packets granted while a host waits for its pipeline, crossing behind
+// one another, keep it above that bound, yet below the `room` rule, which grants whenever
+// the buffer has room; a second allocator pass lets an idle host take a second packet in
+// the cycle. Every packet is delivered (drain), on both crossbars and under Valiant too.
+TEST(Network, EjectionGrantWhileTheHostIsIdleQueuesPacketsBehindItsPipeline) {
+  const std::string sat = "routing=min traffic=un load=0.9 switch.crossbar=transfer switch.pipeline_position=output";
+  const ScflyRun room = run_scfly(tiny_config(), sat);
+  const ScflyRun idle = run_scfly(tiny_config(), sat + " switch.ejection_grant=host-idle");
+  const ScflyRun idle2 = run_scfly(tiny_config(), sat + " switch.ejection_grant=host-idle switch.allocator_iterations=2");
+  for (const ScflyRun* r : {&room, &idle, &idle2}) expect_ok(*r);
+  EXPECT_EQ(idle.json["config"]["switch"]["ejection_grant"], "host-idle");
+  EXPECT_FALSE(room.json["config"]["switch"].contains("ejection_grant"));  // echoed only when host-idle
+  const double a_room = metrics(room)["accepted_load"].get<double>();
+  const double a_idle = metrics(idle)["accepted_load"].get<double>();
+  const double a_idle2 = metrics(idle2)["accepted_load"].get<double>();
+  EXPECT_GT(a_idle, 8.0 / 13.0 + 0.1);
+  EXPECT_LT(a_idle, a_room - 0.02);
+  EXPECT_GT(a_idle2, a_idle + 0.02);
+  const std::string drain = " warmup_cycles=1000 measure_cycles=3000 drain=true switch.ejection_grant=host-idle";
+  for (const std::string& args : {sat, std::string("routing=min traffic=un load=0.9"),
+                                 std::string("routing=val traffic=adv+1 load=0.5 switch.crossbar=transfer")}) {
+    SCOPED_TRACE(args);
+    const ScflyRun r = run_scfly(tiny_config(), args + drain);
+    expect_ok(r);
+    EXPECT_TRUE(r.json["run"]["drained"].get<bool>());
+    EXPECT_EQ(metrics(r)["packets_generated"], metrics(r)["packets_delivered"]);
+  }
+}
+
 // MIN under ADV+1: all a*p nodes of a group share the single global link to the next
 // group, so accepted load saturates at 1/(a*p) = 1/8 phits/node/cycle.
 TEST(Network, MinUnderAdvPlus1SaturatesAtOneOverAP) {

@@ -42,6 +42,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   if (prm.credit_at_grant && !prm.out_in_credit_loop)
     throw std::invalid_argument("switch.credit_return packet needs switch.output_credits inside");
   m_credit_at_grant = prm.credit_at_grant;
+  m_eject_idle = prm.eject_on_idle_host;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -67,6 +68,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_in_active.assign(K, 0);
   m_out_active.assign(K, 0);
   m_link_vc.assign(K, -1);
+  if (m_eject_idle) {
+    m_eject_owed.assign(K, 0);
+    m_eject_pass.assign(K, 0);
+  }
   m_link_len.assign(K, 0);
   m_link_ahead.assign(K, 0);
   m_is_host.assign(K, 0);
@@ -504,6 +509,7 @@ void Switch::allocate() {
 template <bool kCtl>
 bool Switch::allocate_pass() {
   m_reqs.clear();
+  ++m_pass;
   const bool inside = m_out_inside;  // hoisted out of the loops
   // Input stage: each input port offers up to (S - active connections) requests, chosen
   // round-robin over its VCs, only for output VCs that could accept the whole packet.
@@ -519,6 +525,8 @@ bool Switch::allocate_pass() {
       assert(iv.routed && !iv.connected);
       const uint32_t phits = iv.phits;
       auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
+        if (m_eject_idle && m_is_host[op] && ov_index < m_out_data[op]) [[unlikely]]
+          return eject_room(op) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
         if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
         if (!inside) return true;
         // Output buffer inside the credit loop: the downstream VC must take all of it.
@@ -579,23 +587,38 @@ bool Switch::allocate_pass() {
   }
   std::sort(m_reqs.begin(), m_reqs.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
   for (const Conn& r : m_reqs) {
-    if (m_out_active[r.out_port] >= m_conn_cap) continue;
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
-    if (ov.writing) continue;  // another input won this output VC this cycle
     InVc& iv = m_ivc[r.in_port][r.in_vc];
-    const bool shared = shared_vc(r.out_port, r.out_vc);
-    // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
-    if (shared && m_port_free[r.out_port] < iv.phits) continue;
-    ov.writing = true;
-    if (inside) ov.credits -= static_cast<int32_t>(ov.credit_cap ? iv.phits : 0);  // spent now
-    if (shared) {
-      m_port_free[r.out_port] -= iv.phits;
-      refresh_room(r.out_port, r.out_vc);
+    if (m_eject_idle && m_is_host[r.out_port] && r.out_vc < m_out_data[r.out_port]) [[unlikely]] {
+      // switch.ejection_grant host-idle: one grant per pass, only while the host link is
+      // idle; the packet crosses after those granted before it (traverse_crossbar).
+      if (m_eject_pass[r.out_port] == m_pass || m_link_vc[r.out_port] >= 0 || eject_room(r.out_port) < iv.phits)
+        continue;
+      m_eject_pass[r.out_port] = m_pass;
+      m_eject_owed[r.out_port] += iv.phits;
+      if (!ov.writing) {
+        ov.writing = true;
+        ov.feed_port = r.in_port;
+        ov.feed_vc = r.in_vc;
+        m_out_room[oix(r.out_port, r.out_vc)] = 0;
+      }
     } else {
-      m_out_room[oix(r.out_port, r.out_vc)] = 0;
+      if (m_out_active[r.out_port] >= m_conn_cap) continue;
+      if (ov.writing) continue;  // another input won this output VC this cycle
+      const bool shared = shared_vc(r.out_port, r.out_vc);
+      // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
+      if (shared && m_port_free[r.out_port] < iv.phits) continue;
+      ov.writing = true;
+      if (inside) ov.credits -= static_cast<int32_t>(ov.credit_cap ? iv.phits : 0);  // spent now
+      if (shared) {
+        m_port_free[r.out_port] -= iv.phits;
+        refresh_room(r.out_port, r.out_vc);
+      } else {
+        m_out_room[oix(r.out_port, r.out_vc)] = 0;
+      }
+      ov.feed_port = r.in_port;
+      ov.feed_vc = r.in_vc;
     }
-    ov.feed_port = r.in_port;
-    ov.feed_vc = r.in_vc;
     iv.connected = true;
     if (m_credit_at_grant && (!kCtl || r.in_port < radix())) {
       // switch.credit_return packet: the whole packet's credits go upstream now, all landing
@@ -723,6 +746,20 @@ void Switch::traverse_crossbar(uint64_t now) {
     const Conn c = m_conns[i];
     InVc& iv = m_ivc[c.in_port][c.in_vc];
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
+    // switch.ejection_grant host-idle: packets granted toward one host cross one at a time,
+    // in the order the first phit of each gets its turn.
+    const bool owed = m_eject_idle && m_is_host[c.out_port] && c.out_vc < m_out_data[c.out_port];
+    if (owed) [[unlikely]] {
+      if (!ov.writing) {
+        ov.writing = true;
+        ov.feed_port = c.in_port;
+        ov.feed_vc = c.in_vc;
+        m_out_room[oix(c.out_port, c.out_vc)] = 0;
+      } else if (ov.feed_port != c.in_port || ov.feed_vc != c.in_vc) {
+        ++i;
+        continue;
+      }
+    }
     bool tail = false;
     // One phit per cycle per connection; S under switch.crossbar: transfer.
     const int rate = kTransfer ? m_xbar_rate : 1;
@@ -745,6 +782,7 @@ void Switch::traverse_crossbar(uint64_t now) {
       }
       if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
       ov.buf.push(f);
+      if (owed) --m_eject_owed[c.out_port];
       ++m_out_phits[c.out_port];
       m_out_busy.set(c.out_port);
       if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link

@@ -110,6 +110,14 @@ struct SwitchParams {
   // a packet whole at its grant); phit (false): one credit per phit as it leaves. Needs
   // out_in_credit_loop (every sender spends a packet's credits at its start).
   bool credit_at_grant = false;
+  // switch.ejection_grant: host-idle: a packet for a host is granted the crossbar only while
+  // that host's link is idle (the node is not receiving a packet), at most one per allocator
+  // pass; several packets granted toward a host cross into its ejection buffer one after
+  // another, the buffer's room counted with those not yet in it. FOGSim's IOQ consume port
+  // (its arbiter asks the node, `generatorModule::checkConsume`, not the queue's crossbar
+  // input). room (false): granted when the ejection buffer has room and no other packet is
+  // crossing into it, like every other output.
+  bool eject_on_idle_host = false;
   uint32_t latency[kMaxPortClasses] = {1, 10, 40};   // link latency, cycles
   bool rtl_acor = false;                  // co-simulate the Verilated ACOR level controller
   bool rtl_ugal = false;                  // ... the Verilated UGAL selector
@@ -333,6 +341,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   size_t m_ostride = 0;
   // The room of output VC (op, v) after a change: 0 while a connection writes into it,
   // else its free phits (shared data VCs: the port's).
+  // switch.ejection_grant host-idle: the room of host port op's ejection buffer less the
+  // phits granted toward it and not yet in it.
+  uint32_t eject_room(int op) const {
+    const uint32_t free = m_ovc[static_cast<size_t>(op)][0].buf.free();
+    const uint32_t owed = m_eject_owed[static_cast<size_t>(op)];
+    return free > owed ? free - owed : 0;
+  }
   uint32_t out_room_of(int op, int v) const {
     const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)];
     if (ov.writing) return 0;
@@ -425,6 +440,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   int m_out_delay = 0;
   // switch.credit_return: packet (SwitchParams::credit_at_grant).
   bool m_credit_at_grant = false;
+  // switch.ejection_grant: host-idle (SwitchParams::eject_on_idle_host): per port, the
+  // phits granted toward a host and not yet in its ejection buffer, and the allocator pass
+  // (m_pass) that last granted it.
+  bool m_eject_idle = false;
+  std::vector<uint32_t> m_eject_owed;
+  std::vector<uint32_t> m_eject_pass;
+  uint32_t m_pass = 0;
   // ugal.reevaluate: blocked (RoutingUnit::replays_draws): per input VC (vix) of a
   // re-routing input, the switch's random stream as the head's first routing found it; a
   // re-routing replays it, so the head meets the same candidates again. Empty otherwise.
