@@ -525,8 +525,8 @@ bool Switch::allocate_pass() {
       assert(iv.routed && !iv.connected);
       const uint32_t phits = iv.phits;
       auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
-        if (m_eject_idle && m_is_host[op] && ov_index < m_out_data[op]) [[unlikely]]
-          return eject_room(op) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
+        if (eject_queued(op, ov_index)) [[unlikely]]
+          return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
         if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
         if (!inside) return true;
         // Output buffer inside the credit loop: the downstream VC must take all of it.
@@ -589,10 +589,11 @@ bool Switch::allocate_pass() {
   for (const Conn& r : m_reqs) {
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
     InVc& iv = m_ivc[r.in_port][r.in_vc];
-    if (m_eject_idle && m_is_host[r.out_port] && r.out_vc < m_out_data[r.out_port]) [[unlikely]] {
+    if (eject_queued(r.out_port, r.out_vc)) [[unlikely]] {
       // switch.ejection_grant host-idle: one grant per pass, only while the host link is
       // idle; the packet crosses after those granted before it (traverse_crossbar).
-      if (m_eject_pass[r.out_port] == m_pass || m_link_vc[r.out_port] >= 0 || eject_room(r.out_port) < iv.phits)
+      if (m_eject_pass[r.out_port] == m_pass || m_link_vc[r.out_port] >= 0 ||
+          eject_room(r.out_port, r.out_vc) < iv.phits)
         continue;
       m_eject_pass[r.out_port] = m_pass;
       m_eject_owed[r.out_port] += iv.phits;
@@ -748,7 +749,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
     // switch.ejection_grant host-idle: packets granted toward one host cross one at a time,
     // in the order the first phit of each gets its turn.
-    const bool owed = m_eject_idle && m_is_host[c.out_port] && c.out_vc < m_out_data[c.out_port];
+    const bool owed = eject_queued(c.out_port, c.out_vc);
     if (owed) [[unlikely]] {
       if (!ov.writing) {
         ov.writing = true;

@@ -339,15 +339,19 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // of every candidate of every waiting head, each cycle, without visiting the VC).
   std::vector<uint32_t> m_out_room;
   size_t m_ostride = 0;
-  // The room of output VC (op, v) after a change: 0 while a connection writes into it,
-  // else its free phits (shared data VCs: the port's).
-  // switch.ejection_grant host-idle: the room of host port op's ejection buffer less the
-  // phits granted toward it and not yet in it.
-  uint32_t eject_room(int op) const {
-    const uint32_t free = m_ovc[static_cast<size_t>(op)][0].buf.free();
+  // switch.ejection_grant host-idle: (op, v) is a host port's data VC, whose grants wait for
+  // an idle host and whose connections queue (eject_room counts what they still owe).
+  bool eject_queued(int op, int v) const {
+    return m_eject_idle && m_is_host[static_cast<size_t>(op)] && v < m_out_data[static_cast<size_t>(op)];
+  }
+  // ... the room of that ejection buffer less the phits granted toward it and not yet in it.
+  uint32_t eject_room(int op, int v) const {
+    const uint32_t free = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)].buf.free();
     const uint32_t owed = m_eject_owed[static_cast<size_t>(op)];
     return free > owed ? free - owed : 0;
   }
+  // The room of output VC (op, v) after a change: 0 while a connection writes into it,
+  // else its free phits (shared data VCs: the port's).
   uint32_t out_room_of(int op, int v) const {
     const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)];
     if (ov.writing) return 0;
