@@ -81,8 +81,8 @@ TEST(Cli, EveryShippedExperimentFileIsValid) {
     ++files;
     const bool card = slurp(e.path().string()).find("\ncolumns:") != std::string::npos;
     // A card's permutation rows are capped: 1,000 seeds differ only in the seed.
-    const std::string cmd = "cd '" + src + "' && " + SCFLY_BIN + (card ? " report-card " : " sweep ") +
-                            e.path().string() + (card ? " --permutations 2" : "") + " --dry-run >/dev/null 2>" + err;
+    const std::string cmd = "cd '" + src + "' && " + SCFLY_BIN + (card ? " report-card '" : " sweep '") +
+                            e.path().string() + (card ? "' --permutations 2" : "'") + " --dry-run >/dev/null 2>" + err;
     const int st = std::system(cmd.c_str());
     EXPECT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << e.path() << "\n" << slurp(err);
   }
