@@ -692,9 +692,12 @@ int sc_main(int argc, char* argv[]) {
   card->add_option("--md", card_md, "also write the Markdown table to FILE");
   card->add_option("--json", card_json, "write every value (permutation lists, series, hop histograms) to FILE");
   card->add_flag("--dry-run", card_dry, "list each row's points, run nothing");
-  int card_perms = 0;
-  card->add_option("--permutations", card_perms, "run at most N of each row's permutations (a first look)")
-      ->check(CLI::Range(1, 100000));
+  std::string card_perms;
+  std::vector<std::string> card_rows;
+  card->add_option("--permutations", card_perms,
+                   "N: run seeds 1..N of each row's permutations (a first look); A-B: seeds A..B only (a block "
+                   "of a long row, e.g. for another machine)");
+  card->add_option("--rows", card_rows, "run and report only these rows (names, comma-separated)")->delimiter(',');
   CLI::App* keys = app.add_subcommand("keys", "print every configuration key (default, allowed values, meaning) as "
                                                "the Markdown table of docs/config.md");
   try {
@@ -736,6 +739,7 @@ int sc_main(int argc, char* argv[]) {
     o.jobs = jobs;
     o.dry_run = card_dry;
     o.permutations = card_perms;
+    o.rows = card_rows;
     o.progress_bar = ::isatty(2) != 0;
     return scfly::run_report_card(card_path, o);
   }

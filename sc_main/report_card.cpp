@@ -161,9 +161,76 @@ Card load_card(const std::string& path) {
   return c;
 }
 
+// Which permutation seeds to run: all, a prefix 1..N, or a range A..B (--permutations).
+struct PermSelection {
+  int first = 1, last = 0;  // last 0: up to the row's count
+  bool range = false;       // A-B (strict: B must not pass the row's count)
+};
+
+PermSelection parse_permutations(const std::string& text) {
+  PermSelection sel;
+  if (text.empty()) return sel;
+  const auto bad_value = [&]() -> ConfigError {
+    return ConfigError("--permutations: value '" + text +
+                       "' is not allowed; expected N (seeds 1..N) or A-B (seeds A..B) with 1 <= A <= B <= 100000");
+  };
+  const auto number = [&](const std::string& t) {
+    if (t.empty() || t.size() > 6 || !std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; }))
+      throw bad_value();
+    const int v = std::stoi(t);
+    if (v < 1 || v > 100000) throw bad_value();
+    return v;
+  };
+  const size_t dash = text.find('-');
+  if (dash == std::string::npos) {
+    sel.last = number(text);
+  } else {
+    sel.range = true;
+    sel.first = number(text.substr(0, dash));
+    sel.last = number(text.substr(dash + 1));
+    if (sel.first > sel.last) throw bad_value();
+  }
+  return sel;
+}
+
+// The seeds [first, last] of a permutation row under `sel`.
+std::pair<int, int> row_seeds(const Row& row, const PermSelection& sel) {
+  if (!row.permutations) return {0, 0};
+  if (sel.last == 0) return {1, row.permutations};
+  if (!sel.range) return {1, std::min(sel.last, row.permutations)};
+  if (sel.last > row.permutations)
+    throw ConfigError("--permutations: value '" + std::to_string(sel.first) + "-" + std::to_string(sel.last) +
+                      "' is not allowed for row '" + row.name + "', which has " +
+                      std::to_string(row.permutations) + " permutations; expected A-B with B <= " +
+                      std::to_string(row.permutations));
+  return {sel.first, sel.last};
+}
+
+// Keeps only the rows named in `names` (in the card's order); a stability row needs its
+// reference row too.
+void select_rows(Card& c, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  std::string all;
+  for (const Row& r : c.rows) all += (all.empty() ? "" : ", ") + r.name;
+  std::set<std::string> want;
+  for (const std::string& n : names) {
+    if (std::none_of(c.rows.begin(), c.rows.end(), [&](const Row& r) { return r.name == n; }))
+      throw ConfigError("--rows: value '" + n + "' is not a row of the card; rows: " + all);
+    want.insert(n);
+  }
+  for (const Row& r : c.rows)
+    if (want.count(r.name) && r.kind == RowKind::Stability && !want.count(r.reference))
+      throw ConfigError("--rows: row '" + r.name + "' compares with row '" + r.reference +
+                        "'; add '" + r.reference + "' to --rows");
+  std::vector<Row> kept;
+  for (const Row& r : c.rows)
+    if (want.count(r.name)) kept.push_back(r);
+  c.rows = kept;
+}
+
 // The sweep of one row, built as a sweep document and parsed by the sweep parser (so every
-// key is checked there).
-SweepSpec row_sweep(const Card& c, const Row& row, int max_perms) {
+// key is checked there). Permutation `pI` has seed I.
+SweepSpec row_sweep(const Card& c, const Row& row, std::pair<int, int> seeds) {
   YAML::Node doc(YAML::NodeType::Map);
   doc["name"] = c.name + "-" + row.name;
   doc["base"] = c.base;
@@ -174,8 +241,7 @@ SweepSpec row_sweep(const Card& c, const Row& row, int max_perms) {
   axes["column"] = YAML::Clone(c.columns);
   if (row.permutations) {
     YAML::Node perms(YAML::NodeType::Map);
-    const int n = max_perms > 0 ? std::min(max_perms, row.permutations) : row.permutations;
-    for (int i = 1; i <= n; ++i) perms["p" + std::to_string(i)]["seed"] = i;
+    for (int i = seeds.first; i <= seeds.second; ++i) perms["p" + std::to_string(i)]["seed"] = i;
     axes["perm"] = perms;
   }
   doc["axes"] = axes;
@@ -199,10 +265,14 @@ int run_report_card(const std::string& path, const ReportCardOptions& opt) {
   Card card;
   std::vector<SweepSpec> specs;
   std::vector<std::vector<SweepPoint>> points;
+  std::vector<std::pair<int, int>> seeds;  // per row: the permutation seeds run
   try {
     card = load_card(path);
+    select_rows(card, opt.rows);
+    const PermSelection sel = parse_permutations(opt.permutations);
     for (const Row& row : card.rows) {
-      specs.push_back(row_sweep(card, row, opt.permutations));
+      seeds.push_back(row_seeds(row, sel));
+      specs.push_back(row_sweep(card, row, seeds.back()));
       points.push_back(expand_sweep(specs.back()));
     }
   } catch (const ConfigError& e) {
@@ -232,32 +302,39 @@ int run_report_card(const std::string& path, const ReportCardOptions& opt) {
     for (size_t i = 0; i < specs.size(); ++i) {
       const Row& row = card.rows[i];
       json r = {{"name", row.name}, {"label", row.label}, {"values", json::object()}};
-      // The column (and permutation) of every series and point.
-      std::map<std::string, std::pair<std::string, std::string>> series_of;  // series -> (column, perm)
-      for (const SweepPoint& p : points[i])
-        series_of[p.series] = {p.labels.value("column", ""), p.labels.value("perm", "")};
+      // The column (and permutation seed) of every series and point.
+      std::map<std::string, std::pair<std::string, int>> series_of;  // series -> (column, seed)
+      for (const SweepPoint& p : points[i]) {
+        const std::string perm = p.labels.value("perm", "");
+        series_of[p.series] = {p.labels.value("column", ""), perm.size() > 1 ? std::stoi(perm.substr(1)) : 0};
+      }
       if (row.kind == RowKind::Saturation) {
         r["kind"] = "saturation";
-        std::map<std::string, std::vector<json>> per_col;
+        if (row.permutations) r["seed_range"] = {seeds[i].first, seeds[i].second};
+        std::map<std::string, std::vector<std::pair<int, json>>> per_col;  // column -> (seed, value)
         for (const json& s : db.saturation_rows(specs[i].name)) {
           const auto it = series_of.find(s.value("series", ""));
           if (it == series_of.end()) continue;
-          per_col[it->second.first].push_back(s["saturation_throughput"]);
+          per_col[it->second.first].emplace_back(it->second.second, s["saturation_throughput"]);
         }
+        const size_t want = row.permutations ? static_cast<size_t>(seeds[i].second - seeds[i].first + 1) : 1;
         for (const std::string& col : card.column_names) {
-          const auto& v = per_col[col];
+          auto& v = per_col[col];
+          std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
           json cell;
           std::vector<double> vals;
-          for (const json& x : v)
-            if (x.is_number()) vals.push_back(x.get<double>());
-          const int want = row.permutations ? (opt.permutations > 0 ? std::min(opt.permutations, row.permutations)
-                                                                     : row.permutations)
-                                            : 1;
+          for (const auto& x : v)
+            if (x.second.is_number()) vals.push_back(x.second.get<double>());
           if (row.permutations) {
-            cell["permutations"] = v;
+            cell["permutations"] = json::array();
+            cell["seeds"] = json::array();
+            for (const auto& x : v) {
+              cell["permutations"].push_back(x.second);
+              cell["seeds"].push_back(x.first);
+            }
             cell["of"] = row.permutations;
           }
-          if (!vals.empty() && vals.size() == v.size() && static_cast<int>(v.size()) == want) {
+          if (!vals.empty() && vals.size() == v.size() && v.size() == want) {
             double sum = 0;
             for (double x : vals) sum += x;
             cell["value"] = sum / static_cast<double>(vals.size());
@@ -344,8 +421,13 @@ int run_report_card(const std::string& path, const ReportCardOptions& opt) {
           text += " (" + fmt(v.get<double>() / norm.get<double>(), 2) + ")";
         if (cell.contains("min") && cell.contains("permutations")) {
           text += " [" + fmt(cell["min"].get<double>()) + "-" + fmt(cell["max"].get<double>()) + "]";
-          if (cell["permutations"].size() < cell["of"].get<size_t>())
-            text += " " + std::to_string(cell["permutations"].size()) + " of " + std::to_string(cell["of"].get<int>());
+          const size_t n = cell["permutations"].size(), of = cell["of"].get<size_t>();
+          const int first = r["seed_range"][0].get<int>();
+          if (first > 1)
+            text += " seeds " + std::to_string(first) + "-" + std::to_string(r["seed_range"][1].get<int>()) + " of " +
+                    std::to_string(of);
+          else if (n < of)
+            text += " " + std::to_string(n) + " of " + std::to_string(of);
         }
       }
       md << " " << text << " |";

@@ -4,7 +4,7 @@
 // (sc_main/experiments/gal-report-card.yaml).
 //
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE]
-//                     [--permutations N] [--dry-run]
+//                     [--permutations N|A-B] [--rows NAME,...] [--dry-run]
 //
 // Card file:
 //   name: gal-report-card                  # default: the file's stem; names the row sweeps
@@ -29,7 +29,12 @@
 //               random permutations; each searched on its own), and the JSON keeps every
 //               permutation's value (the histogram of the GAL paper's Fig. 9) with min and
 //               max. --permutations N runs seeds 1..N only (the same points as in the
-//               full row, so a later full run reuses them) and the cell says "N of M".
+//               full row, so a later full run reuses them) and the cell says "N of M";
+//               --permutations A-B runs seeds A..B (B <= M), so a long row can be split
+//               into blocks run on different machines or days ("seeds A-B of M"). The
+//               JSON lists each permutation's seed beside its value ("seeds"), and
+//               `scfly plot BLOCK.json ... --recipe card-permutations` merges the blocks
+//               by seed (its summary: mean, SD, standard error, min, max per column).
 //   latency     latency_avg at the row's load (one run per column), with hops_avg and the
 //               hop-count distribution (GAL sec. IV.D) in the JSON.
 //   stability   one run past saturation (the row's load, with a time series of
@@ -39,11 +44,14 @@
 //               at least `ratio` x the first quarter's (no downward trend). The paper's
 //               definition: "the accepted throughput remains constant even as the offered
 //               load is increased beyond the saturation point" (sec. IV.E).
+// --rows NAME,... runs and reports only those rows (a stability row needs its reference row
+// among them).
 // Every row is an ordinary sweep (name "<card name>-<row name>") in the one database, so a
 // rerun resumes and reuses every finished point.
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace scfly {
 
@@ -52,7 +60,10 @@ struct ReportCardOptions {
   std::string md_path;   // also write the Markdown table here
   std::string json_path; // every value, the permutation lists and the series
   int jobs = 1;
-  int permutations = 0;  // > 0: at most this many of each row's permutations (a prefix)
+  // Which of each permutation row's seeds: "" all; "N" seeds 1..N (at most the row's
+  // count, a prefix); "A-B" seeds A..B (1 <= A <= B <= the row's count, else exit 2).
+  std::string permutations;
+  std::vector<std::string> rows;  // non-empty: only these rows (by name)
   bool dry_run = false;
   bool progress_bar = false;
 };

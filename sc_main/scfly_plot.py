@@ -18,6 +18,10 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
                  per-permutation saturation throughputs (GAL paper Fig. 9), the accepted
                  load over time past saturation (Figs. 13-14), the hop-count distributions
                  of the latency row (sec. IV.D))
+  scfly plot BLOCK.json [BLOCK.json ...] --recipe card-permutations
+                 (blocks of one permutation row run with `report-card --permutations A-B`,
+                 merged by seed; prints each column's count, mean, SD, standard error,
+                 min and max)
   scfly plot TVLB.json --recipe tvlb
                  (from `scfly tvlb -o`: Step 1's mean LP throughput per Table 1 point with
                  its standard error, the T-UGAL paper's Figs. 4-5)
@@ -625,6 +629,76 @@ def card_rows(card, kind, what):
     return rows
 
 
+def seed_ranges(seeds):
+    """'1-200, 301-400' for a sorted list of seeds."""
+    out, start, prev = [], None, None
+    for x in seeds:
+        if start is None:
+            start = prev = x
+        elif x == prev + 1:
+            prev = x
+        else:
+            out.append(f"{start}-{prev}" if prev > start else f"{start}")
+            start = prev = x
+    if start is not None:
+        out.append(f"{start}-{prev}" if prev > start else f"{start}")
+    return ", ".join(out)
+
+
+def merge_cards(paths):
+    """The card of paths[0] with its permutation row's cells merged by seed over every file
+    (blocks of `report-card --permutations A-B`). A seed in two files must have one value."""
+    cards = [load_card(p) for p in paths]
+    first = cards[0]
+    row0 = card_rows(first, "saturation", "row with permutations")[0]
+    merged = {c: {} for c in first["columns"]}
+    of = None
+    for path, card in zip(paths, cards):
+        if card.get("name") != first.get("name") or card["columns"] != first["columns"]:
+            raise PlotError(f"'{path}' is card '{card.get('name')}' with columns {card['columns']}; "
+                            f"'{paths[0]}' is '{first.get('name')}' with {first['columns']}")
+        rows = [r for r in card_rows(card, "saturation", "row with permutations") if r["name"] == row0["name"]]
+        if not rows:
+            raise PlotError(f"'{path}' has no permutation row '{row0['name']}'")
+        for c in first["columns"]:
+            cell = rows[0]["values"].get(c, {})
+            vals = cell.get("permutations", [])
+            seeds = cell.get("seeds")
+            if seeds is None or len(seeds) != len(vals):
+                raise PlotError(f"'{path}' lists no seeds for column {c} (written by an older scfly); "
+                                f"rerun its report-card command on its database to rewrite it")
+            if of is not None and cell.get("of") != of:
+                raise PlotError(f"'{path}': column {c} has {cell.get('of')} permutations in all, not {of}")
+            of = cell.get("of")
+            for sd, v in zip(seeds, vals):
+                if sd in merged[c] and merged[c][sd] != v:
+                    raise PlotError(f"seed {sd} of column {c} has two values ({merged[c][sd]} and {v}; "
+                                    f"the second in '{path}'): blocks of different card files?")
+                merged[c][sd] = v
+    for c in first["columns"]:
+        seeds = sorted(merged[c])
+        row0["values"][c] = {"permutations": [merged[c][sd] for sd in seeds], "seeds": seeds, "of": of}
+    return first
+
+
+def permutation_summary(card, row):
+    """Lines of each column's count, mean, SD, standard error, min and max."""
+    lines = [f"card {card.get('name')}, row {row['name']}:"]
+    lines.append(f"{'column':<10} {'n':>5} {'seeds':<16} {'mean':>7} {'sd':>7} {'se':>7} {'min':>7} {'max':>7}")
+    for c in card["columns"]:
+        cell = row["values"].get(c, {})
+        v = [x for x in cell.get("permutations", []) if is_num(x)]
+        seeds = cell.get("seeds") or list(range(1, len(cell.get("permutations", [])) + 1))
+        if not v:
+            lines.append(f"{c:<10} {0:>5}")
+            continue
+        n, m = len(v), sum(v) / len(v)
+        sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1)) if n > 1 else 0.0
+        lines.append(f"{c:<10} {n:>5} {seed_ranges(sorted(seeds)):<16} {m:7.4f} {sd:7.4f} {sd / math.sqrt(n):7.4f} "
+                     f"{min(v):7.4f} {max(v):7.4f}")
+    return "\n".join(lines)
+
+
 def plot_card(plt, a, card):
     cols = card["columns"]
     if a.recipe == "card-permutations":
@@ -634,6 +708,7 @@ def plot_card(plt, a, card):
         allv = [v for c in cols for v in vals[c]]
         if not allv:
             raise PlotError(f"row {row['name']} has no finished permutation yet")
+        print(permutation_summary(card, row))
         lo, hi = min(allv), max(allv)
         width = 0.02  # the spec's default bin width (the paper's is not stated)
         edges = [math.floor(lo / width) * width + i * width for i in range(int((hi - lo) / width) + 3)]
@@ -742,8 +817,9 @@ def parse_args(argv):
     ap = Parser(prog=PREFIX, description=__doc__.split("\n")[0],
                 formatter_class=argparse.RawDescriptionHelpFormatter,
                 epilog="\n".join(__doc__.split("\n")[2:]))
-    ap.add_argument("db", help="results database (SQLite) written by scfly sweep, a report card's JSON, or "
-                               "scfly tvlb -o's JSON (--recipe tvlb)")
+    ap.add_argument("db", nargs="+", help="results database (SQLite) written by scfly sweep, a report card's "
+                                          "JSON (several: blocks of one permutation row, --recipe "
+                                          "card-permutations), or scfly tvlb -o's JSON (--recipe tvlb)")
     ap.add_argument("--recipe", choices=["latency", "throughput", "transient", "transients", "fairness",
                                         "group-fairness", "card-permutations", "card-stability", "card-hops",
                                         "tvlb"])
@@ -771,7 +847,13 @@ def parse_args(argv):
                          "horizontal lines (the ideal and each oblivious routing's)")
     ap.add_argument("--csv", metavar="FILE",
                     help="export the selected rows to this CSV file instead of plotting")
-    return ap.parse_args(argv)
+    a = ap.parse_args(argv)
+    a.inputs = a.db
+    if len(a.inputs) > 1 and a.recipe != "card-permutations":
+        raise PlotError(f"{len(a.inputs)} inputs given ({', '.join(a.inputs)}); only --recipe card-permutations "
+                        f"takes several (blocks of one report card's permutation row)")
+    a.db = a.inputs[0]
+    return a
 
 
 def run(argv):
@@ -780,7 +862,7 @@ def run(argv):
         ext = output_format(a)
         return save(plot_tvlb(import_pyplot(), a, a.db), a, ext)
     if a.recipe and a.recipe.startswith("card-"):
-        card = load_card(a.db)
+        card = merge_cards(a.inputs) if len(a.inputs) > 1 else load_card(a.db)
         ext = output_format(a)
         return save(plot_card(import_pyplot(), a, card), a, ext)
     db, tables = open_db(a.db)

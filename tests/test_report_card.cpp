@@ -1,7 +1,8 @@
 // The report card end to end on the 8-node ring (fast): every row kind, the Markdown and
 // JSON it writes, the analytic bound DOR cannot pass (TOR at 1/3), a permutation row whose
 // prefix run is reused by the full one, resume with nothing rerun, the figures drawn from
-// its JSON, and clear errors for a bad card.
+// its JSON, blocks of seeds (--permutations A-B, --rows) run in separate databases that
+// merge to the full row, and clear errors for a bad card or option.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -94,6 +95,75 @@ TEST(ReportCard, EveryRowKindOnTheRingResumesAndPlots) {
     std::remove(png.c_str());
   }
   for (const std::string& f : {card, db, md, js}) std::remove(f.c_str());
+}
+
+TEST(ReportCard, PermutationBlocksInSeparateDatabasesMergeToTheFullRow) {
+  const std::string card = write_card(kCard);
+  const std::string full_db = tmp("full.sqlite"), a_db = tmp("blockA.sqlite"), b_db = tmp("blockB.sqlite");
+  const std::string full_js = tmp("full.json"), a_js = tmp("blockA.json"), b_js = tmp("blockB.json");
+  const Cmd full = scfly_cmd("report-card " + card + " --db " + full_db + " --jobs 2 --rows avg --json " + full_js);
+  ASSERT_EQ(full.code, 0) << full.err;
+  // --rows avg: only that row ran and is reported.
+  EXPECT_EQ(full.err.find("ringcard-TOR"), std::string::npos) << full.err;
+  EXPECT_EQ(full.out.find("Θ_TOR"), std::string::npos) << full.out;
+  const Cmd a = scfly_cmd("report-card " + card + " --db " + a_db + " --jobs 2 --rows avg --permutations 2-3 --json " + a_js);
+  ASSERT_EQ(a.code, 0) << a.err;
+  EXPECT_NE(a.out.find("seeds 2-3 of 3"), std::string::npos) << a.out;
+  const Cmd b = scfly_cmd("report-card " + card + " --db " + b_db + " --jobs 2 --rows avg --permutations 1 --json " + b_js);
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(b.out.find("1 of 3"), std::string::npos) << b.out;
+
+  const nlohmann::json f = nlohmann::json::parse(slurp(full_js)), ja = nlohmann::json::parse(slurp(a_js)),
+                       jb = nlohmann::json::parse(slurp(b_js));
+  ASSERT_EQ(f["rows"].size(), 1u);
+  for (const char* col : {"DOR", "MIN AD"}) {
+    const nlohmann::json& fc = f["rows"][0]["values"][col];
+    EXPECT_EQ(fc["seeds"], nlohmann::json({1, 2, 3})) << col;
+    EXPECT_EQ(ja["rows"][0]["values"][col]["seeds"], nlohmann::json({2, 3})) << col;
+    EXPECT_EQ(jb["rows"][0]["values"][col]["seeds"], nlohmann::json({1})) << col;
+    // Each seed's value is the same whichever database and block it ran in (deterministic).
+    EXPECT_EQ(fc["permutations"][0], jb["rows"][0]["values"][col]["permutations"][0]) << col;
+    EXPECT_EQ(fc["permutations"][1], ja["rows"][0]["values"][col]["permutations"][0]) << col;
+    EXPECT_EQ(fc["permutations"][2], ja["rows"][0]["values"][col]["permutations"][1]) << col;
+  }
+  // The plot merges the blocks by seed: its summary is the full row's.
+  const std::string png = tmp("merged.png");
+  const Cmd merged = scfly_cmd("plot " + a_js + " " + b_js + " --recipe card-permutations -o " + png);
+  ASSERT_EQ(merged.code, 0) << merged.err;
+  const Cmd whole = scfly_cmd("plot " + full_js + " --recipe card-permutations -o " + png);
+  ASSERT_EQ(whole.code, 0) << whole.err;
+  EXPECT_NE(merged.out.find(" 1-3 "), std::string::npos) << merged.out;
+  EXPECT_EQ(merged.out.substr(0, merged.out.find("wrote")), whole.out.substr(0, whole.out.find("wrote")));
+  // A seed with two different values (blocks of different cards) is refused.
+  nlohmann::json other = ja;
+  other["rows"][0]["values"]["DOR"]["permutations"][0] = 0.123;
+  const std::string other_js = tmp("other.json");
+  std::ofstream(other_js) << other.dump();
+  const Cmd clash = scfly_cmd("plot " + a_js + " " + other_js + " --recipe card-permutations -o " + png);
+  EXPECT_EQ(clash.code, 2);
+  EXPECT_NE(clash.err.find("seed 2 of column DOR has two values"), std::string::npos) << clash.err;
+  for (const std::string& x : {card, full_db, a_db, b_db, full_js, a_js, b_js, png, other_js}) std::remove(x.c_str());
+}
+
+TEST(ReportCard, BadOptionsNameTheOption) {
+  const std::string card = write_card(kCard);
+  struct Case {
+    const char* args;
+    const char* says;
+  };
+  for (const Case& c : {
+           Case{"--permutations 2-4", "'2-4' is not allowed for row 'avg', which has 3 permutations"},
+           Case{"--permutations 3-2", "--permutations: value '3-2' is not allowed; expected N (seeds 1..N) or A-B"},
+           Case{"--permutations 0", "--permutations: value '0' is not allowed"},
+           Case{"--permutations x", "--permutations: value 'x' is not allowed"},
+           Case{"--rows nope", "--rows: value 'nope' is not a row of the card; rows: TOR, avg, Lat, Stab"},
+           Case{"--rows avg,Stab", "--rows: row 'Stab' compares with row 'TOR'; add 'TOR' to --rows"},
+       }) {
+    const Cmd r = scfly_cmd("report-card " + card + " --db " + tmp("bad.sqlite") + " " + c.args + " --dry-run");
+    EXPECT_EQ(r.code, 2) << c.args << r.err;
+    EXPECT_NE(r.err.find(c.says), std::string::npos) << c.args << r.err;
+  }
+  std::remove(card.c_str());
 }
 
 TEST(ReportCard, BadCardsNameTheKey) {
