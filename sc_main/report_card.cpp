@@ -225,7 +225,9 @@ void select_rows(Card& c, const std::vector<std::string>& names) {
   std::vector<Row> kept;
   for (const Row& r : c.rows)
     if (want.count(r.name)) kept.push_back(r);
-  c.rows = kept;
+  // Swap, never assign: assigning a YAML::Node writes through to the node it refers to, so
+  // element-wise assignment would overwrite one row's settings with another's.
+  c.rows.swap(kept);
 }
 
 // The sweep of one row, built as a sweep document and parsed by the sweep parser (so every

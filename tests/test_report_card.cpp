@@ -86,6 +86,16 @@ TEST(ReportCard, EveryRowKindOnTheRingResumesAndPlots) {
   const Cmd again = scfly_cmd("report-card " + card + " --db " + db + " --jobs 2");
   ASSERT_EQ(again.code, 0) << again.err;
   EXPECT_EQ(again.err.find("[1/"), std::string::npos) << again.err;
+  // A subset of the rows is the same rows: same points (nothing runs), same table lines.
+  const Cmd some = scfly_cmd("report-card " + card + " --db " + db + " --jobs 2 --rows TOR,Lat,Stab");
+  ASSERT_EQ(some.code, 0) << some.err;
+  EXPECT_EQ(some.err.find("[1/"), std::string::npos) << some.err;
+  for (const char* label : {"| Θ_TOR |", "| Lat |", "| Stab |"}) {
+    const size_t at = table.find(label);
+    ASSERT_NE(at, std::string::npos) << label;
+    EXPECT_NE(some.out.find(table.substr(at, table.find('\n', at) - at)), std::string::npos) << label << some.out;
+  }
+  EXPECT_EQ(some.out.find("| avg |"), std::string::npos) << some.out;
 
   for (const std::string recipe : {"card-permutations", "card-stability", "card-hops"}) {
     const std::string png = tmp(recipe + ".png");
