@@ -11,47 +11,89 @@
 
 namespace scfly {
 
-const char* to_string(RoutingAlgo r) {
-  switch (r) {
-    case RoutingAlgo::Min: return "min";
-    case RoutingAlgo::Val: return "val";
-    case RoutingAlgo::AcorPacket: return "acor-packet";
-    case RoutingAlgo::AcorSwitch: return "acor-switch";
-    case RoutingAlgo::UgalL: return "ugal-l";
-    case RoutingAlgo::UgalG: return "ugal-g";
-    case RoutingAlgo::Par: return "par";
-    case RoutingAlgo::Pb: return "pb";
-    case RoutingAlgo::PbAcor: return "pb-acor";
-    case RoutingAlgo::MinTable: return "min-table";
-    case RoutingAlgo::MinCond: return "min-cond";
-    case RoutingAlgo::Dor: return "dor";
-    case RoutingAlgo::MinAd: return "min-ad";
-    case RoutingAlgo::Goal: return "goal";
-    case RoutingAlgo::Gal: return "gal";
-    case RoutingAlgo::TugalL: return "t-ugal-l";
-    case RoutingAlgo::TugalG: return "t-ugal-g";
-    case RoutingAlgo::TPar: return "t-par";
-    case RoutingAlgo::Chaos: return "chaos";
+namespace detail {
+
+// scfly's own mechanisms, one row each, in RoutingAlgo order (registry.h). The rule, signal
+// and VC use per hop of each are in its header (minimal.h, valiant.h, acor.h, ugal.h,
+// min_cond.h, torus_routing.h); `vcs` is the hop-slot VC budget those headers derive.
+std::vector<RoutingMechanism> builtin_routings() {
+  struct Row {
+    RoutingAlgo algo;
+    const char* name;
+    const char* doc;
+    bool dfly, torus, mesh;
+    VcBudget vcs;
+    TorusAlgo t;
+    bool adaptive, level_ctrl, sat_flags, global_load;
+  };
+  using R = RoutingAlgo;
+  using T = TorusAlgo;
+  const Row rows[] = {
+      {R::Min, "min", "minimal", true, false, false, {2, 1}, T::Dor, false, false, false, false},
+      {R::Val, "val", "Valiant (Dragonfly: misrouting policies, restricted, recomputation; torus: its torus form)",
+       true, true, true, {4, 2}, T::Val, false, false, false, false},
+      {R::AcorPacket, "acor-packet", "ACOR-Packet: the misrouting policy by the head's blocked attempts", true, false,
+       false, {4, 2}, T::Dor, false, false, false, false},
+      {R::AcorSwitch, "acor-switch", "ACOR-Switch: the misrouting policy by the switch's hysteresis level", true,
+       false, false, {4, 2}, T::Dor, false, true, false, false},
+      {R::UgalL, "ugal-l", "UGAL-L: minimal or Valiant by local queue x hops", true, false, false, {4, 2}, T::Dor,
+       true, false, false, false},
+      {R::UgalG, "ugal-g", "UGAL-G: minimal or Valiant by every queue on both paths", true, false, false, {4, 2},
+       T::Dor, true, false, false, true},
+      {R::Par, "par", "PAR: UGAL-L again at the source group's second switch", true, false, false, {5, 2}, T::Dor,
+       true, false, false, false},
+      {R::Pb, "pb", "Piggyback: UGAL-L with the group's global-link saturation flags", true, false, false, {4, 2},
+       T::Dor, true, false, true, false},
+      {R::PbAcor, "pb-acor", "PB-ACOR: Piggyback with ACOR-Switch's misrouting policy", true, false, false, {4, 2},
+       T::Dor, true, true, true, false},
+      {R::MinTable, "min-table", "MIN by lookup in the conditional forwarding table", true, false, false, {2, 1},
+       T::Dor, false, false, false, false},
+      {R::MinCond, "min-cond", "MIN-COND: the conditional table with a misroute at injection when N > P", true,
+       false, false, {3, 2}, T::Dor, false, false, false, false},
+      {R::Dor, "dor", "dimension-order routing", false, true, true, {}, T::Dor, false, false, false, false},
+      {R::MinAd, "min-ad", "minimal adaptive (Duato escape VCs)", false, true, true, {}, T::MinAd, true, false,
+       false, false},
+      {R::Goal, "goal", "GOAL: oblivious quadrant, minimal adaptive inside it", false, true, false, {}, T::Goal,
+       true, false, false, false},
+      {R::Gal, "gal", "GAL: quadrant by the NIC's injection queues and threshold", false, true, false, {}, T::Gal,
+       true, false, false, false},
+      {R::TugalL, "t-ugal-l", "T-UGAL: UGAL-L over a T-VLB set", true, false, false, {4, 2}, T::Dor, true, false,
+       false, false},
+      {R::TugalG, "t-ugal-g", "T-UGAL: UGAL-G over a T-VLB set", true, false, false, {4, 2}, T::Dor, true, false,
+       false, true},
+      {R::TPar, "t-par", "T-UGAL: PAR over a T-VLB set", true, false, false, {5, 2}, T::Dor, true, false, false,
+       false},
+      {R::Chaos, "chaos", "the chaotic router: minimal adaptive, random derouting from the multiqueue", false, true,
+       true, {}, T::Chaos, true, false, false, false},
+  };
+  std::vector<RoutingMechanism> out;
+  for (const Row& r : rows) {
+    if (static_cast<size_t>(r.algo) != out.size()) throw std::logic_error("routing rows out of RoutingAlgo order");
+    RoutingMechanism m;
+    m.name = r.name;
+    m.doc = r.doc;
+    m.dragonfly = r.dfly;
+    m.torus = r.torus;
+    m.mesh = r.mesh;
+    m.vcs = r.vcs;
+    m.torus_vcs = torus_required_vcs(r.t, false);
+    m.mesh_vcs = torus_required_vcs(r.t, true);
+    m.adaptive = r.adaptive;
+    m.level_ctrl = r.level_ctrl;
+    m.sat_flags = r.sat_flags;
+    m.global_load = r.global_load;
+    out.push_back(std::move(m));
   }
-  return "?";
+  return out;
 }
 
-bool routes_dragonfly(RoutingAlgo r) {
-  return r != RoutingAlgo::Dor && r != RoutingAlgo::MinAd && r != RoutingAlgo::Goal && r != RoutingAlgo::Gal &&
-         r != RoutingAlgo::Chaos;
-}
+}  // namespace detail
 
-bool routes_torus(RoutingAlgo r, bool mesh) {
-  switch (r) {
-    case RoutingAlgo::Dor:
-    case RoutingAlgo::Val:
-    case RoutingAlgo::MinAd:
-    case RoutingAlgo::Chaos: return true;
-    case RoutingAlgo::Goal:
-    case RoutingAlgo::Gal: return !mesh;  // a mesh has no non-minimal quadrant
-    default: return false;
-  }
-}
+const char* to_string(RoutingAlgo r) { return mechanism(r).name.c_str(); }
+
+bool routes_dragonfly(RoutingAlgo r) { return mechanism(r).dragonfly; }
+
+bool routes_torus(RoutingAlgo r, bool mesh) { return mechanism(r).routes_on(false, mesh); }
 
 namespace {
 TorusAlgo torus_algo(RoutingAlgo r) {
@@ -61,30 +103,38 @@ TorusAlgo torus_algo(RoutingAlgo r) {
     case RoutingAlgo::Goal: return TorusAlgo::Goal;
     case RoutingAlgo::Gal: return TorusAlgo::Gal;
     case RoutingAlgo::Chaos: return TorusAlgo::Chaos;
-    default: return TorusAlgo::Dor;
+    default: return TorusAlgo::Dor;  // DOR itself; never read for a mechanism not on a torus, or a plug-in
   }
 }
 }  // namespace
 
-int required_link_vcs(RoutingAlgo r, bool mesh) { return torus_required_vcs(torus_algo(r), mesh); }
-
-bool parse_routing(const std::string& s, RoutingAlgo& out) {
-  for (RoutingAlgo r : {RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
-                        RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb,
-                        RoutingAlgo::PbAcor, RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor,
-                        RoutingAlgo::MinAd, RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL,
-                        RoutingAlgo::TugalG, RoutingAlgo::TPar, RoutingAlgo::Chaos})
-    if (s == to_string(r)) {
-      out = r;
-      return true;
-    }
-  return false;
+int required_link_vcs(RoutingAlgo r, bool mesh) {
+  const RoutingMechanism& m = mechanism(r);
+  return mesh ? m.mesh_vcs : m.torus_vcs;
 }
 
-const char* routing_choices() {
-  return "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, t-ugal-l, t-ugal-g, "
-         "t-par (Dragonfly); "
-         "dor, val, min-ad, goal, gal, chaos (torus; goal and gal not on a mesh)";
+bool parse_routing(const std::string& s, RoutingAlgo& out) {
+  const RoutingMechanism* m = find_routing(s);
+  if (!m) return false;
+  out = algo_of(*m);
+  return true;
+}
+
+std::string routing_names(bool dragonfly, bool mesh, bool last_or) {
+  std::vector<std::string> names;
+  for (const RoutingMechanism* m : routing_mechanisms())
+    if (m->routes_on(dragonfly, mesh)) names.push_back(m->name);
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += last_or && i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+std::string routing_choices() {
+  return "Dragonfly: " + routing_names(true, false) + "; torus: " + routing_names(false, false) +
+         "; mesh: " + routing_names(false, true);
 }
 
 const char* to_string(AcorSequence s) {
@@ -124,47 +174,33 @@ int sequence_policies(AcorSequence s, Misroute out[3]) {
   return 0;
 }
 
-bool uses_level_ctrl(RoutingAlgo r) { return r == RoutingAlgo::AcorSwitch || r == RoutingAlgo::PbAcor; }
+bool uses_level_ctrl(RoutingAlgo r) { return mechanism(r).level_ctrl; }
 
-bool is_adaptive(RoutingAlgo r) {
-  return r == RoutingAlgo::UgalL || r == RoutingAlgo::UgalG || r == RoutingAlgo::Par || is_tugal(r) || uses_sat_flags(r) ||
-         r == RoutingAlgo::MinAd || r == RoutingAlgo::Goal || r == RoutingAlgo::Gal || r == RoutingAlgo::Chaos;
-}
+bool is_adaptive(RoutingAlgo r) { return mechanism(r).adaptive; }
 
-bool uses_sat_flags(RoutingAlgo r) { return r == RoutingAlgo::Pb || r == RoutingAlgo::PbAcor; }
+bool uses_sat_flags(RoutingAlgo r) { return mechanism(r).sat_flags; }
 
 VcBudget required_vcs(RoutingAlgo r) {
-  switch (r) {
-    case RoutingAlgo::Min:
-    case RoutingAlgo::MinTable: return {2, 1};
-    case RoutingAlgo::Val:
-    case RoutingAlgo::AcorPacket:
-    case RoutingAlgo::AcorSwitch:
-    case RoutingAlgo::UgalL:
-    case RoutingAlgo::UgalG:
-    case RoutingAlgo::TugalL:
-    case RoutingAlgo::TugalG:
-    case RoutingAlgo::Pb:
-    case RoutingAlgo::PbAcor: return {4, 2};
-    case RoutingAlgo::Par:
-    case RoutingAlgo::TPar: return {5, 2};
-    case RoutingAlgo::MinCond: return {3, 2};
-    case RoutingAlgo::Dor:
-    case RoutingAlgo::MinAd:
-    case RoutingAlgo::Goal:
-    case RoutingAlgo::Gal:
-    case RoutingAlgo::Chaos: return {};  // torus only: required_link_vcs
-  }
-  return {};
+  const RoutingMechanism& m = mechanism(r);
+  return m.dragonfly ? m.vcs : VcBudget{};  // torus only: required_link_vcs
 }
 
 RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingParams& prm)
-    : m_algo(algo), m_any(&topo), m_prm(prm) {
+    : m_algo(algo), m_mech(&scfly::mechanism(algo)), m_any(&topo), m_prm(prm) {
   m_topo = dynamic_cast<const Dragonfly*>(&topo);
   m_torus = dynamic_cast<const Torus*>(&topo);
   if (m_topo ? !routes_dragonfly(algo) : !(m_torus && routes_torus(algo, m_torus->mesh())))
     throw std::invalid_argument(std::string("routing ") + to_string(algo) + " does not route on " + topo.describe());
   m_torus_algo = torus_algo(algo);
+  if (m_mech->plugin()) {
+    RoutingKeyValues keys;
+    for (const RoutingKey& k : m_mech->keys) {
+      const auto it = prm.plugin.find(k.name);
+      keys[k.name] = it == prm.plugin.end() ? k.def : it->second;
+    }
+    m_plugin = m_mech->make(topo, keys);
+    if (!m_plugin) throw std::invalid_argument(std::string("routing ") + to_string(algo) + ": its factory built nothing");
+  }
   if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch || algo == RoutingAlgo::PbAcor) {
     m_levels = sequence_policies(prm.acor.sequence, m_seq);
     m_prm.acor.ctrl.levels = static_cast<uint32_t>(m_levels);
@@ -193,7 +229,7 @@ bool RoutingUnit::recomputes() const {
     case RoutingAlgo::Gal:
     case RoutingAlgo::Chaos: return false;
   }
-  return false;
+  return m_mech->recomputes;  // a plug-in
 }
 
 bool RoutingUnit::replays_draws() const {
@@ -226,6 +262,7 @@ RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const
 
 RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
                                                     const RouteContext& ctx) const {
+  if (m_plugin) return m_plugin->route(sw, in_port, h, rng, ctx);
   static const SwitchLoad kNone{};
   const SwitchLoad& load = ctx.view ? ctx.view->local : kNone;
   // CHAOS keeps no path state in the header (each hop is minimal from where the packet is),
@@ -237,7 +274,7 @@ RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHe
 
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                                  const RouteContext& ctx) const {
-  if (m_torus) {
+  if (m_torus || m_plugin) {
     const RouteCandidates c = route_torus_candidates(sw, in_port, h, rng, ctx);
     return c.n ? RouteDecision{c.c[0].port, c.c[0].vc_lo} : RouteDecision{};
   }

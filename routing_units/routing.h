@@ -12,6 +12,7 @@
 #include "routing_units/min_cond.h"
 #include "routing_units/misrouting.h"
 #include "routing_units/qcn.h"
+#include "routing_units/registry.h"
 #include "routing_units/ugal.h"
 #include "routing_units/route_types.h"
 #include "routing_units/torus_routing.h"
@@ -36,8 +37,12 @@ namespace scfly {
 // UGAL-L, UGAL-G and PAR whose Valiant intermediate is drawn from a T-VLB set (ugal.vlb_set,
 // by default the paper's final set for the shape) less Step 2's load-balance removals
 // (tugal.paths or tugal.tau_*; tvlb_balance.h); rule, signal and VCs as the UGAL they refine.
-enum class RoutingAlgo { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond,
-                         Dor, MinAd, Goal, Gal, TugalL, TugalG, TPar, Chaos };
+// Each one's descriptor (topologies, VC budget, observations) is its row of the registry
+// (registry.h; the rows are in routing.cpp); a plug-in mechanism registered by a user takes
+// a value past Chaos (register_routing), so a RoutingAlgo is an index into the registry.
+enum class RoutingAlgo : uint8_t { Min, Val, AcorPacket, AcorSwitch, UgalL, UgalG, Par, Pb, PbAcor, MinTable, MinCond,
+                                   Dor, MinAd, Goal, Gal, TugalL, TugalG, TPar, Chaos };
+constexpr size_t kBuiltinRoutings = static_cast<size_t>(RoutingAlgo::Chaos) + 1;
 
 // T-UGAL's names and the UGAL each refines (UgalL, UgalG, Par; itself for the others).
 inline bool is_tugal(RoutingAlgo r) {
@@ -55,9 +60,13 @@ bool routes_dragonfly(RoutingAlgo r);
 bool routes_torus(RoutingAlgo r, bool mesh);
 
 const char* to_string(RoutingAlgo r);
-// Parses a config value; returns false if unknown.
+// Parses a config value (any registered mechanism); returns false if unknown.
 bool parse_routing(const std::string& s, RoutingAlgo& out);
-const char* routing_choices();
+// The registered names, per topology: "Dragonfly: min, val, ...; torus: ...; mesh: ...".
+std::string routing_choices();
+// The names that route on one kind of topology, comma-separated, the last after "or" when
+// `last_or` (error messages), else after ", ".
+std::string routing_names(bool dragonfly, bool mesh, bool last_or = false);
 
 // Valiant options (ACOR paper sec. 3 and Table 1).
 struct ValParams {
@@ -132,18 +141,16 @@ struct RoutingParams {
   QcnParams qcn;
   int link_vcs = 0;  // torus/mesh: data VCs of the link class (0 = the routing's minimum)
   GalParams gal;
+  RoutingKeyValues plugin;  // a plug-in mechanism's own keys (registry.h), by name
 };
 
-// What a mechanism needs from the switch and the network (used by RoutingUnit and by the
-// config validation, so the two cannot disagree).
+// What a mechanism needs from the switch and the network (its registry row; used by
+// RoutingUnit and by the config validation, so the two cannot disagree).
 bool uses_level_ctrl(RoutingAlgo r);  // ACOR-Switch, PB-ACOR: an ACOR level controller
-bool is_adaptive(RoutingAlgo r);      // UGAL-L/G, PAR, PB, PB-ACOR: congestion observations
+bool is_adaptive(RoutingAlgo r);      // UGAL-L/G, PAR, PB, PB-ACOR, torus adaptive: congestion observations
 bool uses_sat_flags(RoutingAlgo r);   // PB, PB-ACOR: Piggyback saturation flags
 
-// Minimum VCs per port class for deadlock freedom under the hop-slot VC rule (Dragonfly).
-struct VcBudget {
-  int local = 1, global = 1;
-};
+// Minimum VCs per port class for deadlock freedom (Dragonfly; VcBudget in registry.h).
 VcBudget required_vcs(RoutingAlgo r);
 // The same on a torus or mesh: VCs of the "link" class (torus_routing.h).
 int required_link_vcs(RoutingAlgo r, bool mesh);
@@ -164,6 +171,7 @@ class RoutingUnit {
   // several.
   RouteCandidates route_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
                                    const RouteContext& ctx = {}) const {
+    if (m_plugin) return m_plugin->route(sw, in_port, h, rng, ctx);
     if (m_torus) return route_torus_candidates(sw, in_port, h, rng, ctx);
     return RouteCandidates::one(route(sw, in_port, h, rng, ctx));
   }
@@ -191,11 +199,13 @@ class RoutingUnit {
   // minimal, UGAL family) instead of drawing anew (val.recompute, ACOR).
   bool replays_draws() const;
   // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
-  bool needs_level_ctrl() const { return uses_level_ctrl(m_algo); }
+  bool needs_level_ctrl() const { return m_mech->level_ctrl; }
   // Congestion observations the unit reads (the switch and network provide them).
-  bool needs_global_load() const { return ugal_base(m_algo) == RoutingAlgo::UgalG; }
-  bool needs_sat_flags() const { return uses_sat_flags(m_algo); }
-  bool is_adaptive() const { return scfly::is_adaptive(m_algo); }
+  bool needs_global_load() const { return m_mech->global_load; }
+  bool needs_sat_flags() const { return m_mech->sat_flags; }
+  bool is_adaptive() const { return m_mech->adaptive; }
+  // The mechanism's registry row.
+  const RoutingMechanism& mechanism() const { return *m_mech; }
   // True if the switch forwards through its conditional forwarding table (RouteContext::table).
   bool uses_table() const { return m_algo == RoutingAlgo::MinTable || m_algo == RoutingAlgo::MinCond; }
   // Switch `sw`'s forwarding table as this mechanism populates it (uses_table() only).
@@ -208,6 +218,8 @@ class RoutingUnit {
                                          const RouteContext& ctx) const;
 
   RoutingAlgo m_algo;
+  const RoutingMechanism* m_mech;
+  std::shared_ptr<const RoutingPolicy> m_plugin;  // a plug-in's decision function, else null
   const Topology* m_any;
   const Dragonfly* m_topo = nullptr;
   const Torus* m_torus = nullptr;

@@ -721,6 +721,38 @@ std::string keys_markdown() {
   return md;
 }
 
+std::string routings_markdown() {
+  std::string md =
+      "| routing | topologies | minimum VCs | the switch provides | kind | what it is |\n|---|---|---|---|---|---|\n";
+  for (const RoutingMechanism* m : routing_mechanisms()) {
+    std::string topo, vcs, needs;
+    auto add = [](std::string& s, const std::string& x) { s += (s.empty() ? "" : ", ") + x; };
+    if (m->dragonfly) {
+      add(topo, "Dragonfly");
+      add(vcs, "local " + std::to_string(m->vcs.local) + " / global " + std::to_string(m->vcs.global));
+    }
+    if (m->torus) {
+      add(topo, "torus");
+      add(vcs, "torus link " + std::to_string(m->torus_vcs));
+    }
+    if (m->mesh) {
+      add(topo, "mesh");
+      add(vcs, "mesh link " + std::to_string(m->mesh_vcs));
+    }
+    if (m->adaptive) add(needs, "congestion view");
+    if (m->level_ctrl) add(needs, "ACOR level controller");
+    if (m->sat_flags) add(needs, "Piggyback flags");
+    if (m->global_load) add(needs, "network-wide view (kernel scheduler)");
+    if (m->recomputes) add(needs, "re-routing at injection");
+    std::string kind = m->plugin() ? "plug-in" : "built-in";
+    std::string prefix = m->name;
+    std::replace(prefix.begin(), prefix.end(), '-', '_');
+    for (const RoutingKey& k : m->keys) kind += ", `" + prefix + "." + k.name + "`";
+    md += "| `" + m->name + "` | " + topo + " | " + vcs + " | " + (needs.empty() ? "-" : needs) + " | " + kind +
+          " | " + cell(m->doc) + " |\n";
+  }
+  return md;
+}
 
 // yaml-cpp keeps both entries of a mapping key given twice and answers lookups with the
 // first one: a typo'd duplicate would silently be ignored, so it is an error.
@@ -777,7 +809,16 @@ nlohmann::json routing_shape_json(const SimConfig& c) { return echo_keys(c, true
 std::string routing_summary(const SimConfig& c) {
   std::string s = to_string(c.routing);
   const RoutingParams& r = c.routing_prm;
-  if (c.routing == RoutingAlgo::Gal) {
+  if (const RoutingMechanism& m = mechanism(c.routing); m.plugin()) {
+    std::string keys;
+    for (const RoutingKey& k : m.keys) {
+      const auto it = r.plugin.find(k.name);
+      std::ostringstream v;
+      v << (it == r.plugin.end() ? k.def : it->second);
+      keys += (keys.empty() ? "" : ", ") + k.name + " " + v.str();
+    }
+    s += " (plug-in" + (keys.empty() ? std::string() : ": " + keys) + ")";
+  } else if (c.routing == RoutingAlgo::Gal) {
     const GalParams& g = r.gal;
     std::string sets;  // the value as the schema names it
     for (const KeySpec& k : config_keys())

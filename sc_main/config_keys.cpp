@@ -1,6 +1,7 @@
 // The config schema's table: every key, once (config_schema.h). The order is the order keys
 // are read, so a default may depend on a key above it; it is also the order of the keys table
 // in docs/config.md.
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <tuple>
@@ -164,6 +165,19 @@ bool dfly(const SimConfig& c) { return c.topo_kind == TopologyKind::Dragonfly; }
 
 // A Real kept in QCN fixed point (2^-16 %).
 uint32_t to_qcn_fixed(double percent) { return static_cast<uint32_t>(std::lround(percent * kQcnOne)); }
+
+// Every registered routing mechanism (registry.h), in registry order.
+std::vector<std::tuple<std::string, RoutingAlgo, std::string>> routing_options() {
+  std::vector<std::tuple<std::string, RoutingAlgo, std::string>> out;
+  for (const RoutingMechanism* m : routing_mechanisms()) out.emplace_back(m->name, algo_of(*m), "");
+  return out;
+}
+
+std::string fmt_num(double x) {
+  std::ostringstream o;
+  o << x;
+  return o.str();
+}
 
 template <class E>
 std::vector<std::tuple<std::string, E, std::string>> named(std::initializer_list<E> values) {
@@ -346,34 +360,60 @@ std::vector<KeySpec> build() {
 
   // ---- routing
   K(t, "routing")
-      .choice(named({RoutingAlgo::Min, RoutingAlgo::Val, RoutingAlgo::AcorPacket, RoutingAlgo::AcorSwitch,
-                     RoutingAlgo::UgalL, RoutingAlgo::UgalG, RoutingAlgo::Par, RoutingAlgo::Pb, RoutingAlgo::PbAcor,
-                     RoutingAlgo::MinTable, RoutingAlgo::MinCond, RoutingAlgo::Dor, RoutingAlgo::MinAd,
-                     RoutingAlgo::Goal, RoutingAlgo::Gal, RoutingAlgo::TugalL, RoutingAlgo::TugalG, RoutingAlgo::TPar,
-                     RoutingAlgo::Chaos}),
-              [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
+      .choice(routing_options(), [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
       .def([](const ParseState& s) { return sv(dfly(s.c) ? "min" : "dor"); })
-      .expected_of([](const ParseState&) { return std::string(routing_choices()); })
+      .expected_of([](const ParseState&) { return routing_choices(); })
       .check([](const ParseState& s, const KeyValue& v) -> std::string {
         RoutingAlgo r;
         parse_routing(v.s, r);
         const SimConfig& c = s.c;
         const bool mesh = c.topo_kind == TopologyKind::Mesh;
         if (dfly(c) ? routes_dragonfly(r) : routes_torus(r, mesh)) return "";
-        return "config key 'routing': value '" + v.s + "' is not allowed on " + s.topo->describe() + "; use " +
-               (dfly(c) ? "min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, "
-                          "t-ugal-l, t-ugal-g or t-par"
-                : mesh  ? "dor, val, min-ad or chaos (goal and gal need the wrap links of a torus)"
-                        : "dor, val, min-ad, goal, gal or chaos");
+        std::string use = routing_names(dfly(c), mesh, true);
+        if (mesh) {  // the torus mechanisms a mesh lacks
+          std::vector<std::string> wrap;
+          for (const RoutingMechanism* m : routing_mechanisms())
+            if (m->torus && !m->mesh) wrap.push_back(m->name);
+          std::string w;
+          for (size_t i = 0; i < wrap.size(); ++i) w += (i ? (i + 1 == wrap.size() ? " and " : ", ") : "") + wrap[i];
+          if (!wrap.empty()) use += " (" + w + " need the wrap links of a torus)";
+        }
+        return "config key 'routing': value '" + v.s + "' is not allowed on " + s.topo->describe() + "; use " + use;
       })
-      .doc("min (torus/mesh: dor)",
-           "Dragonfly: min, val, acor-packet, acor-switch, ugal-l, ugal-g, par, pb, pb-acor, min-table, min-cond, "
-           "t-ugal-l, t-ugal-g, t-par; "
-           "torus: dor, val, min-ad, goal, gal, chaos; mesh: dor, val, min-ad, chaos",
-           "routing mechanism (torus family: `routing_units/torus_routing.h`, docs/model.md) (`min-table`: MIN by "
+      .doc("min (torus/mesh: dor)", routing_choices(),
+           "routing mechanism, one of the registered mechanisms (`scfly keys --routings` lists them with their VC "
+           "budgets; torus family: `routing_units/torus_routing.h`, docs/model.md) (`min-table`: MIN by "
            "lookup in the switch's conditional forwarding table alone, identical results to `min`; `min-cond`: "
            "MIN-COND, minimal through the conditional table with a misroute at injection when N > P[minimal port], "
-           "004 §3.1.1; `scfly table CONFIG --switch N [--at CYCLE]` prints a table, live at CYCLE)");
+           "QCN-Switch paper sec. 3.1.1; `scfly table CONFIG --switch N [--at CYCLE]` prints a table, live at CYCLE)");
+  // A plug-in mechanism's own keys (registry.h), `<name>.<key>` with the name's '-' as '_'
+  // (as min_cond.* for min-cond), echoed when it routes.
+  for (const RoutingMechanism* m : routing_mechanisms()) {
+    const RoutingAlgo algo = algo_of(*m);
+    std::string prefix = m->name;
+    std::replace(prefix.begin(), prefix.end(), '-', '_');
+    for (const RoutingKey& rk : m->keys) {
+      K k(t, prefix + "." + rk.name);
+      if (rk.integer)
+        k.integer(static_cast<int64_t>(rk.min), static_cast<int64_t>(rk.max)).def(iv(static_cast<int64_t>(rk.def)));
+      else
+        k.real(rk.min, rk.max, "a number in [" + fmt_num(rk.min) + ", " + fmt_num(rk.max) + "]", true).def(rv(rk.def));
+      if (!m->dragonfly) k.scope(KeyScope::Torus);
+      if (!m->torus && !m->mesh) k.scope(KeyScope::Dragonfly);
+      const bool integer = rk.integer;
+      const std::string name = rk.name;
+      k.set([integer, name](ParseState& st, const KeyValue& v) {
+         st.c.routing_prm.plugin[name] = integer ? static_cast<double>(v.i) : v.r;
+       })
+          .echo([integer, name](const SimConfig& c) {
+            const auto it = c.routing_prm.plugin.find(name);
+            const double x = it == c.routing_prm.plugin.end() ? 0.0 : it->second;
+            return integer ? nlohmann::json(static_cast<int64_t>(x)) : nlohmann::json(x);
+          })
+          .echo_if([algo](const SimConfig& c) { return c.routing == algo; }, "echoed for routing " + m->name)
+          .doc(fmt_num(rk.def), "", rk.doc + " (plug-in " + m->name + ")");
+    }
+  }
 
   // ---- MIN-COND and QCN-Switch
   K(t, "min_cond.trigger")

@@ -110,6 +110,9 @@ nlohmann::json routing_shape_json(const SimConfig& c);
 
 // The keys table of docs/config.md, generated (Markdown).
 std::string keys_markdown();
+// The registered routing mechanisms (routing_units/registry.h) as a Markdown table: name,
+// topologies, minimum VCs, what the switch must provide, plug-in or built-in, its line of doc.
+std::string routings_markdown();
 
 // The readers of the structured keys (config.cpp).
 void parse_phases(ParseState& s, const YAML::Node& n);

@@ -37,6 +37,7 @@
 #include <CLI/CLI.hpp>
 #include <systemc>
 
+#include "sc_main/cli.h"
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
 #include "sc_main/deadlock_check.h"
@@ -46,6 +47,7 @@
 #include "sc_main/tvlb_model.h"
 #include "sc_main/report.h"
 #include "sc_main/results_db.h"
+#include "sc_main/run_driver.h"
 #include "sc_main/slurm.h"
 #include "sc_main/report_card.h"
 #include "sc_main/sweep.h"
@@ -118,7 +120,7 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
     for (const std::string& n : net_ptr->construction_order(8)) std::cerr << " " << n;
     std::cerr << " ...\n";
   }
-  const RunOutcome r = net_ptr->run();
+  const RunOutcome r = run(*net_ptr, cfg);
   if (!quiet) std::cout << human_summary(cfg, r) << "  " << deadlock.summary() << "\n";
   if (!json_path.empty()) {
     std::ofstream out(json_path);
@@ -224,7 +226,7 @@ int cmd_table(const std::string& config_path, const std::vector<std::string>& ov
   // The live table: run the configured network to cycle `at`, then print the switch's table
   // with its probability register as the mechanism left it.
   Network net("net", cfg);
-  if (!net.advance(static_cast<uint64_t>(at))) {
+  if (!advance(net, static_cast<uint64_t>(at))) {
     std::cerr << "scfly: error: the run failed before cycle " << at << ": " << net.context().error << "\n";
     return 3;
   }
@@ -243,7 +245,9 @@ bool is_file(const std::string& p) {
 // through untouched. SCFLY_PLOT_SCRIPT and SCFLY_PYTHON override where they are found.
 int cmd_plot(const std::vector<std::string>& args) {
   const char* env_script = std::getenv("SCFLY_PLOT_SCRIPT");
-  const std::string script = env_script ? env_script : SCFLY_PLOT_SCRIPT_PATH;
+  // The source tree's script in a build tree, else the installed one.
+  std::string script = env_script ? env_script : SCFLY_PLOT_SCRIPT_PATH;
+  if (!env_script && access(script.c_str(), R_OK) != 0) script = SCFLY_PLOT_SCRIPT_INSTALLED;
   if (!is_file(script)) {
     std::cerr << "scfly plot: error: plotting script '" << script
               << "' not found (set SCFLY_PLOT_SCRIPT)\n";
@@ -538,7 +542,7 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
 
 }  // namespace
 
-int sc_main(int argc, char* argv[]) {
+int scfly::cli_main(int argc, char* argv[]) {
   CLI::App app{"scfly: cycle-accurate SystemC/TLM-2.0 Dragonfly and torus network simulator"};
   app.require_subcommand(1);
   std::string config_path, json_path, vcd_path, trace_list, packet_trace_path;
@@ -700,6 +704,10 @@ int sc_main(int argc, char* argv[]) {
   card->add_option("--rows", card_rows, "run and report only these rows (names, comma-separated)")->delimiter(',');
   CLI::App* keys = app.add_subcommand("keys", "print every configuration key (default, allowed values, meaning) as "
                                                "the Markdown table of docs/config.md");
+  bool keys_routings = false;
+  keys->add_flag("--routings", keys_routings,
+                 "print the registered routing mechanisms instead (topologies, VC budgets, observations), plug-ins "
+                 "included");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -717,7 +725,7 @@ int sc_main(int argc, char* argv[]) {
     return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
   }
   if (keys->parsed()) {
-    std::cout << scfly::keys_markdown();
+    std::cout << (keys_routings ? scfly::routings_markdown() : scfly::keys_markdown());
     return 0;
   }
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);

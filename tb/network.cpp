@@ -36,6 +36,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_clk("clk", m_period),
       m_stats(m_topo->num_nodes(), m_topo->hosts_per_switch(), cfg.warmup_cycles,
               cfg.warmup_cycles + cfg.measure_cycles, class_names(*m_topo)) {
+  // The model's fatal errors are shown, logged and cached; never thrown, never a stop
+  // (network.h): the host chooses by setting other actions after this.
+  sc_core::sc_report_handler::set_actions(kReportType, sc_core::SC_ERROR,
+                                          sc_core::SC_DISPLAY | sc_core::SC_LOG | sc_core::SC_CACHE_REPORT);
   // Everything below the routing unit and the traffic patterns sees the topology only
   // through the Topology interface (topologies/topology.h).
   const Topology& topo = *m_topo;
@@ -387,14 +391,11 @@ uint64_t Network::queued() const {
   return q;
 }
 
-bool Network::advance(uint64_t cycles) {
-  // Nothing to run (a benchmark without warm-up): no kernel call, so that the block
-  // scheduler is never woken with no cycle to run.
-  if (cycles == 0) return m_ctx.error.empty();
-  m_horizon = cycle() + cycles;
-  sc_core::sc_start(m_period * static_cast<double>(cycles));
-  return m_ctx.error.empty();
+void Network::stop_generation(uint64_t end) {
+  for (auto& n : m_nics) n->stop_generation(end);
 }
+
+uint64_t Network::packets_pending() const { return m_stats.in_network() + queued(); }
 
 Network::~Network() {
   // The members' own order, except that the blocks go newest first: SystemC's port and
@@ -407,19 +408,11 @@ Network::~Network() {
   while (!m_switches.empty()) m_switches.pop_back();
 }
 
-RunOutcome Network::run() {
+RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   RunOutcome out;
-  const auto t0 = std::chrono::steady_clock::now();
   const uint64_t end = m_cfg.warmup_cycles + m_cfg.measure_cycles;
-  advance(end);
-  if (m_ctx.error.empty() && m_cfg.drain) {
-    for (auto& n : m_nics) n->stop_generation(end);
-    const uint64_t limit = end + m_cfg.drain_timeout_cycles;
-    while (m_ctx.error.empty() && (m_stats.in_network() > 0 || queued() > 0) && cycle() < limit)
-      advance(std::min<uint64_t>(1000, limit - cycle()));
-    out.drained = m_stats.in_network() == 0 && queued() == 0;
-  }
-  out.sim_wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  out.drained = drained;
+  out.sim_wall_s = sim_wall_s;
   out.error = m_ctx.error;
   if (m_packet_trace && !m_packet_trace->close() && out.error.empty()) out.error = m_packet_trace->error();
   for (const auto& t : m_terminators)

@@ -1,6 +1,13 @@
 // The whole simulated network: topology, switches, NICs, links bound by TLM sockets,
-// statistics, watchdog, and the run procedure (warm-up, measurement window, optional
-// drain). One Network per process: SystemC elaborates once.
+// statistics and watchdog. A Network is an sc_module like any other: it can be a sub-module
+// of a user's design, and it never calls sc_start or sc_stop. Whoever owns time (scfly's
+// run driver, sc_main/run_driver.h, or a user's sc_main) runs the simulation and asks the
+// network for its outcome. One Network per process: SystemC elaborates once.
+//
+// A fatal model error halts the network (its blocks stop running) and is reported through
+// SystemC's report handler (message type kReportType, sim_context.h); failed() and error()
+// say so afterwards. The constructor sets that type's SC_ERROR actions to display + log +
+// cache: set others after constructing the network to change them.
 #pragma once
 
 #include <functional>
@@ -54,12 +61,23 @@ class Network : public sc_core::sc_module {
   Network(sc_core::sc_module_name name, const SimConfig& cfg, const TraceRequest& trace = {});
   ~Network() override;
 
-  RunOutcome run();
   // The first `n` switches and NICs as SystemC holds them (creation order, which is the
   // order their processes are first evaluated in): shows `--shuffle-construction` at work.
   std::vector<std::string> construction_order(size_t n) const;
-  // Advance the simulation by `cycles` (benchmarks); returns false on a fatal error.
-  bool advance(uint64_t cycles);
+  // The block scheduler never runs a block past this cycle (exclusive). Whoever calls
+  // sc_start sets it to where that call ends, so that every observer sees each cycle's end
+  // state at that cycle (run_driver.h); unset, blocks run ahead of SystemC time by up to a
+  // block (at most the shortest switch-to-switch latency).
+  void set_horizon(uint64_t cycle) { m_horizon = cycle; }
+  bool failed() const { return m_ctx.failed(); }
+  const std::string& error() const { return m_ctx.error; }
+  // Stops every NIC's packet generation at cycle `end` (the drain).
+  void stop_generation(uint64_t end);
+  // Packets in the network or queued at their sources.
+  uint64_t packets_pending() const;
+  // The run's results as of now: metrics of the measurement window, time series, the
+  // conservation check, the first error. `sim_wall_s` and `drained` are the driver's.
+  RunOutcome outcome(double sim_wall_s, bool drained);
   // The block scheduler's block length in cycles, 0 when every block is a SystemC process
   // (sim.scheduler: kernel, or a run that needs it: scheduler_note() says why).
   uint64_t block_cycles() const { return m_blocks ? m_block : 0; }
@@ -69,6 +87,8 @@ class Network : public sc_core::sc_module {
   Switch& switch_at(int i) { return *m_switches[static_cast<size_t>(i)]; }
   const SimContext& context() const { return m_ctx; }
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
+  // The network clock's period (one cycle).
+  const sc_core::sc_time& period() const { return m_period; }
 
   // A per-switch quantity sampled at the end of every time-series bin (with
   // timeseries.per_switch). Mechanisms publish their state here (e.g. a level or a
@@ -118,7 +138,7 @@ class Network : public sc_core::sc_module {
   uint64_t m_watch_last = UINT64_MAX;
   bool m_blocks = false;
   uint64_t m_block = 1;
-  uint64_t m_horizon = 0;  // the current advance() ends before this cycle
+  uint64_t m_horizon = UINT64_MAX;  // set_horizon
   std::string m_kernel_why;  // why the kernel drives the run (m_blocks false)
   // Group g: switch m_group_sw[g] and the NICs m_group_nics[m_group_first[g] ..
   // m_group_first[g + 1]).

@@ -280,6 +280,7 @@ void Nic::phit_order_error(size_t j, const Flit& f, const TermPort& tp) {
 // The NIC's own process (one clock edge): the first run of this cycle runs it.
 template <bool kMulti>
 void Nic::tick_impl() {
+  if (m_ctx.failed()) [[unlikely]] return;  // the network has halted: never triggered again
   m_asleep = false;
   const uint64_t now = cycle();
   if (!first_run_this_cycle(now)) {

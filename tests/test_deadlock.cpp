@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/mechanisms.h"
 #include "routing_units/routing.h"
 #include "sc_main/config.h"
 #include "sc_main/deadlock_check.h"
@@ -60,15 +61,16 @@ void expect_minimal(const SimConfig& c, Verdict expected, const std::string& wha
 
 TEST(DeadlockCheck, DragonflyMechanismsNeedExactlyTheirVcs) {
   for (const char* shape : {"palmtree", "absolute"})
-    for (const char* r : {"min", "val", "acor-packet", "acor-switch", "ugal-l", "ugal-g", "par", "pb", "pb-acor",
-                          "min-table", "min-cond"}) {
-      std::vector<std::string> ov{std::string("routing=") + r};
+    // Every registered Dragonfly mechanism; T-UGAL's sets are for the T-UGAL shapes (its VC
+    // budget is its UGAL's, DeadlockCheck tests of test_tvlb_balance.cpp on those shapes).
+    for (const std::string& r : scfly_test::registered_routings(true, false, {"t-ugal-l", "t-ugal-g", "t-par"})) {
+      std::vector<std::string> ov{"routing=" + r};
       if (std::string(shape) == "absolute") ov.insert(ov.end(), {"topology.g=5", "topology.arrangement=absolute"});
       const SimConfig c = config("dfly-tiny.yaml", ov);
       const VcBudget need = required_vcs(c.routing);
       EXPECT_EQ(c.sw.vcs[1], need.local);
       EXPECT_EQ(c.sw.vcs[2], need.global);
-      expect_minimal(c, Verdict::Acyclic, std::string(r) + " on " + shape);
+      expect_minimal(c, Verdict::Acyclic, r + " on " + shape);
     }
 }
 

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/mechanisms.h"
 #include "scfly_run.h"
 
 namespace {
@@ -54,13 +55,15 @@ TEST(Network, ConstructionOrderDoesNotChangeResults) {
   const std::string w = " warmup_cycles=500 measure_cycles=2000 timeseries.bin_cycles=250 timeseries.per_switch=true"
                         " sim.scheduler=kernel";
   std::vector<std::pair<std::string, std::string>> cases;
-  for (const char* r : {"min", "val", "acor-packet", "acor-switch", "ugal-l", "ugal-g", "par", "pb", "pb-acor",
-                        "min-table"})
-    cases.push_back({tiny_config(), std::string("routing=") + r + " traffic=adv+1 load=0.45"});
+  // Every registered Dragonfly mechanism; MIN-COND runs on its Ethernet network just below,
+  // T-UGAL's sets need the T-UGAL shapes (test_tvlb_balance.cpp).
+  for (const std::string& r : scfly_test::registered_routings(true, false, {"min-cond", "t-ugal-l", "t-ugal-g", "t-par"}))
+    cases.push_back({tiny_config(), "routing=" + r + " traffic=adv+1 load=0.45"});
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond traffic=adv+1 load=0.6"});
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond min_cond.trigger=pause traffic=un load=0.9"});
-  for (const char* r : {"dor", "val", "min-ad", "goal", "gal"})
-    cases.push_back({src + "/sc_main/configs/torus-8x8.yaml", std::string("routing=") + r + " traffic=un load=0.6"});
+  // Every registered torus mechanism (CHAOS's multiqueue: ChaosIsDeterministic... in test_torus_network.cpp).
+  for (const std::string& r : scfly_test::registered_routings(false, false, {"chaos"}))
+    cases.push_back({src + "/sc_main/configs/torus-8x8.yaml", "routing=" + r + " traffic=un load=0.6"});
   for (const auto& [config, args] : cases) {
     SCOPED_TRACE(config + " " + args);
     const ScflyRun a = run_scfly(config, args + w);

@@ -401,11 +401,43 @@ TEST(RoutingConfig, ParseRoutingAcceptsOnlyTheKnownNames) {
   EXPECT_EQ(r, RoutingAlgo::Val);
   for (const char* bad : {"", "MIN", "Val", "valiant", "minimal", "ugal", " min", "min ", "m"})
     EXPECT_FALSE(parse_routing(bad, r)) << "\"" << bad << "\"";
-  // Names round-trip, so a report's routing field can be fed back as config.
-  for (const RoutingAlgo a : {RoutingAlgo::Min, RoutingAlgo::Val}) {
-    ASSERT_TRUE(parse_routing(to_string(a), r));
+  // Names round-trip, so a report's routing field can be fed back as config: every
+  // registered mechanism, each listed among the choices of its topologies.
+  ASSERT_GE(routing_mechanisms().size(), kBuiltinRoutings);
+  for (const RoutingMechanism* m : routing_mechanisms()) {
+    const RoutingAlgo a = algo_of(*m);
+    ASSERT_TRUE(parse_routing(to_string(a), r)) << m->name;
     EXPECT_EQ(r, a);
-    EXPECT_NE(std::string(routing_choices()).find(to_string(a)), std::string::npos);
+    EXPECT_EQ(&mechanism(a), m);
+    EXPECT_NE(routing_choices().find(m->name), std::string::npos) << m->name;
+    if (m->dragonfly) {
+      EXPECT_NE(routing_names(true, false).find(m->name), std::string::npos) << m->name;
+    }
+    if (m->mesh) {
+      EXPECT_NE(routing_names(false, true).find(m->name), std::string::npos) << m->name;
+    }
+  }
+}
+
+// The registry's rows say what the mechanisms' own code needs (the switch, the deadlock
+// checker and the config read these flags).
+TEST(RoutingConfig, RegistryRowsOfTheBuiltIns) {
+  EXPECT_EQ(required_vcs(RoutingAlgo::Min).local, 2);
+  EXPECT_EQ(required_vcs(RoutingAlgo::Par).local, 5);
+  EXPECT_EQ(required_vcs(RoutingAlgo::MinCond).local, 3);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Dor, false), 2);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Dor, true), 1);
+  EXPECT_EQ(required_link_vcs(RoutingAlgo::Val, false), 4);
+  for (const RoutingMechanism* m : routing_mechanisms()) {
+    const RoutingAlgo a = algo_of(*m);
+    EXPECT_EQ(m->global_load, ugal_base(a) == RoutingAlgo::UgalG) << m->name;
+    EXPECT_EQ(m->level_ctrl, a == RoutingAlgo::AcorSwitch || a == RoutingAlgo::PbAcor) << m->name;
+    EXPECT_EQ(m->sat_flags, a == RoutingAlgo::Pb || a == RoutingAlgo::PbAcor) << m->name;
+    if (m->plugin()) continue;
+    EXPECT_TRUE(m->dragonfly || m->torus || m->mesh) << m->name;
+    if (m->mesh) {
+      EXPECT_TRUE(m->torus) << m->name;  // every mesh mechanism also routes on tori
+    }
   }
 }
 

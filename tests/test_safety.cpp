@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/mechanisms.h"
 #include "scfly_run.h"
 
 namespace {
@@ -86,9 +87,10 @@ TEST(Safety, DuplicatedPhitFiresThePhitOrderCheck) {
 // clean with it past saturation, with the same metrics as without it.
 TEST(Safety, VcOrderCheckPassesEveryDragonflyMechanism) {
   std::vector<std::pair<std::string, std::string>> cases;
-  for (const char* r : {"min", "val", "acor-packet", "acor-switch", "ugal-l", "ugal-g", "par", "pb", "pb-acor",
-                        "min-table"})
-    cases.push_back({tiny_config(), std::string("routing=") + r + " traffic=adv+1 load=0.6"});
+  // Every registered Dragonfly mechanism; MIN-COND on its Ethernet network below, T-UGAL's
+  // sets on the T-UGAL shapes (test_tvlb_balance.cpp).
+  for (const std::string& r : scfly_test::registered_routings(true, false, {"min-cond", "t-ugal-l", "t-ugal-g", "t-par"}))
+    cases.push_back({tiny_config(), "routing=" + r + " traffic=adv+1 load=0.6"});
   cases.push_back({tiny_config(), "routing=val val.policy=crg-gr traffic=un load=0.9"});
   cases.push_back({tiny_config(), "routing=ugal-l switch.vcs.local=6 switch.vcs.global=3 traffic=un load=0.9"});
   cases.push_back({qcn_tiny(), "routing=min-cond traffic=adv+1 load=0.6"});

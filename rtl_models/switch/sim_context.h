@@ -1,6 +1,13 @@
 // State shared by every block of one simulated network: the packet pool, a counter of phit
 // movements (the watchdog's progress signal) and the first fatal error. Single-threaded:
 // SystemC runs one process at a time.
+//
+// A fatal model error (an invariant violated, the watchdog) is recorded in `error` and
+// reported once through SystemC's report handler as an SC_ERROR of message type
+// kReportType. The model never stops the simulation itself: after the error its blocks
+// stop running (the network halts), and what happens to the host's simulation is the
+// report's actions, which the host chooses (Network's constructor sets log + cache, never
+// throw or stop; scfly's own run driver adds SC_STOP, sc_main/run_driver.h).
 #pragma once
 
 #include <array>
@@ -15,6 +22,9 @@
 #include "routing_units/congestion.h"
 
 namespace scfly {
+
+// The SystemC message type of the model's fatal errors.
+inline constexpr const char* kReportType = "scfly";
 
 class SelectionBlocks;
 class PacketTrace;
@@ -51,9 +61,12 @@ struct SimContext {
   const sc_core::sc_clock* rtl_clk = nullptr;
   // --packet-trace: every NIC reports its delivered packets here; null = no trace.
   PacketTrace* packet_trace = nullptr;
+  bool failed() const { return !error.empty(); }
+  // Records the first fatal error and reports it (the later ones add nothing).
   void fail(const std::string& what) {
-    if (error.empty()) error = what;
-    sc_core::sc_stop();
+    if (!error.empty()) return;
+    error = what;
+    SC_REPORT_ERROR(kReportType, what.c_str());
   }
 };
 

@@ -202,6 +202,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
 
 // One clock edge (the switch's own process): the first run of this cycle runs it.
 void Switch::tick() {
+  if (m_ctx.failed()) [[unlikely]] return;  // the network has halted: never triggered again
   m_asleep = false;
   const uint64_t now = cycle();
   if (!first_run_this_cycle(now)) {

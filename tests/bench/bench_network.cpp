@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sc_main/config.h"
+#include "sc_main/run_driver.h"
 #include "tb/network.h"
 
 namespace {
@@ -28,7 +29,7 @@ void BM_Network(benchmark::State& state) {
   const uint64_t phits0 = g_net->context().phit_moves;
   uint64_t cycles = 0;
   for (auto _ : state) {
-    if (!g_net->advance(g_chunk)) {
+    if (!scfly::advance(*g_net, g_chunk)) {
       state.SkipWithError(g_net->context().error.c_str());
       break;
     }
@@ -70,7 +71,7 @@ int sc_main(int argc, char* argv[]) {
     return 2;
   }
   g_net = std::make_unique<scfly::Network>("net", g_cfg);
-  if (!g_net->advance(g_cfg.warmup_cycles)) {
+  if (!scfly::advance(*g_net, g_cfg.warmup_cycles)) {
     std::cerr << g_net->context().error << "\n";
     return 3;
   }

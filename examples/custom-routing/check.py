@@ -1,0 +1,32 @@
+"""Checks of the plug-in's runs (called by ctest): python3 check.py KIND FILE..."""
+import json
+import sqlite3
+import sys
+
+kind, *files = sys.argv[1:]
+if kind == "adv":
+    # ADV+1 at 0.3 on dfly(2,4,2): MIN carries at most 1/(a*p) = 0.125; threshold-val must
+    # send most packets through Valiant and carry (almost) all of the offered load.
+    m = json.load(open(files[0]))["metrics"]
+    print(f"accepted {m['accepted_load']:.4f}, non-minimal {m['nonminimal_fraction']:.3f}")
+    assert m["accepted_load"] > 0.28, m["accepted_load"]
+    assert m["nonminimal_fraction"] > 0.5, m["nonminimal_fraction"]
+elif kind == "un":
+    # UN at 0.2: queues stay short, so (almost) every packet is minimal.
+    m = json.load(open(files[0]))["metrics"]
+    print(f"accepted {m['accepted_load']:.4f}, non-minimal {m['nonminimal_fraction']:.3f}")
+    assert abs(m["accepted_load"] - 0.2) < 0.01, m["accepted_load"]
+    assert m["nonminimal_fraction"] < 0.05, m["nonminimal_fraction"]
+elif kind == "sweep":
+    # Every point ran; at 0.4 (ADV+1) threshold-val carries the load where MIN cannot.
+    db = sqlite3.connect(files[0])
+    acc = {}
+    for status, cfg, a in db.execute("select status, config_json, accepted_load from points"):
+        assert status == "ok", status
+        c = json.loads(cfg)
+        acc[(c["routing"], c["load"])] = a
+    print(acc)
+    assert len(acc) == 6, acc
+    assert acc[("min", 0.4)] < 0.13 and acc[("threshold-val", 0.4)] > 0.38, acc
+else:
+    sys.exit(f"unknown check {kind}")
