@@ -1,6 +1,7 @@
 // ACOR: Adaptive Congestion-Oblivious Routing (ACOR-Packet and ACOR-Switch).
 //
-// Paper: Benito, Fuentes, Vallejo, Beivide (../shared/papers/000_82a785b33d304404.txt),
+// Paper: Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive Congestion-Oblivious Routing in
+// Dragonfly networks" (Journal of Parallel and Distributed Computing, 2019),
 // sec. 4.2 and Tables 2-3.
 // Decision rule: Valiant (valiant.h) whose Phase-A misrouting policy is the current level
 // of a policy sequence, shortest first: 2la = crg-gr, rrg-sw; 2lb = crg-sw, rrg-sw;

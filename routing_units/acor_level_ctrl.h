@@ -1,7 +1,9 @@
 // ACOR-Switch level controller: a hysteresis counter unit, one per switch (clocked block
 // with explicit inputs and outputs; its Verilog mirror will share the name and ports).
 //
-// Paper: ACOR (../shared/papers/000_82a785b33d304404.txt), sec. 4.2.2 and Table 3.
+// Paper: Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive Congestion-Oblivious Routing in
+// Dragonfly networks" (Journal of Parallel and Distributed Computing, 2019),
+// sec. 4.2.2 and Table 3.
 // Input each cycle: `blocked`, the number of blocked non-minimal attempts at the switch's
 // injection buffers this cycle. Outputs: `level` (index into the misrouting-policy
 // sequence, 0 = shortest), plus the internal `counter` and `timer` for tracing.

@@ -1,10 +1,12 @@
 // The OpenFlow-like conditional forwarding table of a switch, and its MIN population.
 //
-// Paper: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing Based on Explicit
-// Congestion Notifications" (CCPE 2018, ../shared/papers/004_551e5276b6a75fd9.txt), sec. 2.2
-// (flow-table routing, proactively installed entries) and sec. 3.1.1 (conditional entries with
-// priorities, per-port "minimal port probability", random N, Fig. 3); spec
-// ../shared/specs/qcn-switch.md sec. 2 (entry format, lookup semantics, Dragonfly population).
+// Paper (the QCN-Switch paper): Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing
+// Based on Explicit Congestion Notifications" (Concurrency and Computation: Practice and
+// Experience, 2019), sec. 2.2 (flow-table routing, proactively installed entries) and sec.
+// 3.1.1 (conditional entries with priorities, per-port "minimal port probability", random N,
+// Fig. 3). The entry format, lookup rule and Dragonfly population below are scfly's reading
+// of sec. 3.1.1 and Fig. 3; where the paper is silent (how N is drawn, the integer P) they
+// follow FOGSim's MIN_COND routing, the authors' simulator.
 // The table is modelled semantically, not as a TCAM (the paper's MAC rewriting and TCAM
 // compaction are "not relevant for this study").
 //
@@ -34,7 +36,7 @@
 // A mechanism (QCN-Switch, later) may keep finer internal state (e.g. a real-valued P) and
 // writes the integer percent here (FOGSim truncates P to an integer before comparing).
 //
-// Lookup rule (004 sec. 3.1.1; spec sec. 2.2): collect the matching alternatives (entries,
+// Lookup rule (the QCN-Switch paper, sec. 3.1.1): collect the matching alternatives (entries,
 // equal-cost sets counting as one). If exactly one matches it applies regardless of its
 // condition. Otherwise they are tried from the highest priority down: the first whose
 // condition holds applies; if none holds, the lowest-priority matching one applies (the last

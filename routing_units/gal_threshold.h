@@ -1,10 +1,11 @@
 // GAL's adaptive threshold controller: one per (source node, destination set).
 //
-// Paper: Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced Routing on Tori"
-// (../shared/papers/002_849a2a901e492155.txt), sec. IV.E and fn. 7; reading in
-// ../shared/specs/gal-torus.md sec. 2.7. GAL sends a packet to its minimal injection queue
-// while that queue holds fewer than T packets; a fixed T makes GAL unstable past saturation
-// on benign traffic (everything turns non-minimal), so T adapts to the set's departure rate.
+// Paper (the GAL paper): Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced
+// Routing on k-ary n-cubes" (Stanford University; published as "Globally Adaptive
+// Load-Balanced Routing on Tori", IEEE Computer Architecture Letters, 2004), sec. IV.E and
+// fn. 7. GAL sends a packet to its minimal injection queue while that queue holds fewer
+// than T packets; a fixed T makes GAL unstable past saturation on benign traffic (everything
+// turns non-minimal), so T adapts to the set's departure rate.
 //
 // Clocked definition (what a hardware block does every cycle, and the reference the tests
 // hold this model to): D_t = packets that left the set's injection queues in cycle t. At
@@ -14,8 +15,9 @@
 //   T    = dD < 0 ? min(T + 1, T_max) : max(T - 1, T_min)
 // so falling throughput raises T (more minimal routing) and flat or rising throughput lowers
 // it. Parameters (Fig. 14): T_min 2, T_max 128 (the queue depth), n1 50, n2 20; the initial
-// T is not given (T_min here, the spec's default). With `adaptive` false T stays at its
-// initial value (the fixed-threshold GAL of Fig. 13).
+// T is not given (T_min here: a default where the paper is silent; docs/model.md explains
+// it). With `adaptive` false T stays at its initial value (the fixed-threshold GAL of
+// Fig. 13).
 //
 // Implementation: event-driven, so 64 x 64 controllers of an 8-ary 2-cube cost nothing
 // while idle. departure(t) records a departure time; value(t) applies every update instant

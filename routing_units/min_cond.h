@@ -3,10 +3,11 @@
 // older pause-triggered conditional routing it improves on).
 //
 // Paper: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing Based on Explicit
-// Congestion Notifications" (CCPE 2018, ../shared/papers/004_551e5276b6a75fd9.txt),
+// Congestion Notifications" (Concurrency and Computation: Practice and Experience, 2019),
 // sec. 3.1.1 and Fig. 3 (conditional entries, per-input-port non-minimal entries, the draw
-// N), sec. 2.2 (the pause-triggered predecessor [7]); spec ../shared/specs/qcn-switch.md
-// secs. 2 and 4.4.
+// N), sec. 2.2 (the pause-triggered predecessor [7]). Where the paper is silent scfly
+// follows FOGSim's MIN_COND, the authors' simulator (the draw of N, the VC order), or states
+// its own rule (hosts to global ports when p != h), as below.
 // Decision rule (source-adaptive, at injection only): the table of each switch holds
 //   high priority  the MIN population (forwarding_table.h), its inter-group entries
 //                  conditional on their output port's probability P (0..100 %);

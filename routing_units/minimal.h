@@ -1,7 +1,9 @@
 // Minimal routing (MIN) on a Dragonfly.
 //
 // Paper: Kim, Dally, Scott, Abts, "Technology-driven, highly-scalable Dragonfly topology"
-// (ISCA'08), as used in the ACOR paper (../shared/papers/000_82a785b33d304404.txt, sec. 2.1).
+// (ISCA'08), as used in the ACOR paper (Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive
+// Congestion-Oblivious Routing in Dragonfly networks", Journal of Parallel and Distributed
+// Computing, 2019, sec. 2.1).
 // Decision rule: oblivious. Inside the destination group, one local hop to the destination
 // switch. Otherwise hop to the switch owning the global link toward the destination group
 // (local hop, unless this switch owns it), take it, then one local hop: at most L-G-L.

@@ -2,8 +2,8 @@
 // generator of every Valiant-based unit (VAL, ACOR, and later PB/UGAL non-minimal paths).
 //
 // Paper: Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive Congestion-Oblivious Routing in
-// Dragonfly networks" (../shared/papers/000_82a785b33d304404.txt), sec. 2.3, 3.1, 4.1 and
-// Table 1. A policy is a restriction on the allowed intermediate switch (sec. 4.1):
+// Dragonfly networks" (Journal of Parallel and Distributed Computing, 2019), sec. 2.3, 3.1,
+// 4.1 and Table 1. A policy is a restriction on the allowed intermediate switch (sec. 4.1):
 //
 //   policy   intermediate switch allowed (source switch s, source group G)  Phase A  longest
 //   rrg-sw   any switch of any group (G included: then Phase A has no G)    <= 3     LGL-LGL

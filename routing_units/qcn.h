@@ -1,11 +1,14 @@
 // QCN-Switch: the 802.1Qau congestion point (CP) and the per-port "minimal port
 // probability" table its notifications drive.
 //
-// Paper: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing Based on Explicit
-// Congestion Notifications" (CCPE 2018, ../shared/papers/004_551e5276b6a75fd9.txt):
+// Paper (the QCN-Switch paper): Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing
+// Based on Explicit Congestion Notifications" (Concurrency and Computation: Practice and
+// Experience, 2019):
 // sec. 2.3 (QCN congestion point, Fig. 2), 3.1.2 (AIMD port probabilities), 3.2 (feedback
 // comparison, Fig. 5), 3.3 / 3.3.1 (input vs output sampling, source processing), Table I
-// (every default below). Spec: ../shared/specs/qcn-switch.md secs. 3 and 4.
+// (every default below). Where the paper is silent (the quantization of Fb, the integer
+// comparison with N, a floor for P) scfly follows FOGSim, the authors' simulator, and says
+// so below; docs/model.md ("QCN-Switch on an Ethernet Dragonfly") states these choices.
 // The routing that reads these probabilities is MIN-COND (min_cond.h); this file is the
 // pure arithmetic and the two small state blocks, with no simulator in them.
 //
@@ -15,7 +18,8 @@
 // P' = floor(P * (D - min(x, D)) / D); an increase is P' = min(100 %, P + PI). The routing
 // compares the draw N (1..100) with the integer percent floor(P) (FOGSim's rule).
 //
-// Feedback (sec. 2.3; FOGSim's quantization, spec sec. 3.2): with Q the sampled queue,
+// Feedback (sec. 2.3; FOGSim's quantization, the paper giving only its 6 bits and the
+// saturation at 2 Qeq): with Q the sampled queue,
 // Qeq the equilibrium point, Q_old the queue at the previous sample and weight w,
 //   raw = clamp((Q - Qeq) + w (Q - Q_old), 0, Qeq (1 + 2w));  Fb = floor(63 raw / (Qeq (1 + 2w)))
 // so Fb in 0..63 (6 bits), larger = more congested, saturating at Q = 2 Qeq when w = 0.

@@ -1,10 +1,13 @@
 // Routing on k-ary n-cubes (topologies/torus.h): DOR, VAL, MIN AD and GOAL.
 //
-// Paper: Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced Routing on Tori"
-// (../shared/papers/002_849a2a901e492155.txt): sec. II.A (minimal adaptive), II.C and
-// IV.D (GOAL), I and IV.C-D (VAL), III.B (quadrants and the in-quadrant rule); the
-// deadlock scheme of sec. III.C is lost from our copy of the text and read as Gravano's
-// *-channels (../shared/specs/gal-torus.md sec. 2.5-2.7).
+// Paper (the GAL paper): Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced
+// Routing on k-ary n-cubes" (Stanford University; published as "Globally Adaptive
+// Load-Balanced Routing on Tori", IEEE Computer Architecture Letters, 2004): sec. II.A
+// (minimal adaptive), II.C and IV.D (GOAL), I and IV.C-D (VAL), III.B (quadrants and the
+// in-quadrant rule). Sec. III.C's deadlock scheme is lost from our copy of the text after
+// "3 virtual channels"; scfly reads it as Gravano's *-channels (the paper's ref. [7]): a
+// dateline escape pair below adaptive VCs, a choice where the paper is silent (docs/model.md,
+// "Routing", tori and meshes).
 //
 // Common state (RouteHeader, per dimension d, for the current segment): dir_set/minus = the
 // direction the packet travels in d once fixed (a quadrant is the vector of them); wrapped =
@@ -59,7 +62,8 @@
 // packet need not move in (D = 0) has only the + queue: GAL never offers a k-hop ring loop.
 //
 // CHAOS (the chaotic router of Bolding, Fulgham and Snyder, the paper's ref. [6]; paper
-// sec. I, II.B, V.C; ../shared/specs/gal-torus.md sec. 2.4): decision rule: every productive
+// sec. I, II.B, V.C give its principle only, so the multiqueue and derouting below follow the
+// chaos router's design, a choice where the paper is silent): decision rule: every productive
 // dimension in its minimal direction (both at a k/2 tie), recomputed from the coordinates at
 // every hop (the header keeps no direction: a derouted packet goes on minimally from where
 // it is), ordered by output queue (shortest first, ties at random), on any link VC. A head

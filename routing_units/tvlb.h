@@ -1,5 +1,6 @@
-// T-VLB: topology-custom Valiant path sets (T-UGAL, ../shared/papers/003_86cbaddc88747694.txt,
-// sec. 3.3; the reading in ../shared/specs/tugal.md sec. 1-2).
+// T-VLB: topology-custom Valiant path sets (the T-UGAL paper: Rahman, Bhowmik, Ryasnianskiy,
+// Yuan, Lang, "Topology-Custom UGAL Routing on Dragonfly", SC'19, sec. 3.3; the paper speaks
+// of k-hop paths, its authors' artifact draws intermediate switches, and so does scfly).
 //
 // A VLB path from switch s to switch d goes through an intermediate switch i outside the
 // source and destination groups (I_all); each of its two segments is a fewest-hop minimal
@@ -13,7 +14,7 @@
 //          group, which no pair of fewest-hop segments gives)
 //   I5     dist(s,i) <= 2 or dist(i,d) <= 2
 //   I5src  dist(s,i) <= 2: "all 2-hop MIN paths followed by 3-hop MIN paths", the final T-VLB
-//          of dfly(4,8,4,9) and dfly(4,8,4,17) (spec key finding 3)
+//          of dfly(4,8,4,9) and dfly(4,8,4,17) (sec. 4.2)
 //   I5dst  dist(i,d) <= 2: "3-hop then 2-hop", the other strategic candidate (sec. 3.3.3)
 //   I6     I_all: every VLB path (the final T-VLB of dfly(4,8,4,33)); as a run-time set
 //          (`ugal.vlb_set: i6`) it differs from `all`, which leaves the draw to
@@ -25,7 +26,7 @@
 // TvlbRule{set, percent, seed}: the class's set plus the intermediates of the next class
 // (I3 -> I4 -> I5 -> I_all) for which a hash of (seed, s, d, i) falls below X %: one fixed
 // subset per pair, nested in X, the same in Step 1's LP (sc_main/tvlb_model.h) and at run
-// time (the paper's artifact reshuffles per packet instead; ../shared/specs/tugal.md sec. 2).
+// time (the paper's artifact reshuffles per packet instead).
 //
 // Used at run time by UGAL-L, UGAL-G, PAR and PB with `ugal.vlb_set` (ugal.h): the
 // intermediate is drawn uniformly from the set of (current switch, destination switch), and

@@ -1,13 +1,13 @@
-// T-VLB Step 2's load-balance adjustment and T-VLB path files (T-UGAL, Rahman et al., SC'19,
-// ../shared/papers/003_86cbaddc88747694.txt sec. 3.3.3; the reading in
-// ../shared/specs/tugal.md sec. 4).
+// T-VLB Step 2's load-balance adjustment and T-VLB path files (the T-UGAL paper: Rahman,
+// Bhowmik, Ryasnianskiy, Yuan, Lang, "Topology-Custom UGAL Routing on Dragonfly", SC'19,
+// sec. 3.3.3).
 //
 // The paper checks a candidate set for "local" imbalance (per switch pair: a link whose
 // usage probability P_sd(l) is "significantly higher than others") and "global" imbalance
 // (U(l) = the mean of P_sd(l) over every switch pair: a link used much more than the others)
 // and "removes the paths that cause the high probabilities", with no thresholds given and no
-// code in the authors' artifact. scfly's rule (our choice, the spec's proposal; documented in
-// docs/experiments.md and tested):
+// code in the authors' artifact. scfly's rule (our choice where the paper is silent;
+// documented in docs/experiments.md and tested):
 //   - Usage: a packet of (s, d) takes an intermediate uniformly from the pair's set and each
 //     segment's global link uniformly among its fewest-hop ties (the run-time draw), so
 //     P_sd(l) is the probability that it crosses channel l; the removal unit is an
@@ -38,7 +38,7 @@
 //   {"format": "scfly-tvlb-paths", "version": 1, "topology": "dfly(4,8,4,9) palmtree",
 //    "set": "i5src", "percent": 0, "seed": 1, "overrides": "ugal.vlb_set=i5src",
 //    "balance": {...the report...}, "removed": [[s, d, [i, ...]], ...]}
-// so a large network needs no per-pair table (../shared/specs/tugal.md sec. 4.6).
+// so a large network needs no per-pair table.
 #pragma once
 
 #include <string>

@@ -40,8 +40,8 @@ void enter_segment_b(const Dragonfly& t, RouteHeader& h) {
 }
 
 // ugal.intermediate other-groups: uniform over the switches outside the source and
-// destination groups; for an intra-group pair another switch of the group (T-UGAL artifact,
-// ../shared/specs/tugal.md sec. 5).
+// destination groups; for an intra-group pair another switch of the group (as the T-UGAL
+// authors' artifact draws its baseline's intermediate).
 Intermediate draw_other_groups(const Dragonfly& t, int src, int dst, Rng& rng) {
   Intermediate im;
   const int gs = t.group_of(src), gd = t.group_of(dst), a = t.a();

@@ -3,10 +3,12 @@
 // (misrouting.h); this file is the selection.
 //
 // Papers: Kim, Dally, Scott, Abts (ISCA'08) UGAL on the Dragonfly; Jiang, Kim, Dally
-// (ISCA'09) PAR and Piggyback; T-UGAL (../shared/papers/003_86cbaddc88747694.txt) sec. 2.2
-// (UGAL-L, UGAL-G, PAR) and 4.1.2 (1 MIN + 1 VLB candidate, T = 0, 4 VCs, 5 for PAR);
-// ACOR paper (../shared/papers/000_82a785b33d304404.txt) sec. 3, 4.3, 5.3 (PB with
-// restriction and recomputation, PB-ACOR) and Table 3 (C_g = 120 %, T_g = 5).
+// (ISCA'09) PAR and Piggyback; the T-UGAL paper (Rahman, Bhowmik, Ryasnianskiy, Yuan, Lang,
+// "Topology-Custom UGAL Routing on Dragonfly", SC'19) sec. 2.2 (UGAL-L, UGAL-G, PAR) and
+// 4.1.2 (1 MIN + 1 VLB candidate, T = 0, 4 VCs, 5 for PAR); the ACOR paper (Benito, Fuentes,
+// Vallejo, Beivide, "ACOR: Adaptive Congestion-Oblivious Routing in Dragonfly networks",
+// Journal of Parallel and Distributed Computing, 2019) sec. 3, 4.3, 5.3 (PB with restriction
+// and recomputation, PB-ACOR) and Table 3 (C_g = 120 %, T_g = 5).
 //
 // Decision rules (at the source switch, when the head arrives on a host port; H = switch-
 // to-switch hops of the candidate path; q = queue occupancy in phits, congestion.h: of the
@@ -84,8 +86,8 @@ class SelectionBlocks {
 
 enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 
-// The T-UGAL paper's baseline UGAL (its artifact, ../shared/specs/tugal.md sec. 5, 6.4) as
-// options beside scfly's own (the defaults):
+// The T-UGAL paper's baseline UGAL, as its authors' artifact implements it (the text does
+// not go into these details), as options beside scfly's own (the defaults):
 //  ugal.intermediate  any: the Valiant intermediate follows val.policy (rrg-sw: any switch);
 //                     other-groups: uniform over the switches outside the source and
 //                     destination groups (intra-group pairs: another switch of the group).
@@ -111,11 +113,11 @@ enum class AdaptiveKind : uint8_t { UgalL, UgalG, Par, Pb, PbAcor };
 //  tugal.tau_*        pair's removed intermediates (one binary search per draw); none by
 //                     default.
 //  tugal.par_set      PAR with a T-VLB set, its second evaluation: current: the set of
-//                     (second switch, destination), as the paper's artifact does (spec
-//                     sec. 5); source: the set of (source switch, destination), the
-//                     segments still fewest-hop from the second switch. An option for the
-//                     question docs/experiments.md asks of T-PAR's unfairness under
-//                     MIXED(25,75), not the paper's.
+//                     (second switch, destination), as the paper's artifact does
+//                     (`PAR_dragonflyfull`); source: the set of (source switch,
+//                     destination), the segments still fewest-hop from the second switch.
+//                     An option for the question docs/experiments.md asks of T-PAR's
+//                     unfairness under MIXED(25,75), not the paper's.
 // routing t-ugal-l, t-ugal-g, t-par (routing.h) are UGAL-L, UGAL-G and PAR with a T-VLB set
 // required (ugal.vlb_set defaults to the paper's final set for the shape: i5src with several
 // links per group pair, i6 with one); decision rule, congestion signal and VCs as theirs.

@@ -2,8 +2,9 @@
 // Restricted Valiant and Valiant with recomputation.
 //
 // Paper: Valiant & Brebner (1981), for Dragonflies Kim et al. (ISCA'08); the ACOR paper
-// (../shared/papers/000_82a785b33d304404.txt) sec. 2.1-2.3 (policies, Table 1), 3.1
-// (restricted) and 3.2 (recomputation).
+// (Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive Congestion-Oblivious Routing in
+// Dragonfly networks", Journal of Parallel and Distributed Computing, 2019) sec. 2.1-2.3
+// (policies, Table 1), 3.1 (restricted) and 3.2 (recomputation).
 // Decision rule: at the source switch (the head arrives on a host port) draw the
 // intermediate switch under the Phase-A misrouting policy (misrouting.h; default rrg-sw =
 // uniform over all a*g switches, the original Valiant); Phase A goes minimally to it (through

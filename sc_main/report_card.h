@@ -1,6 +1,7 @@
 // The report card: a table of routing mechanisms (columns) against figures of merit (rows),
-// rebuilt by one command from one file, the GAL paper's Table IV (Singh et al.,
-// ../shared/papers/002_849a2a901e492155.txt, sec. VI) being the first card
+// rebuilt by one command from one file, the GAL paper's Table IV (Singh, Dally, Towles,
+// Gupta, "Globally Adaptive Load-Balanced Routing on k-ary n-cubes"; published as "... on
+// Tori", IEEE Computer Architecture Letters, 2004; sec. VI) being the first card
 // (sc_main/experiments/gal-report-card.yaml).
 //
 //   scfly report-card CARD.yaml [--db FILE] [--jobs N] [--md FILE] [--json FILE]

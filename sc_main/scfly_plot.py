@@ -710,7 +710,7 @@ def plot_card(plt, a, card):
             raise PlotError(f"row {row['name']} has no finished permutation yet")
         print(permutation_summary(card, row))
         lo, hi = min(allv), max(allv)
-        width = 0.02  # the spec's default bin width (the paper's is not stated)
+        width = 0.02  # a default bin width (the paper's is not stated)
         edges = [math.floor(lo / width) * width + i * width for i in range(int((hi - lo) / width) + 3)]
         for ax, c in zip(axes[0], cols):
             v = vals[c]

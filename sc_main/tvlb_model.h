@@ -1,6 +1,6 @@
-// T-VLB Step 1: the coarse-grain LP throughput model of T-UGAL (Rahman et al., SC'19,
-// ../shared/papers/003_86cbaddc88747694.txt, sec. 3.3.2 and its appendix "Step 1"; the
-// reading in ../shared/specs/tugal.md sec. 3). `scfly tvlb CONFIG` runs it.
+// T-VLB Step 1: the coarse-grain LP throughput model of T-UGAL (Rahman, Bhowmik,
+// Ryasnianskiy, Yuan, Lang, "Topology-Custom UGAL Routing on Dragonfly", SC'19, sec. 3.3.2
+// and its appendix "Step 1"). `scfly tvlb CONFIG` runs it.
 //
 // The model (the paper's, after Mollah et al. PMBS'17 "Model 3", with T-UGAL's ordering
 // constraint): for one traffic pattern, the flows are switch pairs (s, d) with demand w(s,d)
@@ -32,7 +32,7 @@
 // routing_units/tvlb.h), "<= k-hop + X % (k+1)-hop" = that class plus X % of the
 // intermediates of the next class not in it, chosen per (s, d, i) by a seeded hash below X %
 // (routing_units/tvlb.h TvlbRule: nested in X, the same subset for every pattern and at run
-// time; the paper's artifact reshuffles per call, spec sec. 2). Plus the strategic candidates I5src and
+// time; the paper's artifact reshuffles per call). Plus the strategic candidates I5src and
 // I5dst (sec. 3.3.3) and "all, generic segments" (the baseline UGAL's VLB).
 //
 // Patterns (sec. 3.3.1): TYPE_1 = every shift(DG, DS), 1 <= DG < g, 0 <= DS < a; TYPE_2 = 20
@@ -108,7 +108,8 @@ struct TvlbPattern {
 };
 std::vector<TvlbPattern> tvlb_patterns(const Dragonfly& t, bool quick, int type2_count = 20);
 
-// Path-set statistics of a point over every inter-group switch pair (spec sec. 2's table).
+// Path-set statistics of a point over every inter-group switch pair (`scfly tvlb` prints
+// them; tests/test_tvlb_model.cpp checks dfly(4,8,4,9)'s against an independent computation).
 struct TvlbSetStats {
   double intermediates = 0;  // mean set size
   int min_size = 0, max_size = 0;
@@ -119,8 +120,8 @@ struct TvlbSetStats {
 };
 TvlbSetStats tvlb_set_stats(const Dragonfly& t, const TvlbPoint& p, uint64_t seed);
 
-// Link-usage balance of a point's VLB paths (Step 2's imbalance checks, sec. 3.3.3; spec
-// sec. 4): U(l) = the mean over every inter-group switch pair of the probability that the
+// Link-usage balance of a point's VLB paths (Step 2's imbalance checks, sec. 3.3.3):
+// U(l) = the mean over every inter-group switch pair of the probability that the
 // pair's VLB packet crosses channel l, a packet taking an intermediate uniformly from the set
 // and each segment's link uniformly among its ties (the run-time draw). Reported per channel
 // class as max U / mean U and min U / mean U; 1 / 1 is perfect balance.

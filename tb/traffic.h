@@ -6,7 +6,9 @@
 // Notation: N = g*a*p nodes; node n sits on switch s = n / p as host n % p; switch s is
 // index i = s % a of group G = s / a. No pattern ever returns the source itself.
 //
-// ACOR paper (Benito et al., papers/000), sec. 5.2:
+// ACOR paper (Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive Congestion-Oblivious
+// Routing in Dragonfly networks", Journal of Parallel and Distributed Computing, 2019),
+// sec. 5.2:
 //   un          uniform random over all N-1 nodes other than the source (UN).
 //   adv+i       a random node of group (G + i) mod g (ADV+i; the paper's definition, not
 //               FOGSim's harsher same-offset variant). Needs i mod g != 0.
@@ -35,7 +37,8 @@
 //               paper does not say; a self-mapped node would inject nothing into the
 //               network). Needs N >= 2.
 //
-// T-UGAL paper (Rahman et al., SC'19, papers/003), sec. 3.3.1 and 4.1.3:
+// T-UGAL paper (Rahman, Bhowmik, Ryasnianskiy, Yuan, Lang, "Topology-Custom UGAL Routing on
+// Dragonfly", SC'19), sec. 3.3.1 and 4.1.3:
 //   shift(DG,DS)  node (G, i, host) -> ((G+DG) mod g, (i+DS) mod a, host) (TYPE_1 shift;
 //               shift(k,0) is the paper's ADV pattern). DG, DS >= 0; rejected when it maps
 //               every node onto itself (DG mod g == 0 and DS mod a == 0).
@@ -55,8 +58,10 @@
 //   tmixed(UR,ADV)  time-mixed TMIXED(UR%,ADV%): per packet, with probability UR/100 a un
 //               destination, else shift(1,0); tmixed(UR,ADV,DG,DS) as for mixed.
 //
-// GAL paper (Singh et al., papers/002), sec. II and IV, on a k-ary n-cube (torus or mesh,
-// topologies/torus.h); node (s, host) -> (f(s), host), the host index kept:
+// GAL paper (Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced Routing on k-ary
+// n-cubes"; published as "... on Tori", IEEE Computer Architecture Letters, 2004), sec. II
+// and IV, on a k-ary n-cube (torus or mesh, topologies/torus.h); node (s, host) -> (f(s),
+// host), the host index kept:
 //   nn          nearest neighbour (NN): per packet one of the 2n neighbour switches at random
 //               (on a mesh, one of those that exist).
 //   nnc         one fixed neighbour (NNc): x_0 + 1 (mod k) in dimension 0, the paper's ring
@@ -68,11 +73,11 @@
 //   tp          transpose (TP): the two halves of the coordinate vector swapped,
 //               (x_0..x_{h-1}, x_h..x_{n-1}) -> (x_h..x_{n-1}, x_0..x_{h-1}), h = n/2 (2-D:
 //               (x, y) -> (y, x)). Needs an even n.
-//   hs          hot spot (HS, sec. IV.F; the paper leaves the construction open, this is
-//               ../shared/specs/gal-torus.md sec. 3's default): the hot nodes are the hosts
-//               of the centre switch (x_d = floor(k/2) in every dimension) and of its 2n
-//               neighbours (those that exist; 5 switches on the 8-ary 2-cube: (4,4), (3,4),
-//               (5,4), (4,3), (4,5)). Per packet, with probability 1/2 the bc destination,
+//   hs          hot spot (HS, sec. IV.F; the paper leaves the construction open, so this is
+//               a default where the paper is silent, docs/config.md `hs`): the hot nodes are
+//               the hosts of the centre switch (x_d = floor(k/2) in every dimension) and of
+//               its 2n neighbours (those that exist; 5 switches on the 8-ary 2-cube: (4,4),
+//               (3,4), (5,4), (4,3), (4,5)). Per packet, with probability 1/2 the bc destination,
 //               else a destination drawn with weight 5 for each hot node and 1 for every
 //               other node (the source excluded). A node bc maps onto itself always takes
 //               the weighted draw. Not admissible: the hot nodes receive far more than 1.

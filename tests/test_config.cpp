@@ -1,8 +1,11 @@
 // Config parsing and validation: typed defaults, dotted overrides, unit conversion, and
-// errors that name the key, the value and what is allowed.
+// errors that name the key, the value and what is allowed; the documents derived from the
+// schema; and the source tree's references (none outside the repository).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -294,4 +297,76 @@ TEST(ConfigSchema, DocumentedDefaultsAreTheParsedOnes) {
     }
   }
   EXPECT_GT(compared, 60);
+}
+
+// Users have the repository, not the folder beside it where the papers and the notes on them
+// were kept while scfly was written: a comment, preset or page that points there (a paper,
+// a spec, a review) points at nothing. Cite the paper instead (docs/model.md, References).
+// The files are the tracked ones (`git ls-files`); outside a git checkout, the source tree
+// without .git and build*.
+namespace {
+std::vector<std::string> tracked_files(const std::string& root) {
+  std::vector<std::string> out;
+  std::string quoted = "'";
+  for (char ch : root) quoted += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  quoted += "'";
+  if (FILE* p = ::popen(("git -C " + quoted + " ls-files -z 2>/dev/null").c_str(), "r")) {
+    std::string name;
+    for (int ch; (ch = std::fgetc(p)) != EOF;) {
+      if (ch != 0) {
+        name += static_cast<char>(ch);
+      } else if (!name.empty()) {
+        out.push_back(name);
+        name.clear();
+      }
+    }
+    if (::pclose(p) == 0 && !out.empty()) return out;
+    out.clear();
+  }
+  namespace fs = std::filesystem;
+  const fs::path base(root);
+  const auto opts = fs::directory_options::skip_permission_denied;
+  for (auto it = fs::recursive_directory_iterator(base, opts); it != fs::recursive_directory_iterator();
+       ++it) {
+    const std::string leaf = it->path().filename().string();
+    if (leaf == ".git" || (it.depth() == 0 && leaf.rfind("build", 0) == 0)) {
+      it.disable_recursion_pending();
+    } else if (it->is_regular_file()) {
+      out.push_back(it->path().lexically_relative(base).generic_string());
+    }
+  }
+  return out;
+}
+}  // namespace
+
+TEST(SourceTree, NoFilePointsIntoTheSharedFolder) {
+  const std::set<std::string> exempt = {
+      // being rewritten; to be emptied
+      "CMakeLists.txt",          "routing_units/routing.cpp", "routing_units/routing.h",
+      "sc_main/config.cpp",      "sc_main/config_keys.cpp",   "tests/CMakeLists.txt",
+      // its keys table is generated from sc_main/config_keys.cpp (`scfly keys`); to be emptied
+      // with it
+      "docs/config.md",
+  };
+  const std::string needle = std::string("..") + "/shared";  // split: this file is searched too
+  const std::vector<std::string> files = tracked_files(SCFLY_SOURCE_DIR);
+  ASSERT_GT(files.size(), 100u) << "the source tree " << SCFLY_SOURCE_DIR << " was not listed";
+  std::vector<std::string> hits;
+  for (const std::string& f : files) {
+    if (exempt.count(f)) continue;
+    std::ifstream in(std::string(SCFLY_SOURCE_DIR) + "/" + f, std::ios::binary);
+    int n = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++n;
+      if (line.find(needle) != std::string::npos)
+        hits.push_back(f + ":" + std::to_string(n) + ": " + line);
+    }
+  }
+  std::string list;
+  for (const std::string& h : hits) list += "\n  " + h.substr(0, 160);
+  EXPECT_TRUE(hits.empty()) << hits.size() << " line(s) point into " << needle
+                            << ", which users do not have; cite the paper by authors, title "
+                               "and venue (docs/model.md, References) or state the choice in "
+                               "words:"
+                            << list;
 }

@@ -2,7 +2,9 @@
 // checked against route_min itself, hop by hop through the real wiring, on every (source
 // switch, destination switch, destination host) of several Dragonflies of both arrangements,
 // comparing port, VC, the whole header and the random stream after every hop. The lookup
-// rule (004 sec. 3.1.1) is checked on small hand-built tables whose N is known in advance.
+// rule (the QCN-Switch paper, sec. 3.1.1: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive
+// Routing Based on Explicit Congestion Notifications", Concurrency and Computation: Practice
+// and Experience, 2019) is checked on small hand-built tables whose N is known in advance.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,7 @@
-// Throughput bounds (sc_main/ideal.h) against the numbers worked out by hand in the GAL
-// paper and in ../shared/specs/gal-torus.md sec. 4 (8-ary 2-cube, capacity 1): TOR's ideal is
+// Throughput bounds (sc_main/ideal.h) against the numbers of the GAL paper (Singh, Dally,
+// Towles, Gupta, "Globally Adaptive Load-Balanced Routing on k-ary n-cubes"; published as
+// "... on Tori", IEEE Computer Architecture Letters, 2004) and values derived from its
+// definitions by hand or with an independent LP (8-ary 2-cube, capacity 1): TOR's ideal is
 // 8/15 (optimal ring routing), DOR's 1/3, VAL's 1/2; BC caps everything at 1/2 (a cut);
 // TP: DOR 2/7, VAL 8/15, ideal 10/11; NN's flow is 4 but one terminal link allows 1.
 // Dragonfly: MIN under ADV+1 is 1/(a p). And every pattern's exact destination distribution
@@ -53,7 +55,7 @@ TEST(Ideal, EightAryTwoCubeMatchesTheHandWorkedBounds) {
 
 // The GAL paper's ring mix (sec. V.A), 0.9 NNc + 0.1 TOR with two terminal ports: the optimum
 // splits the flows so both directions carry 0.85 per unit rate (theta = 1/0.85 = 1.176, the
-// spec's worked value); DOR sends everything clockwise, 0.9 + 3 x 0.1 = 1.2 per unit rate.
+// paper's worked value); DOR sends everything clockwise, 0.9 + 3 x 0.1 = 1.2 per unit rate.
 TEST(Ideal, RingMixOfNeighbourAndTornado) {
   const IdealResult mix =
       ideal_throughput(config("torus-ring-8.yaml", {"traffic=mix(nnc:9,tor:1)", "topology.terminal_ports=2"}));

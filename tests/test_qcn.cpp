@@ -1,6 +1,7 @@
-// QCN-Switch's arithmetic (routing_units/qcn.h) on the spec's worked values, and MIN-COND's
-// table (routing_units/min_cond.h): semantics at injection vs in transit, the host-to-port
-// rule for p != h, and the L G L G L VC order on every path through the real wiring.
+// QCN-Switch's arithmetic (routing_units/qcn.h) on values worked out by hand from the
+// QCN-Switch paper's formulas and FOGSim's quantization, and MIN-COND's table
+// (routing_units/min_cond.h): semantics at injection vs in transit, the host-to-port rule
+// for p != h, and the L G L G L VC order on every path through the real wiring.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -20,7 +21,7 @@
 namespace scfly {
 namespace {
 
-// ---- Feedback: spec sec. 3.2, Q_eq = 20 packets, w = 0 (Table I) ----------------------------
+// ---- Feedback: sec. 2.3, FOGSim's quantization, Q_eq = 20 packets, w = 0 (Table I) ----------
 
 TEST(QcnFeedback, SpecWorkedValues) {
   // Q <= Q_eq -> 0; Q = 21 -> 3; Q = 30 -> 31; Q = 39 -> 59; Q >= 40 (2 Q_eq) -> 63.

@@ -340,10 +340,11 @@ TEST(TopologyCheck, RadixLimit) {
   EXPECT_EQ(check_shape({1, 100, 150, 2, Arrangement::Absolute}), "");  // exactly 250 ports
 }
 
-// absolute-fsu, the T-UGAL authors' BookSim wiring: the spec's facts about dfly(4,8,4,9)
-// (../shared/specs/tugal.md sec. 6.1): 127 of its 144 global links differ from absolute's,
-// and under shift(2,0) 8 % of the switches own a link that lands on their destination switch
-// (absolute: a third). The first links follow the cursor by hand: switch 0 to (1,0), (2,0), (3,0), (4,0).
+// absolute-fsu, the T-UGAL authors' BookSim wiring (`absolute_improved` in their artifact):
+// facts about dfly(4,8,4,9) computed from the artifact's code independently of scfly: 127 of
+// its 144 global links differ from absolute's, and under shift(2,0) 8 % of the switches own a
+// link that lands on their destination switch (absolute: a third). The first links follow the
+// cursor by hand: switch 0 to (1,0), (2,0), (3,0), (4,0).
 TEST(TopologyFsu, TheAuthorsWiringOfDfly4849) {
   const Dragonfly f(DragonflyShape{4, 8, 4, 9, Arrangement::AbsoluteFsu});
   const Dragonfly abs(DragonflyShape{4, 8, 4, 9, Arrangement::Absolute});

@@ -1,5 +1,7 @@
 // T-VLB Step 1, the LP throughput model (sc_main/tvlb_model.h), against values worked out by
-// hand and against the independent reading in ../shared/specs/tugal.md:
+// hand and against an independent reimplementation (in Python, outside this repository) of
+// the definitions of the T-UGAL paper (Rahman, Bhowmik, Ryasnianskiy, Yuan, Lang,
+// "Topology-Custom UGAL Routing on Dragonfly", SC'19):
 //  - MIN alone under shift(1,0): the k links of a group pair carry the a*p nodes of the
 //    group, x = k / (a p);
 //  - every VLB path under shift(1,0): a fraction m of the traffic goes minimally (one global
@@ -8,9 +10,9 @@
 //    dfly(4,8,4,9), the paper's "UGAL 0.56" of Fig. 4);
 //  - T-UGAL's ordering constraint lowers x where a longer VLB class would carry more than a
 //    shorter one, and its rows then have nonzero duals; it never raises x;
-//  - the set statistics of dfly(4,8,4,9) equal the spec's (computed there in Python from the
-//    paper's definitions): intermediates 5.5 / 16 / 53 / 42 / 56 for I3 / I4 / I5 / I5src /
-//    all, VLB paths 9 / 33 / 160 / 104 / 208, mean hops 3.06 / 3.63 / 4.26 / 4.12 / 4.38 and
+//  - the set statistics of dfly(4,8,4,9) equal that reimplementation's: intermediates
+//    5.5 / 16 / 53 / 42 / 56 for I3 / I4 / I5 / I5src / all, VLB paths
+//    9 / 33 / 160 / 104 / 208, mean hops 3.06 / 3.63 / 4.26 / 4.12 / 4.38 and
 //    5.50 with the baseline's generic segments;
 //  - fractional points are nested in X, near X % of the extra intermediates, and fixed per
 //    seed; the patterns are the paper's TYPE_1 and TYPE_2 sets; threads change nothing.
@@ -229,7 +231,7 @@ TEST(TvlbModel, ThreadsDoNotChangeTheResult) {
   EXPECT_EQ(j["points"][0]["x"].size(), one.patterns.size());
 }
 
-// Link-usage balance (Step 2's imbalance checks) against the spec's measurement on
+// Link-usage balance (Step 2's imbalance checks) against that reimplementation's values on
 // dfly(4,8,4,9): I5src's global links balanced (max/mean 1.008, min/mean 0.993), its local
 // links not (1.40 / 0.47), I5 worse (1.45 / 0.41); generic segments over every link of every
 // group pair are perfectly balanced by symmetry.

@@ -20,8 +20,8 @@
 //     group order: link t goes to the (t mod (g-1))-th other group, its k = t div (g-1)-th
 //     link to that group; it lands on the k-th link of the remote group that points back.
 //     Each group pair is joined by a*h/(g-1) global links.
-//   absolute-fsu (the T-UGAL authors' BookSim arrangement `absolute_improved`,
-//     ../shared/specs/tugal.md sec. 6.1): one cursor (group, index) over the switches,
+//   absolute-fsu (the T-UGAL authors' BookSim arrangement `absolute_improved`, in the
+//     artifact of their SC'19 paper): one cursor (group, index) over the switches,
 //     starting at (1, 0); for each switch in id order, while it has a free global port, the
 //     cursor's switch is linked to it if it lies in another group and has a free port, and
 //     the cursor steps to the next group (wrapping to group 0 and the next index). Ports are

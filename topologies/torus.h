@@ -1,13 +1,15 @@
 // k-ary n-cube: a torus (every ring closed by a wrap-around link) or a mesh (rings left
 // open), k >= 2 switches per dimension, n >= 1 dimensions, p hosts per switch (default 1).
-// The network of the GAL paper (../shared/papers/002_849a2a901e492155.txt; its evaluation
-// network is the 8-ary 2-cube, its analytic one the 8-node ring).
+// The network of the GAL paper (Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced
+// Routing on k-ary n-cubes"; published as "... on Tori", IEEE Computer Architecture Letters,
+// 2004; its evaluation network is the 8-ary 2-cube, its analytic one the 8-node ring).
 //
 // Identifiers: switch s has coordinates (x_0, ..., x_{n-1}) with s = sum x_d k^d (dimension 0
 // least significant, BookSim's kncube numbering); node n = s*p + host.
 // Terminal bandwidth: each host has w terminal ports (topology.terminal_ports, default 1),
-// so a node injects and ejects up to w phits per cycle (the GAL paper's NN row needs 2n,
-// ../shared/specs/gal-torus.md sec. 1.4). Let P = p * w, the host ports.
+// so a node injects and ejects up to w phits per cycle (the GAL paper's NN row needs 2n:
+// Table IV gives NN 8 x VAL's 0.5 = 4 phits/node/cycle on the 8-ary 2-cube). Let P = p * w,
+// the host ports.
 // Port map (stated once, used everywhere):
 //   ports [0, P)        host ports (injection / ejection): port host * w + j is terminal
 //                       port j of host `host`, as in every topology

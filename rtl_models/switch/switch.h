@@ -69,7 +69,8 @@ namespace scfly {
 //          input VC's occupancy reaches its XOFF threshold and RESUME when it falls to XON;
 //          both travel back with the link latency; a paused VC starts no new packet (one in
 //          progress finishes). XOFF leaves headroom for everything that can still arrive
-//          (config: 2 x link latency + 2 packets, as the QCN spec's default), so the network
+//          (config: 2 x link latency + 2 packets, a default where the QCN-Switch paper is
+//          silent), so the network
 //          is lossless; an overflow is a simulation error. No credits exist in this mode:
 //          routing may read only its own switch's output queues (config rejects the
 //          credit-based congestion measures).

@@ -1,5 +1,7 @@
 // ACOR-Switch level controller: hysteresis counter of blocked non-minimal injection
-// attempts (ACOR paper, ../shared/papers/000_82a785b33d304404.txt, sec. 4.2.2, Table 3).
+// attempts (the ACOR paper: Benito, Fuentes, Vallejo, Beivide, "ACOR: Adaptive
+// Congestion-Oblivious Routing in Dragonfly networks", Journal of Parallel and Distributed
+// Computing, 2019, sec. 4.2.2, Table 3).
 // RTL mirror of routing_units/acor_level_ctrl.h (AcorLevelCtrl): same ports, widths and
 // per-cycle rule, so the two are compared cycle by cycle (tests/test_rtl_sc_blocks.cpp).
 //

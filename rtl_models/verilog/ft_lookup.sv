@@ -1,7 +1,8 @@
 // The conditional forwarding table of a switch: a match/priority table with equal-cost sets
 // and per-port probability conditions, one lookup per evaluation (single-cycle,
-// combinational). Paper: Benito et al., CCPE 2018 (../shared/papers/004_551e5276b6a75fd9.txt)
-// sec. 2.2 and 3.1.1 (Fig. 3); spec ../shared/specs/qcn-switch.md sec. 2. RTL mirror of
+// combinational). Paper: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing Based
+// on Explicit Congestion Notifications" (Concurrency and Computation: Practice and
+// Experience, 2019), sec. 2.2 and 3.1.1 (Fig. 3). RTL mirror of
 // ForwardingTable::lookup (routing_units/forwarding_table.h), compared with it in lockstep
 // (tests/test_rtl_table.cpp) and co-simulated in every switch with `--rtl table`.
 //

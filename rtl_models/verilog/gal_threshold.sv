@@ -1,8 +1,9 @@
-// GAL adaptive threshold controller, one per (source node, destination set): GAL paper
-// (../shared/papers/002_849a2a901e492155.txt) sec. IV.E and fn. 7; the reading in
-// ../shared/specs/gal-torus.md sec. 2.7. RTL mirror of GalThreshold
-// (routing_units/gal_threshold.h), compared with it cycle by cycle
-// (tests/test_rtl_torus_blocks.cpp) and co-simulated in every NIC with `--rtl gal_threshold`.
+// GAL adaptive threshold controller, one per (source node, destination set): the GAL paper
+// (Singh, Dally, Towles, Gupta, "Globally Adaptive Load-Balanced Routing on k-ary n-cubes";
+// published as "... on Tori", IEEE Computer Architecture Letters, 2004) sec. IV.E and
+// fn. 7. RTL mirror of GalThreshold (routing_units/gal_threshold.h), compared with it
+// cycle by cycle (tests/test_rtl_torus_blocks.cpp) and co-simulated in every NIC with
+// `--rtl gal_threshold`.
 //
 // D_t = dep_i in cycle t (packets that left the set's injection queues). At the start of
 // every cycle t that is a positive multiple of n2:

@@ -1,6 +1,8 @@
-// Piggyback saturation detector (ACOR paper ../shared/papers/000_82a785b33d304404.txt
-// sec. 5.3, Table 3; Jiang, Kim, Dally ISCA'09): global link j of a switch with H global
-// links is saturated when q_j > C_g% x mean(q) + T_g, computed exactly in integers as
+// Piggyback saturation detector (the ACOR paper: Benito, Fuentes, Vallejo, Beivide, "ACOR:
+// Adaptive Congestion-Oblivious Routing in Dragonfly networks", Journal of Parallel and
+// Distributed Computing, 2019, sec. 5.3, Table 3; Jiang, Kim, Dally ISCA'09): global link j
+// of a switch with H global links is saturated when q_j > C_g% x mean(q) + T_g, computed
+// exactly in integers as
 //   100 * q_j * H > C_g * sum(q) + 100 * T_g * H.
 // Combinational, one flag per global port. RTL mirror of pb_saturated() in
 // routing_units/ugal.h; widths from scfly_pkg (rtl_models/interface/widths.def): QB = 16-bit

@@ -1,8 +1,9 @@
 // QCN congestion points of one switch (802.1Qau as QCN-Switch uses it): per transit port
 // the sample counter, Q_old and the quantized feedback, and the %CNM decision. Paper:
-// Benito et al., CCPE 2018 (../shared/papers/004_551e5276b6a75fd9.txt) sec. 2.3 (Fig. 2),
-// 3.3 (input or output sampling), Table I; FOGSim's quantization (spec
-// ../shared/specs/qcn-switch.md sec. 3.2). RTL mirror of QcnCongestionPoint and
+// Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive Routing Based on Explicit Congestion
+// Notifications" (Concurrency and Computation: Practice and Experience, 2019) sec. 2.3
+// (Fig. 2), 3.3 (input or output sampling), Table I; FOGSim's quantization of Fb (the paper
+// gives its 6 bits and saturation only). RTL mirror of QcnCongestionPoint and
 // qcn_feedback() (routing_units/qcn.h) and of the draw QcnUnit makes, compared in lockstep
 // (tests/test_rtl_qcn_blocks.cpp) and co-simulated in every switch with `--rtl qcn_cp`.
 //

@@ -1,8 +1,9 @@
 // QCN-Switch port-probability unit of one switch: the "minimal port probability" P, the
 // last feedback LastFb and the packet counter of each transit port, updated by
-// notifications and by traffic. Paper: Benito et al., CCPE 2018
-// (../shared/papers/004_551e5276b6a75fd9.txt) sec. 3.1.2 (AIMD), 3.2 (feedback comparison,
-// Fig. 5), 3.3.1 (source processing: local updates arrive here as CNMs), Table I.
+// notifications and by traffic. Paper: Benito, Vallejo, Izu, Beivide, "Non-minimal Adaptive
+// Routing Based on Explicit Congestion Notifications" (Concurrency and Computation: Practice
+// and Experience, 2019) sec. 3.1.2 (AIMD), 3.2 (feedback comparison, Fig. 5), 3.3.1 (source
+// processing: local updates arrive here as CNMs), Table I.
 // RTL mirror of QcnPortTable (routing_units/qcn.h), compared with it in lockstep
 // (tests/test_rtl_qcn_blocks.cpp) and co-simulated in every switch with `--rtl qcn`.
 //

@@ -1,10 +1,12 @@
 // In-quadrant selector of the torus adaptive routings: the productive output links of a
 // switch toward a destination, inside the packet's quadrant, ordered by output queue.
-// Used by MIN AD, GOAL and GAL (GAL paper ../shared/papers/002_849a2a901e492155.txt
-// sec. III: "adaptive inside the quadrant", MIN AD as its reference) and by CHAOS's minimal
-// candidates. RTL mirror of productive_by_queue() in routing_units/torus_routing.cpp;
-// compared with it exhaustively over positions and quadrants on small tori and meshes
-// (tests/test_rtl_torus_blocks.cpp) and co-simulated in every switch with `--rtl quadrant`.
+// Used by MIN AD, GOAL and GAL (the GAL paper: Singh, Dally, Towles, Gupta, "Globally
+// Adaptive Load-Balanced Routing on k-ary n-cubes"; published as "... on Tori", IEEE Computer
+// Architecture Letters, 2004; sec. III: "adaptive inside the quadrant", MIN AD as its
+// reference) and by CHAOS's minimal candidates. RTL mirror of productive_by_queue() in
+// routing_units/torus_routing.cpp; compared with it exhaustively over positions and
+// quadrants on small tori and meshes (tests/test_rtl_torus_blocks.cpp) and co-simulated in
+// every switch with `--rtl quadrant`.
 // Combinational.
 //
 // Link slots: slot 2d is dimension d's + output, 2d+1 its - output (the switch port is

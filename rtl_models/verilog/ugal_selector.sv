@@ -1,5 +1,7 @@
-// UGAL selection (T-UGAL paper ../shared/papers/003_86cbaddc88747694.txt sec. 2.2; ACOR
-// paper sec. 5.3): choose the minimal candidate iff q_min * H_min <= q_vlb * H_vlb + T.
+// UGAL selection (the T-UGAL paper: Rahman, Bhowmik, Ryasnianskiy, Yuan, Lang,
+// "Topology-Custom UGAL Routing on Dragonfly", SC'19, sec. 2.2; the ACOR paper: Benito,
+// Fuentes, Vallejo, Beivide, Journal of Parallel and Distributed Computing, 2019, sec. 5.3):
+// choose the minimal candidate iff q_min * H_min <= q_vlb * H_vlb + T.
 // Combinational. RTL mirror of ugal_prefers_min() in routing_units/ugal.h; widths from
 // scfly_pkg (rtl_models/interface/widths.def): saturated queue occupancies (QueueBits = 16),
 // hop counts (HopBits = 4), signed threshold (ThresholdBits = 24); the products fit
