@@ -23,8 +23,9 @@
 namespace scfly {
 
 // MinTable: MIN by lookup in the switch's conditional forwarding table alone
-// (forwarding_table.h, build_min_table; table semantics of ../shared/papers/
-// 004_551e5276b6a75fd9.txt sec. 3.1.1); identical results to Min on every shape. Rule: the
+// (forwarding_table.h, build_min_table; table semantics of Benito, Vallejo, Izu, Beivide,
+// "Non-minimal Adaptive Routing Based on Explicit Congestion Notifications", Concurrency and
+// Computation: Practice and Experience, 2019, sec. 3.1.1); identical results to Min on every shape. Rule: the
 // highest-priority matching entry (all unconditional here); congestion signal: none; VCs:
 // MIN's hop-slot rule (minimal.h), 2 local / 1 global.
 // MinCond: MIN-COND (min_cond.h), minimal through the conditional forwarding table with a
@@ -33,7 +34,8 @@ namespace scfly {
 // On k-ary n-cubes (torus_routing.h): Dor, Val (the same name, its torus form), MinAd, Goal,
 // Gal (its quadrant chosen by the NIC's injection queues, tb/nic.h), Chaos (the chaotic
 // router: minimal adaptive, derouting from the switch's multiqueue, rtl_models/switch).
-// TugalL, TugalG, TPar: T-UGAL (ugal.h, tvlb.h; ../shared/papers/003_86cbaddc88747694.txt sec. 3):
+// TugalL, TugalG, TPar: T-UGAL (ugal.h, tvlb.h; Rahman, Bhowmik, Ryasnianskiy, Yuan, Lang,
+// "Topology-Custom UGAL Routing on Dragonfly", SC'19, sec. 3):
 // UGAL-L, UGAL-G and PAR whose Valiant intermediate is drawn from a T-VLB set (ugal.vlb_set,
 // by default the paper's final set for the shape) less Step 2's load-balance removals
 // (tugal.paths or tugal.tau_*; tvlb_balance.h); rule, signal and VCs as the UGAL they refine.

@@ -425,7 +425,7 @@ std::vector<KeySpec> build() {
       .doc("qcn", "",
            "what sets MIN-COND's port probabilities: QCN-Switch (CNMs, below), or the minimal output's pause state "
            "(P = 0 while its first VC is paused under PFC, or has credits for less than a packet under credit flow "
-           "control; the conditional routing of 004 §2.2 [7])");
+           "control; the conditional routing of the QCN-Switch paper, sec. 2.2 [7])");
   K(t, "qcn.sampling")
       .choice(std::vector<std::tuple<std::string, QcnSampling, std::string>>{
                   {"output", QcnSampling::Output, "output buffers of transit ports"},
@@ -450,13 +450,13 @@ std::vector<KeySpec> build() {
       .def(bv(true))
       .bind([](SimConfig& c) -> bool& { return c.routing_prm.qcn.feedback_comparison; })
       .doc("true", "",
-           "feedback comparison (004 §3.2): compare each CNM's Fb with the average LastFb over the switch's transit "
+           "feedback comparison (QCN-Switch paper, sec. 3.2): compare each CNM's Fb with the average LastFb over the switch's transit "
            "ports");
   K(t, "qcn.source_processing")
       .boolean()
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.routing_prm.qcn.source_processing; })
-      .doc("false", "bool, input sampling only", "a CP also applies its CNM to its own port toward the victim (004 §3.3.1)");
+      .doc("false", "bool, input sampling only", "a CP also applies its CNM to its own port toward the victim (QCN-Switch paper, sec. 3.3.1)");
   K(t, "qcn.qeq")
       .real(0.0, 1.0, "a fraction of the sampled buffer in (0, 1] (Table I: 0.2)")
       .def(rv(0.2))
@@ -725,7 +725,7 @@ std::vector<KeySpec> build() {
       .doc("any", "",
            "UGAL-L/G, PAR, PB: the Valiant candidate's intermediate: as `val.policy` draws it (rrg-sw: any "
            "switch), or uniform over the switches outside the source and destination groups, another switch of "
-           "the group for an intra-group pair (the T-UGAL paper's baseline, ../shared/specs/tugal.md)");
+           "the group for an intra-group pair (the T-UGAL paper's baseline UGAL as its authors' published simulator draws the intermediate)");
   K(t, "ugal.segment_link")
       .choice(std::vector<std::tuple<std::string, SegmentLink, std::string>>{
                   {"shortest", SegmentLink::Shortest, "a fewest-hop global link"},
