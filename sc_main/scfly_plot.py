@@ -79,6 +79,11 @@ def label(col):
     return f"{col} ({unit})" if unit else col
 
 
+def num_or_nan(v):
+    """v as a float; NaN for null (a metric not measured) or text."""
+    return float(v) if is_num(v) else float("nan")
+
+
 def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
 
@@ -749,7 +754,7 @@ def plot_card(plt, a, card):
     for k, c in enumerate(cols):
         h = row["values"].get(c, {}).get("hops_histogram") or []
         xs = [i + (k - (n - 1) / 2) * 0.8 / n for i in range(len(h))]
-        ax.bar(xs, h, width=0.8 / n, label=f"{c} (mean {row['values'][c].get('hops_avg', float('nan')):.2f})")
+        ax.bar(xs, h, width=0.8 / n, label=f"{c} (mean {num_or_nan(row['values'][c].get('hops_avg')):.2f})")
     ax.set_xlabel("hops")
     ax.set_ylabel("fraction of packets")
     ax.legend(fontsize=8)

@@ -122,6 +122,22 @@ TEST(Hostile, EmptyConfigFileExits2) {
 
 
 
+// No packet measured: latency, hops and fairness were not measured; not 0.
+TEST(Hostile, NothingMeasuredIsNotAZeroLatency) {
+  const ScflyRun r = run_scfly(tiny_config(), "warmup_cycles=0 measure_cycles=1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(metrics(r)["packets_measured"], 0);
+  for (const char* k : {"latency_avg", "latency_p99", "network_latency_avg", "hops_avg", "jain_fairness"})
+    EXPECT_TRUE(metrics(r)[k].is_null()) << k << " " << metrics(r)[k];
+  EXPECT_TRUE(has(r.out, "latency (total)   n/a (no packet measured)")) << r.out;
+  EXPECT_TRUE(has(r.out, "fairness          Jain n/a")) << r.out;
+  EXPECT_FALSE(has(r.out, "avg 0.0")) << r.out;
+  // A measured run keeps its numbers.
+  const ScflyRun ok = run_scfly(tiny_config(), "warmup_cycles=500 measure_cycles=1000 -q");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(metrics(ok)["latency_avg"].is_number());
+  EXPECT_TRUE(metrics(ok)["jain_fairness"].is_number());
+}
 
 
 
