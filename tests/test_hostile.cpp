@@ -145,3 +145,22 @@ TEST(Hostile, NothingMeasuredIsNotAZeroLatency) {
 
 
 
+// scfly plot --recipe throughput --ideal B.json on a database with two traffic patterns (the
+// README's example sweep has two) used to crash with a TypeError.
+TEST(Hostile, PlotIdealBoundsWithTwoTrafficPatterns) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-matplotlib is not installed; .ci/setup-deps installs it";
+  const std::string sw = write_file("sweep.yaml", "base: " + tiny_config() +
+                                                      "\nset: {warmup_cycles: 200, measure_cycles: 400}\n"
+                                                      "axes:\n  traffic: [un, adv+1]\n  load: [0.1, 0.2]\n");
+  const std::string db = tmp("db.sqlite"), bounds = tmp("ideal.json"), png = tmp("thru.png");
+  ASSERT_EQ(scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2").code, 0);
+  ASSERT_EQ(scfly_cmd("ideal " + tiny_config() + " --no-lp --json " + bounds).code, 0);
+  for (const char* recipe : {"throughput", "latency"}) {
+    const Cmd p = scfly_cmd("plot " + db + " --recipe " + recipe + " --ideal " + bounds + " -o " + png);
+    EXPECT_EQ(p.code, 0) << recipe << p.out << p.err;
+    EXPECT_FALSE(has(p.err, "TypeError")) << p.err;
+    expect_png(png, 1000);
+  }
+  for (const std::string& f : {sw, db, bounds, png}) std::remove(f.c_str());
+}
