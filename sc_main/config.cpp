@@ -571,6 +571,38 @@ void parse_phases(ParseState& s, const YAML::Node& ph) {
   }
 }
 
+// The blocks `rtl` accepts, each with the routings it needs: the list parse_rtl checks
+// against and `scfly run --help` prints.
+const std::vector<RtlBlockInfo>& rtl_blocks() {
+  static const std::vector<RtlBlockInfo> blocks = {
+      {"min_route", true, "any but min-table"},
+      {"acor", true, "acor-switch or pb-acor"},
+      {"ugal", true, "ugal-l, ugal-g, par, pb or pb-acor"},
+      {"pb", true, "pb or pb-acor"},
+      {"table", true, "min-table or min-cond"},
+      {"qcn", true, "min-cond with min_cond.trigger qcn"},
+      {"qcn_cp", true, "min-cond with min_cond.trigger qcn"},
+      {"quadrant", false, "min-ad, goal, gal or chaos"},
+      {"gal_threshold", false, "gal"},
+  };
+  return blocks;
+}
+
+std::string rtl_block_names(int dragonfly) {
+  std::string out;
+  for (const RtlBlockInfo& b : rtl_blocks())
+    if (dragonfly < 0 || b.dragonfly == (dragonfly == 1)) out += (out.empty() ? "" : ", ") + b.name;
+  return out;
+}
+
+namespace {
+std::string rtl_routings(const std::string& block) {
+  for (const RtlBlockInfo& b : rtl_blocks())
+    if (b.name == block) return b.routings;
+  return "";
+}
+}  // namespace
+
 // RTL co-simulation: which Verilated blocks replace their C++ units in every switch.
 void parse_rtl(ParseState& s, const YAML::Node& r) {
   SimConfig& c = s.c;
@@ -583,7 +615,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
   } else if (r && r.IsSequence()) {
     for (const auto& n : r) {
-      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, qcn, qcn_cp, table, quadrant, gal_threshold");
+      if (!n.IsScalar()) throw bad("a list of block names: " + rtl_block_names(-1));
       names.push_back(n.Scalar());
     }
   } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
@@ -594,20 +626,20 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {
-    const bool dfly_block =
-        n == "acor" || n == "ugal" || n == "pb" || n == "min_route" || n == "qcn" || n == "qcn_cp" || n == "table";
-    const bool torus_block = n == "quadrant" || n == "gal_threshold";
+    bool dfly_block = false, torus_block = false;
+    for (const RtlBlockInfo& b : rtl_blocks())
+      if (b.name == n) (b.dragonfly ? dfly_block : torus_block) = true;
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
-                        " has the torus blocks quadrant and gal_threshold");
+                        " has the torus blocks " + rtl_block_names(0));
     if (torus_block && dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
-                        " has the Dragonfly blocks min_route, acor, ugal, pb, qcn, qcn_cp and table");
+                        " has the Dragonfly blocks " + rtl_block_names(1));
     if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)
-        throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing min-ad, goal, "
-                          "gal or chaos, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing " +
+                          rtl_routings("quadrant") + ", not " + routing_now);
       if (c.torus.k > kCoordMax)
         throw ConfigError("config key 'rtl': block 'quadrant' holds " + std::to_string(kCoordBits) +
                           "-bit coordinates (topology.k <= " + std::to_string(kCoordMax) + "), not topology.k = " +
@@ -615,19 +647,19 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       c.sw.rtl_quadrant = true;
     } else if (n == "gal_threshold") {
       if (c.routing != RoutingAlgo::Gal)
-        throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing gal, "
-                          "not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing " +
+                          rtl_routings("gal_threshold") + ", not " + routing_now);
       c.sw.rtl_gal_threshold = true;  // its parameter limits: validate()
     } else if (n == "table") {
       if (c.routing != RoutingAlgo::MinTable && c.routing != RoutingAlgo::MinCond)
-        throw ConfigError("config key 'rtl': block 'table' (the conditional forwarding table) needs routing min-table "
-                          "or min-cond, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'table' (the conditional forwarding table) needs routing " +
+                          rtl_routings("table") + ", not " + routing_now);
       c.sw.rtl_table = true;  // its size limit: checked per switch when the table is built
     } else if (n == "qcn" || n == "qcn_cp") {
       const std::string what = n == "qcn" ? "QCN-Switch's port-probability unit" : "QCN's congestion points";
       if (c.routing != RoutingAlgo::MinCond || c.routing_prm.trigger != MinCondTrigger::Qcn)
-        throw ConfigError("config key 'rtl': block '" + n + "' (" + what + ") needs routing min-cond "
-                          "with min_cond.trigger qcn, not " + routing_now);
+        throw ConfigError("config key 'rtl': block '" + n + "' (" + what + ") needs routing " +
+                          rtl_routings(n) + ", not " + routing_now);
       const int transit = c.topology.a - 1 + c.topology.h;
       if (transit > kQcnPortsMax)
         throw ConfigError("config key 'rtl': block '" + n + "' holds " + std::to_string(kQcnPortsMax) +
@@ -637,18 +669,18 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       (n == "qcn" ? c.sw.rtl_qcn : c.sw.rtl_qcn_cp) = true;  // qcn_cp's Q_eq limit: validate()
     } else if (n == "acor") {
       if (!uses_level_ctrl(c.routing))
-        throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
-                          "acor-switch or pb-acor, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing " +
+                          rtl_routings("acor") + ", not " + routing_now);
       c.sw.rtl_acor = true;
     } else if (n == "ugal") {
       if (!is_adaptive(c.routing))
-        throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing ugal-l, ugal-g, par, "
-                          "pb or pb-acor, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing " +
+                          rtl_routings("ugal") + ", not " + routing_now);
       c.sw.rtl_ugal = true;
     } else if (n == "pb") {
       if (!uses_sat_flags(c.routing))
-        throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing pb or pb-acor, "
-                          "not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing " +
+                          rtl_routings("pb") + ", not " + routing_now);
       if (!rtl_pb_supports(c.topology.h))
         throw ConfigError("config key 'rtl': block 'pb' is Verilated in this build for " + rtl_pb_widths() +
                           " global ports (more with CMake -DSCFLY_RTL_EXTRA_PB_H=...), not h = " +
@@ -669,8 +701,8 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
       c.sw.rtl_min_route = true;
     } else {
-      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb, qcn, qcn_cp, table "
-                        "(Dragonfly), quadrant, gal_threshold (torus/mesh)");
+      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: " + rtl_block_names(1) +
+                        " (Dragonfly), " + rtl_block_names(0) + " (torus/mesh)");
     }
   }
 }

@@ -5,7 +5,10 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 #include <tuple>
+
+#include "sc_main/output_file.h"
 
 namespace scfly {
 
@@ -460,8 +463,8 @@ void ResultsDb::write_saturation(const std::string& sweep, const nlohmann::json&
 int64_t ResultsDb::export_csv(const std::string& table, const std::string& path) const {
   if (!columns(table).size())
     throw DbError("results database '" + m_path + "' has no table '" + table + "'");
-  std::ofstream out(path);
-  if (!out) throw DbError("cannot write CSV file '" + path + "'");
+  if (const std::string why = output_problem(path); !why.empty()) throw DbError("-o: " + why);
+  std::ostringstream out;  // written whole at the end: a failed write keeps an old file
   Stmt s(m_db, "SELECT * FROM " + quote_ident(table));
   const int n = sqlite3_column_count(s.get());
   auto csv = [](const std::string& v) {
@@ -489,6 +492,7 @@ int64_t ResultsDb::export_csv(const std::string& table, const std::string& path)
     out << "\n";
     ++rows;
   }
+  if (const std::string why = write_output(path, out.str()); !why.empty()) throw WriteError("-o: " + why);
   return rows;
 }
 

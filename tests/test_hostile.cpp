@@ -4,6 +4,8 @@
 // success.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <fstream>
 
 #include "scfly_run.h"
@@ -34,6 +36,11 @@ std::string billion_laughs() {
     y += "]\n";
   }
   return y;
+}
+
+bool have_dev_full() {
+  struct stat st{};
+  return ::stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode);
 }
 
 }  // namespace
@@ -120,7 +127,39 @@ TEST(Hostile, EmptyConfigFileExits2) {
   }
 }
 
+TEST(Hostile, NegativeOptionValuesExit2NamingTheRange) {
+  const std::string vcd = tmp("x.vcd");
+  const ScflyRun from = run_scfly(tiny_config(), "-q --vcd " + vcd + " --trace-from -5", false);
+  EXPECT_EQ(from.code, 2) << from.err;
+  EXPECT_TRUE(has(from.err, "--trace-from: value '-5' is not allowed; expected a cycle in [0, 18446744073709551615]"))
+      << from.err;
+  struct stat st{};
+  EXPECT_NE(::stat(vcd.c_str(), &st), 0) << "the refused run created its VCD";
+  const ScflyRun to = run_scfly(tiny_config(), "-q --packet-trace " + tmp("t.csv") + " --trace-to 1e3", false);
+  EXPECT_EQ(to.code, 2) << to.err;
+  EXPECT_TRUE(has(to.err, "--trace-to: value '1e3' is not allowed")) << to.err;
+  const ScflyRun sh = run_scfly(tiny_config(), "-q --shuffle-construction -1", false);
+  EXPECT_EQ(sh.code, 2) << sh.err;
+  EXPECT_TRUE(has(sh.err, "--shuffle-construction: value '-1' is not allowed; expected a seed (0 = off) in [0, "))
+      << sh.err;
+  const Cmd at = scfly_cmd("table " + std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml --at -1");
+  EXPECT_EQ(at.code, 2) << at.err;
+  EXPECT_TRUE(has(at.err, "--at: value '-1' is not allowed; expected a cycle in [0, 1099511627776]")) << at.err;
+  EXPECT_TRUE(at.out.empty()) << at.out;
+  // A value CLI11 refuses (its own range check) is bad input too, not a usage error.
+  const Cmd jobs = scfly_cmd("tvlb " + tiny_config() + " --quick --jobs 0");
+  EXPECT_EQ(jobs.code, 2) << jobs.err;
+  EXPECT_TRUE(has(jobs.err, "--jobs")) << jobs.err;
+}
 
+TEST(Hostile, TraceOptionsWithoutATraceExit2) {
+  const ScflyRun sw = run_scfly(tiny_config(), "-q --trace-switches 3", false);
+  EXPECT_EQ(sw.code, 2) << sw.err;
+  EXPECT_TRUE(has(sw.err, "--trace-switches '3' needs --vcd FILE")) << sw.err;
+  const ScflyRun from = run_scfly(tiny_config(), "-q --trace-from 100", false);
+  EXPECT_EQ(from.code, 2) << from.err;
+  EXPECT_TRUE(has(from.err, "--trace-from needs --vcd FILE or --packet-trace FILE")) << from.err;
+}
 
 // No packet measured: latency, hops and fairness were not measured; not 0.
 TEST(Hostile, NothingMeasuredIsNotAZeroLatency) {
@@ -139,11 +178,107 @@ TEST(Hostile, NothingMeasuredIsNotAZeroLatency) {
   EXPECT_TRUE(metrics(ok)["jain_fairness"].is_number());
 }
 
+// ---------------------------------------------------------------- failed writes
+TEST(Hostile, FailedWritesExit5NamingTheFile) {
+  if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
+  const std::string q = "warmup_cycles=200 measure_cycles=400 -q ";
+  const ScflyRun json = run_scfly(tiny_config(), q + "--json /dev/full", false);
+  EXPECT_EQ(json.code, 5) << json.err;
+  EXPECT_TRUE(has(json.err, "--json: writing '/dev/full' failed: No space left on device")) << json.err;
+  const ScflyRun vcd = run_scfly(tiny_config(), q + "--vcd /dev/full --trace-switches 0,1,2,3", false);
+  EXPECT_EQ(vcd.code, 5) << vcd.err;
+  EXPECT_TRUE(has(vcd.err, "--vcd: writing '/dev/full' failed: ")) << vcd.err;
+  const ScflyRun pt = run_scfly(tiny_config(), q + "--packet-trace /dev/full", false);
+  EXPECT_EQ(pt.code, 5) << pt.err;
+  EXPECT_TRUE(has(pt.err, "--packet-trace: writing '/dev/full' failed")) << pt.err;
+  const Cmd ideal = scfly_cmd("ideal " + tiny_config() + " --no-lp --json /dev/full");
+  EXPECT_EQ(ideal.code, 5) << ideal.err;
+  EXPECT_TRUE(has(ideal.err, "--json: writing '/dev/full' failed: No space left on device")) << ideal.err;
+  const Cmd dl = scfly_cmd("check-deadlock " + tiny_config() + " --json /dev/full");
+  EXPECT_EQ(dl.code, 5) << dl.err;
+  EXPECT_TRUE(has(dl.err, "--json: writing '/dev/full' failed: No space left on device")) << dl.err;
+}
 
+TEST(Hostile, ExportReportsAFailedWrite) {
+  const std::string sw = write_file("sweep.yaml", "base: " + tiny_config() +
+                                                      "\nset: {warmup_cycles: 200, measure_cycles: 400}\n"
+                                                      "axes:\n  load: [0.1]\n");
+  const std::string db = tmp("db.sqlite"), csv = tmp("points.csv");
+  ASSERT_EQ(scfly_cmd("sweep " + sw + " --db " + db + " --jobs 1").code, 0);
+  const Cmd ok = scfly_cmd("export " + db + " -o " + csv);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(has(ok.out, "wrote 1 rows of table points to " + csv)) << ok.out;
+  EXPECT_TRUE(has(slurp(csv), "latency_avg")) << slurp(csv);
+  const Cmd missing_dir = scfly_cmd("export " + db + " -o /nonexistent-dir/x.csv");
+  EXPECT_EQ(missing_dir.code, 2) << missing_dir.err;
+  EXPECT_TRUE(has(missing_dir.err, "-o: cannot write '/nonexistent-dir/x.csv'")) << missing_dir.err;
+  if (have_dev_full()) {
+    const Cmd full = scfly_cmd("export " + db + " -o /dev/full");
+    EXPECT_EQ(full.code, 5) << full.err;
+    EXPECT_TRUE(has(full.err, "-o: writing '/dev/full' failed: No space left on device")) << full.err;
+    EXPECT_FALSE(has(full.out, "wrote")) << full.out;
+  }
+  for (const std::string& f : {sw, db, csv}) std::remove(f.c_str());
+}
 
+// A refused tvlb --step2 keeps the file it would have written.
+TEST(Hostile, RefusedTvlbKeepsItsOutputFiles) {
+  const std::string keep = write_file("keep.yaml", "precious\n"), out = write_file("keep.json", "precious\n");
+  const Cmd c = scfly_cmd("tvlb " + tiny_config() + " topology.g=5 topology.arrangement=absolute routing=ugal-l "
+                          "--quick --step2 " + keep + " -o " + out);
+  EXPECT_EQ(c.code, 2) << c.err;
+  EXPECT_TRUE(has(c.err, "--step2: the override 'routing=ugal-l' would be replaced")) << c.err;
+  EXPECT_EQ(slurp(keep), "precious\n");
+  EXPECT_EQ(slurp(out), "precious\n");
+  const Cmd p = scfly_cmd("tvlb " + tiny_config() + " topology.g=5 topology.arrangement=absolute --quick "
+                          "--point bogus -o " + out);
+  EXPECT_EQ(p.code, 2) << p.err;
+  EXPECT_EQ(slurp(out), "precious\n");
+}
 
+// ---------------------------------------------------------------- exit codes, help
+TEST(Hostile, CheckDeadlockNotCheckedHasItsOwnExitCode) {
+  const Cmd c = scfly_cmd("check-deadlock " + tiny_config() + " routing=val --max-states 100");
+  EXPECT_EQ(c.code, 6) << c.out << c.err;
+  EXPECT_TRUE(has(c.out, "NOT CHECKED")) << c.out;
+  const Cmd zero = scfly_cmd("check-deadlock " + tiny_config() + " --max-states 0");
+  EXPECT_EQ(zero.code, 2) << zero.err;
+  EXPECT_TRUE(has(zero.err, "--max-states: value '0' is not allowed")) << zero.err;
+}
 
+TEST(Hostile, UnknownSubcommandAndVersion) {
+  const Cmd foo = scfly_cmd("foo");
+  EXPECT_EQ(foo.code, 1);
+  EXPECT_TRUE(has(foo.err, "unknown subcommand 'foo'; the subcommands are run, sweep, plot, export, table, ideal, "
+                           "tvlb, check-deadlock, report-card, keys"))
+      << foo.err;
+  const Cmd none = scfly_cmd("");
+  EXPECT_EQ(none.code, 1);
+  EXPECT_TRUE(has(none.err, "a subcommand is required; the subcommands are run, sweep")) << none.err;
+  const Cmd v = scfly_cmd("--version");
+  EXPECT_EQ(v.code, 0) << v.err;
+  EXPECT_EQ(v.out.rfind("scfly 0.1.0 (git ", 0), 0u) << v.out;
+  EXPECT_FALSE(has(v.out, "(git )")) << v.out;
+}
 
+// run --help names every fault kind and every RTL block the parsers accept.
+TEST(Hostile, RunHelpListsEveryFaultKindAndRtlBlock) {
+  const Cmd h = scfly_cmd("run --help");
+  EXPECT_EQ(h.code, 0);
+  std::string flat;  // CLI11 wraps long descriptions
+  for (char ch : h.out) {
+    if (ch == '\n') continue;
+    if (ch == ' ' && !flat.empty() && flat.back() == ' ') continue;
+    flat += ch;
+  }
+  for (const char* k : {"extra-credit", "double-credits", "lose-credits", "wrong-vc", "drop-pause", "dup-phit",
+                        "clear-global-done"})
+    EXPECT_TRUE(has(flat, k)) << k;
+  for (const char* b : {"min_route (", "acor (", "ugal (", "pb (", "table (", "qcn (", "qcn_cp (", "quadrant (",
+                        "gal_threshold ("})
+    EXPECT_TRUE(has(flat, b)) << b;
+  EXPECT_TRUE(has(flat, "ugal (routing ugal-l, ugal-g, par, pb or pb-acor)")) << flat;
+}
 
 // scfly plot --recipe throughput --ideal B.json on a database with two traffic patterns (the
 // README's example sweep has two) used to crash with a TypeError.
