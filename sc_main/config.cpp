@@ -23,10 +23,17 @@ namespace scfly {
 namespace {
 
 std::string show(const YAML::Node& n) {
-  if (n.IsScalar()) return "'" + n.Scalar() + "'";
-  YAML::Emitter e;
-  e << YAML::Flow << n;
-  return e.c_str();
+  std::string text;
+  if (n.IsScalar()) {
+    text = "'" + n.Scalar() + "'";
+  } else {
+    YAML::Emitter e;
+    e << YAML::Flow << n;
+    text = e.c_str();
+  }
+  // A message quotes a value, not a megabyte of it.
+  if (text.size() > 240) text = text.substr(0, 200) + "... (" + std::to_string(text.size()) + " characters)";
+  return text;
 }
 
 // A YAML mapping being read: remembers which keys were read, so that any other key is
@@ -49,7 +56,8 @@ class Section {
   int64_t integer(const std::string& k, int64_t def, int64_t lo, int64_t hi,
                   const std::string& unit = "") {
     YAML::Node v = raw(k);
-    if (!v || v.IsNull()) return def;
+    if (!v) return def;
+    if (v.IsNull()) throw ConfigError(null_value(k));
     int64_t x;
     if (!v.IsScalar() || !YAML::convert<int64_t>::decode(v, x))
       throw ConfigError(bad(k, v, "an integer in [" + std::to_string(lo) + ", " +
@@ -63,7 +71,8 @@ class Section {
   double real(const std::string& k, double def, double lo, double hi,
               const std::string& allowed, bool lo_included = false) {
     YAML::Node v = raw(k);
-    if (!v || v.IsNull()) return def;
+    if (!v) return def;
+    if (v.IsNull()) throw ConfigError(null_value(k));
     double x;
     if (!v.IsScalar() || !YAML::convert<double>::decode(v, x) || !std::isfinite(x))
       throw ConfigError(bad(k, v, allowed));
@@ -72,7 +81,8 @@ class Section {
   }
   bool boolean(const std::string& k, bool def) {
     YAML::Node v = raw(k);
-    if (!v || v.IsNull()) return def;
+    if (!v) return def;
+    if (v.IsNull()) throw ConfigError(null_value(k));
     bool x;
     if (!v.IsScalar() || !YAML::convert<bool>::decode(v, x))
       throw ConfigError(bad(k, v, "true or false"));
@@ -80,9 +90,13 @@ class Section {
   }
   std::string text(const std::string& k, const std::string& def) {
     YAML::Node v = raw(k);
-    if (!v || v.IsNull()) return def;
+    if (!v) return def;
+    if (v.IsNull()) throw ConfigError(null_value(k));
     if (!v.IsScalar()) throw ConfigError(bad(k, v, "a single value"));
     return v.Scalar();
+  }
+  std::string null_value(const std::string& k) const {
+    return "config key '" + key(k) + "': the value is empty (null); give a value or leave the key out for its default";
   }
   std::string bad(const std::string& k, const YAML::Node& v, const std::string& allowed) const {
     return "config key '" + key(k) + "': value " + show(v) + " is not allowed; expected " + allowed;
@@ -135,6 +149,7 @@ void apply_override(YAML::Node& root, const std::string& ov) {
   } catch (const YAML::Exception& e) {
     throw ConfigError("override '" + ov + "': value is not valid YAML: " + e.what());
   }
+  reject_duplicate_keys(val, "override of '" + path + "'", path);
   std::vector<YAML::Node> chain{root};
   for (size_t i = 0; i + 1 < parts.size(); ++i) {
     YAML::Node cur = chain.back();
@@ -266,6 +281,11 @@ void check_keys(const YAML::Node& n, const std::string& prefix, TopologyKind kin
       for (const auto& h : here) allowed += (allowed.empty() ? "" : ", ") + h;
       throw ConfigError("unknown config key '" + pre + name + "'; allowed here: " + allowed);
     }
+    // `load:` and `load: ~` are YAML nulls: refused like `load=` on the command line, not read
+    // as "the default" (which would hide a value deleted by mistake).
+    if (kv.second.IsDefined() && kv.second.IsNull())
+      throw ConfigError("config key '" + pre + name + "': the value is empty (null); give a value or leave the key "
+                        "out for its default");
     bool leaf = false;
     for (const KeySpec& k : config_keys()) leaf |= k.applies(kind) && k.path == pre + name;
     if (!leaf) check_keys(kv.second, pre + name, kind);
@@ -551,6 +571,38 @@ void parse_phases(ParseState& s, const YAML::Node& ph) {
   }
 }
 
+// The blocks `rtl` accepts, each with the routings it needs: the list parse_rtl checks
+// against and `scfly run --help` prints.
+const std::vector<RtlBlockInfo>& rtl_blocks() {
+  static const std::vector<RtlBlockInfo> blocks = {
+      {"min_route", true, "any but min-table"},
+      {"acor", true, "acor-switch or pb-acor"},
+      {"ugal", true, "ugal-l, ugal-g, par, pb or pb-acor"},
+      {"pb", true, "pb or pb-acor"},
+      {"table", true, "min-table or min-cond"},
+      {"qcn", true, "min-cond with min_cond.trigger qcn"},
+      {"qcn_cp", true, "min-cond with min_cond.trigger qcn"},
+      {"quadrant", false, "min-ad, goal, gal or chaos"},
+      {"gal_threshold", false, "gal"},
+  };
+  return blocks;
+}
+
+std::string rtl_block_names(int dragonfly) {
+  std::string out;
+  for (const RtlBlockInfo& b : rtl_blocks())
+    if (dragonfly < 0 || b.dragonfly == (dragonfly == 1)) out += (out.empty() ? "" : ", ") + b.name;
+  return out;
+}
+
+namespace {
+std::string rtl_routings(const std::string& block) {
+  for (const RtlBlockInfo& b : rtl_blocks())
+    if (b.name == block) return b.routings;
+  return "";
+}
+}  // namespace
+
 // RTL co-simulation: which Verilated blocks replace their C++ units in every switch.
 void parse_rtl(ParseState& s, const YAML::Node& r) {
   SimConfig& c = s.c;
@@ -563,7 +615,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     for (std::string n; std::getline(ss, n, ',');) names.push_back(n);
   } else if (r && r.IsSequence()) {
     for (const auto& n : r) {
-      if (!n.IsScalar()) throw bad("a list of block names: min_route, acor, ugal, pb, qcn, qcn_cp, table, quadrant, gal_threshold");
+      if (!n.IsScalar()) throw bad("a list of block names: " + rtl_block_names(-1));
       names.push_back(n.Scalar());
     }
   } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
@@ -574,20 +626,20 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {
-    const bool dfly_block =
-        n == "acor" || n == "ugal" || n == "pb" || n == "min_route" || n == "qcn" || n == "qcn_cp" || n == "table";
-    const bool torus_block = n == "quadrant" || n == "gal_threshold";
+    bool dfly_block = false, torus_block = false;
+    for (const RtlBlockInfo& b : rtl_blocks())
+      if (b.name == n) (b.dragonfly ? dfly_block : torus_block) = true;
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
-                        " has the torus blocks quadrant and gal_threshold");
+                        " has the torus blocks " + rtl_block_names(0));
     if (torus_block && dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
-                        " has the Dragonfly blocks min_route, acor, ugal, pb, qcn, qcn_cp and table");
+                        " has the Dragonfly blocks " + rtl_block_names(1));
     if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)
-        throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing min-ad, goal, "
-                          "gal or chaos, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing " +
+                          rtl_routings("quadrant") + ", not " + routing_now);
       if (c.torus.k > kCoordMax)
         throw ConfigError("config key 'rtl': block 'quadrant' holds " + std::to_string(kCoordBits) +
                           "-bit coordinates (topology.k <= " + std::to_string(kCoordMax) + "), not topology.k = " +
@@ -595,19 +647,19 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       c.sw.rtl_quadrant = true;
     } else if (n == "gal_threshold") {
       if (c.routing != RoutingAlgo::Gal)
-        throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing gal, "
-                          "not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing " +
+                          rtl_routings("gal_threshold") + ", not " + routing_now);
       c.sw.rtl_gal_threshold = true;  // its parameter limits: validate()
     } else if (n == "table") {
       if (c.routing != RoutingAlgo::MinTable && c.routing != RoutingAlgo::MinCond)
-        throw ConfigError("config key 'rtl': block 'table' (the conditional forwarding table) needs routing min-table "
-                          "or min-cond, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'table' (the conditional forwarding table) needs routing " +
+                          rtl_routings("table") + ", not " + routing_now);
       c.sw.rtl_table = true;  // its size limit: checked per switch when the table is built
     } else if (n == "qcn" || n == "qcn_cp") {
       const std::string what = n == "qcn" ? "QCN-Switch's port-probability unit" : "QCN's congestion points";
       if (c.routing != RoutingAlgo::MinCond || c.routing_prm.trigger != MinCondTrigger::Qcn)
-        throw ConfigError("config key 'rtl': block '" + n + "' (" + what + ") needs routing min-cond "
-                          "with min_cond.trigger qcn, not " + routing_now);
+        throw ConfigError("config key 'rtl': block '" + n + "' (" + what + ") needs routing " +
+                          rtl_routings(n) + ", not " + routing_now);
       const int transit = c.topology.a - 1 + c.topology.h;
       if (transit > kQcnPortsMax)
         throw ConfigError("config key 'rtl': block '" + n + "' holds " + std::to_string(kQcnPortsMax) +
@@ -617,18 +669,18 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       (n == "qcn" ? c.sw.rtl_qcn : c.sw.rtl_qcn_cp) = true;  // qcn_cp's Q_eq limit: validate()
     } else if (n == "acor") {
       if (!uses_level_ctrl(c.routing))
-        throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing "
-                          "acor-switch or pb-acor, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing " +
+                          rtl_routings("acor") + ", not " + routing_now);
       c.sw.rtl_acor = true;
     } else if (n == "ugal") {
       if (!is_adaptive(c.routing))
-        throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing ugal-l, ugal-g, par, "
-                          "pb or pb-acor, not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing " +
+                          rtl_routings("ugal") + ", not " + routing_now);
       c.sw.rtl_ugal = true;
     } else if (n == "pb") {
       if (!uses_sat_flags(c.routing))
-        throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing pb or pb-acor, "
-                          "not " + routing_now);
+        throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing " +
+                          rtl_routings("pb") + ", not " + routing_now);
       if (!rtl_pb_supports(c.topology.h))
         throw ConfigError("config key 'rtl': block 'pb' is Verilated in this build for " + rtl_pb_widths() +
                           " global ports (more with CMake -DSCFLY_RTL_EXTRA_PB_H=...), not h = " +
@@ -649,8 +701,8 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
       c.sw.rtl_min_route = true;
     } else {
-      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: min_route, acor, ugal, pb, qcn, qcn_cp, table "
-                        "(Dragonfly), quadrant, gal_threshold (torus/mesh)");
+      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: " + rtl_block_names(1) +
+                        " (Dragonfly), " + rtl_block_names(0) + " (torus/mesh)");
     }
   }
 }
@@ -756,20 +808,79 @@ std::string routings_markdown() {
 
 // yaml-cpp keeps both entries of a mapping key given twice and answers lookups with the
 // first one: a typo'd duplicate would silently be ignored, so it is an error.
-void reject_duplicate_keys(const YAML::Node& n, const std::string& origin, const std::string& where) {
+//
+// The same walk bounds what a hostile file can make every later reader do: yaml-cpp resolves
+// an alias to the anchored node itself, so `a: &a [*a]` is a node that contains itself (an
+// unbounded walk) and a "billion laughs" file of nested aliases expands exponentially. The
+// walk counts every node as often as an alias repeats it, and refuses a node inside itself,
+// nesting deeper than kYamlMaxDepth, more than kYamlMaxNodes nodes or a scalar longer than
+// kYamlMaxScalar characters, naming the file.
+namespace {
+struct YamlWalk {
+  const std::string& origin;
+  size_t nodes = 0;
+  std::vector<YAML::Node> stack;  // the ancestors of the node being walked
+};
+
+std::string yaml_where(const std::string& where) { return where.empty() ? std::string("the top level") : "'" + where + "'"; }
+
+void walk_yaml(YamlWalk& w, const YAML::Node& n, const std::string& where) {
+  for (const YAML::Node& up : w.stack)
+    if (up.is(n))
+      throw ConfigError(w.origin + ": the alias at " + yaml_where(where) + " (line " + std::to_string(n.Mark().line + 1) +
+                        ") refers to a node that contains it (a recursive alias); YAML data must be a tree");
+  if (++w.nodes > kYamlMaxNodes)
+    throw ConfigError(w.origin + ": more than " + std::to_string(kYamlMaxNodes) +
+                      " YAML nodes, counting each use of an alias (at " + yaml_where(where) +
+                      "); a configuration needs far fewer (an alias bomb?)");
+  if (w.stack.size() >= kYamlMaxDepth)
+    throw ConfigError(w.origin + ": YAML nested more than " + std::to_string(kYamlMaxDepth) + " levels deep (at " +
+                      yaml_where(where.substr(0, 200)) + ")");
+  if (n.IsScalar()) {
+    if (n.Scalar().size() > kYamlMaxScalar)
+      throw ConfigError(w.origin + ": the value at " + yaml_where(where) + " (line " +
+                        std::to_string(n.Mark().line + 1) + ") is " + std::to_string(n.Scalar().size()) +
+                        " characters long; at most " + std::to_string(kYamlMaxScalar) + " are allowed");
+    return;
+  }
+  w.stack.push_back(n);
   if (n.IsMap()) {
     std::set<std::string> seen;
     for (const auto& kv : n) {
+      walk_yaml(w, kv.first, where);
       const std::string k = kv.first.IsScalar() ? kv.first.Scalar() : "?";
       const std::string path = where.empty() ? k : where + "." + k;
       if (kv.first.IsScalar() && !seen.insert(k).second)
-        throw ConfigError(origin + ": key '" + path + "' is given twice (line " +
+        throw ConfigError(w.origin + ": key '" + path + "' is given twice (line " +
                           std::to_string(kv.first.Mark().line + 1) + "); keep one");
-      reject_duplicate_keys(kv.second, origin, path);
+      walk_yaml(w, kv.second, path);
     }
   } else if (n.IsSequence()) {
-    for (size_t i = 0; i < n.size(); ++i) reject_duplicate_keys(n[i], origin, where + "[" + std::to_string(i) + "]");
+    size_t i = 0;
+    for (const auto& e : n) walk_yaml(w, e, where + "[" + std::to_string(i++) + "]");
   }
+  w.stack.pop_back();
+}
+}  // namespace
+
+void reject_duplicate_keys(const YAML::Node& n, const std::string& origin, const std::string& where) {
+  if (!n.IsDefined()) return;
+  YamlWalk w{origin, 0, {}};
+  walk_yaml(w, n, where);
+}
+
+std::string read_yaml_file(const std::string& path, const std::string& what) {
+  struct stat st{};
+  if (::stat(path.c_str(), &st) != 0) throw ConfigError(what + " '" + path + "' does not exist");
+  if (!S_ISREG(st.st_mode)) throw ConfigError(what + " '" + path + "' is not a regular file (a directory?)");
+  if (static_cast<uint64_t>(st.st_size) > kYamlMaxFileBytes)
+    throw ConfigError(what + " '" + path + "' is " + std::to_string(st.st_size) + " bytes; at most " +
+                      std::to_string(kYamlMaxFileBytes) + " are allowed (is it the right file?)");
+  std::ifstream in(path);
+  if (!in) throw ConfigError(what + " '" + path + "' cannot be read");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides) {
@@ -777,14 +888,12 @@ SimConfig parse_config_text(const std::string& yaml, const std::vector<std::stri
 }
 
 SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
-  struct stat st{};
-  if (::stat(path.c_str(), &st) != 0) throw ConfigError("config file '" + path + "' does not exist");
-  if (!S_ISREG(st.st_mode)) throw ConfigError("config file '" + path + "' is not a regular file (a directory?)");
-  std::ifstream in(path);
-  if (!in) throw ConfigError("config file '" + path + "' cannot be read");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_with(load_yaml_text(ss.str(), path), overrides);
+  YAML::Node root = load_yaml_text(read_yaml_file(path, "config file"), path);
+  // An empty file would silently run every default: almost certainly the wrong file.
+  if (root.IsMap() && root.size() == 0)
+    throw ConfigError("config file '" + path + "' has no keys (it is empty); a configuration names at least its "
+                      "topology (start from sc_main/configs/dfly-tiny.yaml; `scfly keys` lists every key)");
+  return parse_with(root, overrides);
 }
 
 // The echo, derived from the schema: every key of this topology with its resolved value

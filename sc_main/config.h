@@ -32,9 +32,33 @@ SimConfig load_config(const std::string& path, const std::vector<std::string>& o
 // Same from YAML text (tests).
 SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides);
 
+// Limits on every YAML document scfly reads (configs, overrides, sweep files, report cards):
+// far above any real file, low enough that a hostile one is refused at once.
+inline constexpr uint64_t kYamlMaxFileBytes = 8u << 20;  // 8 MiB
+inline constexpr size_t kYamlMaxNodes = 100000;          // counting each use of an alias
+inline constexpr size_t kYamlMaxDepth = 64;              // nesting levels
+inline constexpr size_t kYamlMaxScalar = 65536;          // characters in one value
+
 // Throws ConfigError naming the first mapping key given twice in `n` (yaml-cpp would keep
-// both and answer lookups with the first); `origin` names the file in the message.
+// both and answer lookups with the first), a recursive alias, or a document beyond the limits
+// above; `origin` names the file in the message.
 void reject_duplicate_keys(const YAML::Node& n, const std::string& origin, const std::string& where = "");
+
+// The text of a YAML file of at most kYamlMaxFileBytes; ConfigError names `what` ("sweep
+// file") and the path when it is missing, not a regular file, too large or unreadable.
+std::string read_yaml_file(const std::string& path, const std::string& what);
+
+// A Verilated block the `rtl` key (--rtl) accepts: its name, whether it is a Dragonfly
+// block (else torus/mesh) and the routings it co-simulates with (each block replaces one
+// routing's unit, so it needs that routing).
+struct RtlBlockInfo {
+  std::string name;
+  bool dragonfly;
+  std::string routings;
+};
+const std::vector<RtlBlockInfo>& rtl_blocks();
+// "min_route, acor, ..." : the Dragonfly blocks (1), the torus/mesh ones (0) or all (-1).
+std::string rtl_block_names(int dragonfly);
 
 // The resolved configuration, with the same keys the YAML uses.
 nlohmann::json config_to_json(const SimConfig& c);

@@ -21,11 +21,7 @@
 //             (Step 2's load-balance removals from the configuration's T-VLB set, a path file for tugal.paths)
 //   scfly check-deadlock CONFIG.yaml [key=value ...] [--vcs CLASS=N ...] [--min-vcs] [--json FILE]
 //   scfly keys       (every configuration key: the keys table of docs/config.md, sc_main/config_schema.h)
-// Exit codes: 0 ok; 1 usage error; 2 bad configuration; 3 simulation error (watchdog,
-// invariant violation, conservation failure, or drain incomplete; for a sweep: some point
-// failed, all others recorded; check-deadlock: the network is too large to enumerate); 4
-// check-deadlock found a dependency cycle or a routing error; sweep --gather: points still
-// missing; 130 sweep interrupted (resume by running it again).
+// Exit codes: sc_main/exit_codes.h, and the table with examples in docs/reliability.md.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,6 +38,9 @@
 #include "sc_main/config_schema.h"
 #include "sc_main/deadlock_check.h"
 #include "sc_main/deadlock_validation.h"
+#include "sc_main/exit_codes.h"
+#include "sc_main/output_file.h"
+#include "sc_main/version.h"
 #include "sc_main/ideal.h"
 #include "routing_units/tvlb_balance.h"
 #include "sc_main/tvlb_model.h"
@@ -53,6 +52,8 @@
 #include "sc_main/sweep.h"
 #include "routing_units/forwarding_table.h"
 #include "tb/network.h"
+#include "rtl_models/switch/fault_spec.h"
+#include "scfly_git_rev.h"
 
 namespace {
 
@@ -70,15 +71,73 @@ std::vector<int> parse_switch_list(const std::string& s, int num_switches) {
   return out;
 }
 
-int cmd_run(const std::string& config_path, const std::vector<std::string>& overrides,
-            const std::string& json_path, const scfly::TraceRequest& trace_in,
-            const std::string& trace_list, bool quiet, const std::string& fault) {
+// A non-negative integer option, read from its text: CLI11 reads "-5" into an unsigned
+// option as 2^64 - 5, and a wrapped cycle or seed would silently mean something else.
+uint64_t count_option(const std::string& option, const std::string& text, uint64_t hi, const std::string& what) {
+  const std::string allowed = "; expected " + what + " in [0, " + std::to_string(hi) + "]";
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw scfly::ConfigError(option + ": value '" + text + "' is not allowed" + allowed);
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE || v > hi) throw scfly::ConfigError(option + ": value '" + text + "' is not allowed" + allowed);
+  return v;
+}
+
+// Writes an output (sc_main/output_file.h); on failure prints "scfly: error: OPTION: writing
+// 'F' failed: REASON" and returns false (the caller exits with kExitWriteFailed).
+bool write_or_report(const std::string& option, const std::string& path, const std::string& text) {
+  const std::string why = scfly::write_output(path, text);
+  if (why.empty()) return true;
+  std::cerr << "scfly: error: " << option << ": " << why << "\n";
+  return false;
+}
+
+// Refuses an output that cannot be written, before any work (and without truncating it).
+void check_output(const std::string& option, const std::string& path) {
+  if (path.empty()) return;
+  if (const std::string why = scfly::output_problem(path); !why.empty())
+    throw scfly::ConfigError(option + ": " + why);
+}
+
+// The options of `scfly run` as given (numbers as text: count_option reads them).
+struct RunArgs {
+  std::string config, json, vcd, trace_list, packet_trace, trace_from, trace_to, shuffle, fault;
+  std::vector<std::string> overrides;
+  bool quiet = false;
+};
+
+int cmd_run(const RunArgs& a) {
   using namespace scfly;
+  const std::string& config_path = a.config;
+  const std::string& json_path = a.json;
+  const std::string& trace_list = a.trace_list;
+  const std::string& fault = a.fault;
+  const bool quiet = a.quiet;
   SimConfig cfg;
-  TraceRequest trace = trace_in;
+  TraceRequest trace;
+  trace.path = a.vcd;
+  trace.packet_trace = a.packet_trace;
   DeadlockValidation deadlock;
   try {
-    cfg = load_config(config_path, overrides);
+    // The options first: they are cheap to check and refer to nothing the config decides.
+    const uint64_t kMax = UINT64_MAX;
+    if (!a.trace_from.empty()) trace.from = count_option("--trace-from", a.trace_from, kMax, "a cycle");
+    if (!a.trace_to.empty()) trace.to = count_option("--trace-to", a.trace_to, kMax, "a cycle");
+    if (!a.shuffle.empty())
+      trace.shuffle_construction = count_option("--shuffle-construction", a.shuffle, kMax, "a seed (0 = off)");
+    if (!trace_list.empty() && trace.path.empty())
+      throw ConfigError("--trace-switches '" + trace_list + "' needs --vcd FILE: it picks the switches the VCD "
+                        "traces (a --packet-trace records every packet)");
+    if ((!a.trace_from.empty() || !a.trace_to.empty()) && trace.path.empty() && trace.packet_trace.empty())
+      throw ConfigError(std::string(!a.trace_from.empty() ? "--trace-from" : "--trace-to") +
+                        " needs --vcd FILE or --packet-trace FILE: it bounds what they record");
+    if (trace.to < trace.from)
+      throw ConfigError("--trace-to " + std::to_string(trace.to) + " is before --trace-from " +
+                        std::to_string(trace.from));
+    check_output("--json", json_path);
+    check_output("--vcd", trace.path);
+    check_output("--packet-trace", trace.packet_trace);
+    cfg = load_config(config_path, a.overrides);
     deadlock = validate_deadlock(cfg);  // a network that can deadlock is a configuration error
     if (!fault.empty()) {
       try {
@@ -87,20 +146,10 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
         throw ConfigError(e.what());
       }
     }
-    // Found now, not after a long run: the JSON is written at the end.
-    if (!json_path.empty() && !std::ofstream(json_path, std::ios::app))
-      throw ConfigError("--json: cannot write '" + json_path + "'");
     if (!trace.path.empty()) {
       const std::unique_ptr<Topology> t = make_topology(cfg);
       trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t->num_switches());
-      if (!std::ofstream(trace.path))
-        throw ConfigError("--vcd: cannot write '" + trace.path + "'");
     }
-    if (!trace.packet_trace.empty() && !std::ofstream(trace.packet_trace))
-      throw ConfigError("--packet-trace: cannot write '" + trace.packet_trace + "'");
-    if (trace.to < trace.from)
-      throw ConfigError("--trace-to " + std::to_string(trace.to) + " is before --trace-from " +
-                        std::to_string(trace.from));
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
@@ -121,20 +170,25 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
     std::cerr << " ...\n";
   }
   const RunOutcome r = run(*net_ptr, cfg);
+  bool written = true;
+  if (!trace.path.empty()) {
+    net_ptr.reset();  // closes the VCD, so a failed write is known now
+    if (!VcdWriter::write_error().empty()) {
+      std::cerr << "scfly: error: " << VcdWriter::write_error() << "\n";
+      written = false;
+    }
+  }
+  // The packet trace's write failure is an output's, not the simulation's (exit code).
+  const bool trace_failed = r.error.rfind("--packet-trace: ", 0) == 0;
   if (!quiet) std::cout << human_summary(cfg, r) << "  " << deadlock.summary() << "\n";
   if (!json_path.empty()) {
-    std::ofstream out(json_path);
-    if (!out) {
-      std::cerr << "scfly: error: cannot write --json file '" << json_path << "'\n";
-      return 1;
-    }
     nlohmann::json j = result_json(cfg, r, warnings);
     j["deadlock_check"] = deadlock.to_json();
-    out << j.dump(2) << "\n";
+    written = write_or_report("--json", json_path, j.dump(2) + "\n") && written;
   }
   if (!r.error.empty()) {
-    if (quiet) std::cerr << "scfly: error: " << r.error << "\n";
-    return 3;
+    if (quiet || trace_failed) std::cerr << "scfly: error: " << r.error << "\n";
+    return trace_failed ? kExitWriteFailed : kExitSimError;
   }
   if (!r.conservation_ok) {
     std::cerr << "scfly: error: conservation check failed: " << r.conservation << "\n";
@@ -146,7 +200,7 @@ int cmd_run(const std::string& config_path, const std::vector<std::string>& over
               << r.metrics.packets_queued << " queued)\n";
     return 3;
   }
-  return 0;
+  return written ? kExitOk : kExitWriteFailed;
 }
 
 // How `scfly sweep` was asked to run: here, on Slurm, as one Slurm task, or gathering.
@@ -168,7 +222,7 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
   }
   if (jobs < 1) {
     std::cerr << "scfly: error: --jobs " << jobs << " is not allowed; expected at least 1\n";
-    return 1;
+    return 2;
   }
   SweepOptions opt;
   opt.db_path = db.empty() ? spec.name + ".sqlite" : db;
@@ -187,10 +241,14 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
 }
 
 // Prints switch N's conditional forwarding table as the builder fills it for the config.
-int cmd_table(const std::string& config_path, const std::vector<std::string>& overrides, int sw, int64_t at) {
+int cmd_table(const std::string& config_path, const std::vector<std::string>& overrides, int sw,
+              const std::string& at_text) {
   using namespace scfly;
   SimConfig cfg;
+  int64_t at = -1;  // no --at
   try {
+    if (!at_text.empty())
+      at = static_cast<int64_t>(count_option("--at", at_text, uint64_t{1} << 40, "a cycle"));
     cfg = load_config(config_path, overrides);
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
@@ -278,7 +336,10 @@ int cmd_export(const std::string& db_path, const std::string& table, const std::
     std::cout << "wrote " << n << " rows of table " << table << " to " << out << "\n";
   } catch (const scfly::DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    return scfly::kExitBadInput;
+  } catch (const scfly::WriteError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return scfly::kExitWriteFailed;
   }
   return 0;
 }
@@ -289,8 +350,8 @@ int cmd_ideal(const std::string& config_path, const std::vector<std::string>& ov
   using namespace scfly;
   SimConfig cfg;
   try {
+    check_output("--json", json_path);
     cfg = load_config(config_path, overrides);
-    if (!json_path.empty() && !std::ofstream(json_path)) throw ConfigError("--json: cannot write '" + json_path + "'");
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
@@ -298,7 +359,8 @@ int cmd_ideal(const std::string& config_path, const std::vector<std::string>& ov
   try {
     const IdealResult r = ideal_throughput(cfg, !no_lp);
     std::cout << format(r);
-    if (!json_path.empty()) std::ofstream(json_path) << to_json(r).dump(2) << "\n";
+    if (!json_path.empty() && !write_or_report("--json", json_path, to_json(r).dump(2) + "\n"))
+      return kExitWriteFailed;
   } catch (const std::exception& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 3;
@@ -323,13 +385,10 @@ int cmd_tvlb_select(const TvlbArgs& a) {
   using namespace scfly;
   try {
     if (a.db.empty()) throw ConfigError("--select needs --db (the database the Step 2 sweep ran into)");
+    check_output("-o", a.output);
     const TvlbSelection s = tvlb_select(a.select, a.db);
     std::cout << format(s);
-    if (!a.output.empty()) {
-      std::ofstream out(a.output);
-      if (!out) throw ConfigError("-o: cannot write '" + a.output + "'");
-      out << to_json(s).dump(2) << "\n";
-    }
+    if (!a.output.empty() && !write_or_report("-o", a.output, to_json(s).dump(2) + "\n")) return kExitWriteFailed;
     return s.best.empty() ? 3 : 0;
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
@@ -364,7 +423,7 @@ int cmd_tvlb_paths(const TvlbArgs& a) {
     if (cfg.routing_prm.ugal.vlb_set == TvlbClass::All)
       throw ConfigError("--paths: the configuration draws from no T-VLB set; use routing t-ugal-l, t-ugal-g or "
                         "t-par, or ugal.vlb_set=i5src (or another class)");
-    if (!std::ofstream(a.paths)) throw ConfigError("--paths: cannot write '" + a.paths + "'");
+    check_output("--paths", a.paths);
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
@@ -376,7 +435,8 @@ int cmd_tvlb_paths(const TvlbArgs& a) {
     TvlbBalanceReport rep;
     const TvlbRemovals removed = tvlb_balance(topo, rule, TvlbBalanceOptions{a.tau_global, a.tau_local}, &rep);
     std::cout << format(rep);
-    std::ofstream(a.paths) << tvlb_paths_json(topo, rule, removed, &rep).dump() << "\n";
+    if (!write_or_report("--paths", a.paths, tvlb_paths_json(topo, rule, removed, &rep).dump() + "\n"))
+      return kExitWriteFailed;
     std::cout << "\npath file written to " << a.paths << "; run with routing=t-ugal-l (or t-ugal-g, t-par) "
               << tvlb_rule_overrides(rule) << " tugal.paths=" << a.paths << "\n";
   } catch (const std::exception& e) {
@@ -399,7 +459,7 @@ int cmd_tvlb(const TvlbArgs& a) {
     if (cfg.topo_kind != TopologyKind::Dragonfly)
       throw ConfigError("topology.kind: T-VLB sets are defined on a Dragonfly; this configuration is a " +
                         std::string(cfg.topo_kind == TopologyKind::Torus ? "torus" : "mesh"));
-    if (!a.output.empty() && !std::ofstream(a.output)) throw ConfigError("-o: cannot write '" + a.output + "'");
+    check_output("-o", a.output);
     for (const std::string& text : a.points) {
       TvlbPoint p;
       if (auto why = parse_tvlb_point(text, p); !why.empty()) throw ConfigError("--point: " + why);
@@ -407,7 +467,7 @@ int cmd_tvlb(const TvlbArgs& a) {
     }
     if (opt.points.empty()) opt.points = tvlb_table1_points(a.step);
     if (!a.step2.empty()) {
-      if (!std::ofstream(a.step2)) throw ConfigError("--step2: cannot write '" + a.step2 + "'");
+      check_output("--step2", a.step2);  // checked, not opened: a refused command keeps the file
       for (const std::string& o : a.overrides) {
         const std::string key = o.substr(0, o.find('='));
         if (key == "traffic" || key == "seed" || key == "load" || key == "phases" || key == "routing" ||
@@ -459,7 +519,7 @@ int cmd_tvlb(const TvlbArgs& a) {
       r = run_tvlb_step1(topo, opt);
     }
     std::cout << format(r);
-    if (!a.output.empty()) std::ofstream(a.output) << to_json(r).dump(2) << "\n";
+    if (!a.output.empty() && !write_or_report("-o", a.output, to_json(r).dump(2) + "\n")) return kExitWriteFailed;
     if (!a.step2.empty()) {
       if (r.skipped) {  // T-VLB = all: the one candidate
         TvlbPoint all;
@@ -469,7 +529,7 @@ int cmd_tvlb(const TvlbArgs& a) {
         r.points.push_back(p);
         r.vicinity = {0};
       }
-      std::ofstream(a.step2) << tvlb_step2_sweep(r, step2);
+      if (!write_or_report("--step2", a.step2, tvlb_step2_sweep(r, step2))) return kExitWriteFailed;
       std::cout << "\nStep 2 sweep written to " << a.step2 << " (" << tvlb_step2_candidates(r).size()
                 << " candidates x " << step2.patterns << " patterns x " << step2.routings.size()
                 << " routing(s)); run it with scfly sweep " << a.step2 << " --db DB, then scfly tvlb --select "
@@ -484,13 +544,19 @@ int cmd_tvlb(const TvlbArgs& a) {
 
 // Checks deadlock freedom of a configuration (sc_main/deadlock_check.h).
 int cmd_check_deadlock(const std::string& config_path, const std::vector<std::string>& overrides,
-                       const std::vector<std::string>& vcs, bool minimize, const std::string& json_path) {
+                       const std::vector<std::string>& vcs, bool minimize, const std::string& json_path,
+                       const std::string& max_states) {
   using namespace scfly;
   SimConfig cfg;
   DeadlockCheckOptions opt;
   try {
+    if (!max_states.empty()) {
+      opt.max_states = count_option("--max-states", max_states, uint64_t{1} << 40, "a state count");
+      if (opt.max_states == 0) throw ConfigError("--max-states: value '0' is not allowed; expected a state count in [1, " +
+                                                 std::to_string(uint64_t{1} << 40) + "]");
+    }
+    check_output("--json", json_path);
     cfg = load_config(config_path, overrides);
-    if (!json_path.empty() && !std::ofstream(json_path)) throw ConfigError("--json: cannot write '" + json_path + "'");
     const std::unique_ptr<Topology> t = make_topology(cfg);
     std::string classes;
     for (int k = 1; k < t->num_port_classes(); ++k) classes += std::string(k > 1 ? ", " : "") + t->port_class_name(k);
@@ -530,10 +596,10 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
                    "(routing_units/torus_routing.h), not on the channel dependency graph above\n";
       j["derouting"] = true;
     }
-    if (!json_path.empty()) std::ofstream(json_path) << j.dump(2) << "\n";
-    if (r.too_large) return 3;
-    if (cfg.routing == RoutingAlgo::Chaos) return 0;
-    return r.deadlock_free() ? 0 : 4;
+    if (!json_path.empty() && !write_or_report("--json", json_path, j.dump(2) + "\n")) return kExitWriteFailed;
+    if (r.too_large) return kExitNotChecked;  // not a simulation error: nothing was checked
+    if (cfg.routing == RoutingAlgo::Chaos) return kExitOk;
+    return r.deadlock_free() ? kExitOk : kExitNegative;
   } catch (const std::exception& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 3;
@@ -545,33 +611,38 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
 int scfly::cli_main(int argc, char* argv[]) {
   CLI::App app{"scfly: cycle-accurate SystemC/TLM-2.0 Dragonfly and torus network simulator"};
   app.require_subcommand(1);
-  std::string config_path, json_path, vcd_path, trace_list, packet_trace_path;
-  std::vector<std::string> overrides;
-  uint64_t trace_from = 0, trace_to = UINT64_MAX;
-  bool quiet = false;
+  RunArgs ra;
   CLI::App* run = app.add_subcommand("run", "run one simulation and print a summary");
-  run->add_option("config", config_path, "YAML configuration (e.g. sc_main/configs/dfly-tiny.yaml)")
-      ->required();
-  run->add_option("overrides", overrides, "key=value overrides, dotted paths (topology.p=4)");
-  run->add_option("--json", json_path, "write config echo and metrics as JSON to FILE");
-  run->add_option("--vcd", vcd_path, "write a VCD waveform of the traced switches to FILE");
-  run->add_option("--trace-switches", trace_list, "comma-separated switch ids to trace (default 0)");
-  run->add_option("--packet-trace", packet_trace_path,
+  run->add_option("config", ra.config, "YAML configuration (e.g. sc_main/configs/dfly-tiny.yaml)")->required();
+  run->add_option("overrides", ra.overrides, "key=value overrides, dotted paths (topology.p=4)");
+  run->add_option("--json", ra.json, "write config echo and metrics as JSON to FILE");
+  run->add_option("--vcd", ra.vcd, "write a VCD waveform of the traced switches to FILE");
+  run->add_option("--trace-switches", ra.trace_list, "with --vcd: comma-separated switch ids to trace (default 0)");
+  run->add_option("--packet-trace", ra.packet_trace,
                   "write every delivered packet (endpoints, cycles, hops per class, intermediate and the switch "
                   "that drew it) as CSV to FILE (tb/packet_trace.h)");
-  run->add_option("--trace-from", trace_from, "first traced cycle (VCD; packet trace: by delivery cycle)");
-  run->add_option("--trace-to", trace_to, "last traced cycle (VCD; packet trace: by delivery cycle)");
-  run->add_flag("-q,--quiet", quiet, "no summary on stdout");
-  std::string fault;
-  run->add_option("--fault", fault, "inject a fault to see the safety checks fire: KIND:SWITCH:PORT:VC:CYCLE, KIND "
-                                    "extra-credit|double-credits|lose-credits|wrong-vc|drop-pause (rtl_models/switch/fault_link.h)");
-  uint64_t shuffle_construction = 0;
-  run->add_option("--shuffle-construction", shuffle_construction,
+  run->add_option("--trace-from", ra.trace_from,
+                  "with --vcd or --packet-trace: first traced cycle (packet trace: by delivery cycle)")
+      ->type_name("CYCLE");
+  run->add_option("--trace-to", ra.trace_to,
+                  "with --vcd or --packet-trace: last traced cycle (packet trace: by delivery cycle)")
+      ->type_name("CYCLE");
+  run->add_flag("-q,--quiet", ra.quiet, "no summary on stdout");
+  // The kinds and blocks come from the lists the parsers check against (fault_spec.h, config.h).
+  run->add_option("--fault", ra.fault, std::string("inject a fault to see the safety checks fire: "
+                                                   "KIND:SWITCH:PORT:VC:CYCLE, KIND one of ") +
+                                           scfly::fault_kinds() + " (rtl_models/switch/fault_link.h)");
+  run->add_option("--shuffle-construction", ra.shuffle,
                   "build the switches and NICs in an order shuffled by this seed (so SystemC evaluates them in another "
-                  "order within a cycle); results must be identical (a test option)");
+                  "order within a cycle); results must be identical (a test option)")
+      ->type_name("SEED");
   std::string rtl_list;
-  run->add_option("--rtl", rtl_list,
-                  "co-simulate these Verilated blocks (min_route, acor, ugal, pb; torus: quadrant, gal_threshold); same as rtl=[...]");
+  std::string rtl_help = "co-simulate these Verilated blocks (comma-separated; same as rtl=[...]); each replaces its "
+                         "routing's unit, so it needs that routing:";
+  for (const scfly::RtlBlockInfo& b : scfly::rtl_blocks())
+    rtl_help += " " + b.name + " (" + (b.dragonfly ? "" : "torus/mesh; ") + "routing " + b.routings + ");";
+  rtl_help.back() = '.';
+  run->add_option("--rtl", rtl_list, rtl_help);
 
   std::string sweep_path, db_path;
   int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
@@ -622,13 +693,14 @@ int scfly::cli_main(int argc, char* argv[]) {
   std::string table_config;
   std::vector<std::string> table_overrides;
   int table_switch = 0;
-  int64_t table_at = -1;
+  std::string table_at;
   CLI::App* tbl = app.add_subcommand("table", "print a switch's conditional forwarding table");
   tbl->add_option("config", table_config, "YAML configuration")->required();
   tbl->add_option("overrides", table_overrides, "key=value overrides, dotted paths (topology.g=5)");
   tbl->add_option("--switch,-s", table_switch, "switch id (default 0)");
   tbl->add_option("--at", table_at,
-                  "run the configured network to this cycle first and show the live probabilities");
+                  "run the configured network to this cycle first and show the live probabilities")
+      ->type_name("CYCLE");
   std::string ideal_config, ideal_json;
   std::vector<std::string> ideal_overrides;
   bool ideal_no_lp = false;
@@ -686,6 +758,10 @@ int scfly::cli_main(int argc, char* argv[]) {
                                   "unit uses beyond N fold onto the last");
   dl->add_flag("--min-vcs", dl_min, "also find the smallest deadlock-free VC count of each class");
   dl->add_option("--json", dl_json, "write the result as JSON to FILE");
+  std::string dl_max_states;
+  dl->add_option("--max-states", dl_max_states, "give up (exit 6, NOT CHECKED) after exploring this many routing "
+                                                "states (default 20000000)")
+      ->type_name("N");
   std::string card_path, card_md, card_json;
   bool card_dry = false;
   CLI::App* card = app.add_subcommand("report-card", "run a report card (mechanisms x figures of merit, e.g. the GAL "
@@ -708,21 +784,39 @@ int scfly::cli_main(int argc, char* argv[]) {
   keys->add_flag("--routings", keys_routings,
                  "print the registered routing mechanisms instead (topologies, VC budgets, observations), plug-ins "
                  "included");
+  // Before CLI11, which answers both with only "A subcommand is required".
+  std::string subcommands;
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands({})) {
+    subcommands += (subcommands.empty() ? "" : ", ") + sub->get_name();
+    known |= argc >= 2 && sub->get_name() == argv[1];
+  }
+  if (argc >= 2 && std::string(argv[1]) == "--version") {
+    std::cout << "scfly " << SCFLY_VERSION << " (git " << SCFLY_GIT_REV << ")\n";
+    return scfly::kExitOk;
+  }
+  if (argc < 2 || (argv[1][0] != '-' && !known)) {
+    if (argc < 2) std::cerr << "scfly: error: a subcommand is required";
+    else std::cerr << "scfly: error: unknown subcommand '" << argv[1] << "'";
+    std::cerr << "; the subcommands are " << subcommands << " (scfly --help describes them, scfly SUBCOMMAND "
+              << "--help their options)\n";
+    return scfly::kExitUsage;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 1;
+    const int rc = app.exit(e);
+    if (rc == 0) return scfly::kExitOk;  // --help
+    // A value CLI11 could not convert or its check refused is bad input (the message names
+    // the option); anything else (an unknown option, a missing argument) is usage.
+    if (dynamic_cast<const CLI::ConversionError*>(&e) || dynamic_cast<const CLI::ValidationError*>(&e))
+      return scfly::kExitBadInput;
+    return scfly::kExitUsage;
   }
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   if (run->parsed()) {
-    scfly::TraceRequest tr;
-    tr.path = vcd_path;
-    tr.from = trace_from;
-    tr.to = trace_to;
-    tr.shuffle_construction = shuffle_construction;
-    tr.packet_trace = packet_trace_path;
-    if (!rtl_list.empty()) overrides.push_back("rtl=[" + rtl_list + "]");
-    return cmd_run(config_path, overrides, json_path, tr, trace_list, quiet, fault);
+    if (!rtl_list.empty()) ra.overrides.push_back("rtl=[" + rtl_list + "]");
+    return cmd_run(ra);
   }
   if (keys->parsed()) {
     std::cout << (keys_routings ? scfly::routings_markdown() : scfly::keys_markdown());
@@ -734,11 +828,11 @@ int scfly::cli_main(int argc, char* argv[]) {
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
   if (ideal->parsed()) return cmd_ideal(ideal_config, ideal_overrides, ideal_json, ideal_no_lp);
   if (tvlb->parsed()) return cmd_tvlb(tv);
-  if (dl->parsed()) return cmd_check_deadlock(dl_config, dl_overrides, dl_vcs, dl_min, dl_json);
+  if (dl->parsed()) return cmd_check_deadlock(dl_config, dl_overrides, dl_vcs, dl_min, dl_json, dl_max_states);
   if (card->parsed()) {
     if (jobs < 1) {
       std::cerr << "scfly: error: --jobs " << jobs << " is not allowed; expected at least 1\n";
-      return 1;
+      return 2;
     }
     scfly::ReportCardOptions o;
     o.db_path = db_path;

@@ -40,6 +40,17 @@ nlohmann::json metrics_to_json(const Metrics& m) {
   };
   for (const auto& [name, v] : m.class_hops_avg) j[name + "_hops_avg"] = v;
   for (const auto& [name, v] : m.class_residence_avg) j[name + "_residence_avg"] = v;
+  // No packet measured: latency, hops and the non-minimal fraction are not 0, they were not
+  // measured (null, "n/a" in the summary); nothing accepted anywhere: no fairness either.
+  if (m.packets_measured == 0) {
+    for (const char* k : {"latency_avg", "latency_p50", "latency_p99", "latency_max", "network_latency_avg",
+                          "network_latency_p50", "network_latency_p99", "network_latency_max", "hops_avg",
+                          "nonminimal_fraction"})
+      j[k] = nullptr;
+    for (const auto& [name, v] : m.class_hops_avg) j[name + "_hops_avg"] = nullptr;
+    for (const auto& [name, v] : m.class_residence_avg) j[name + "_residence_avg"] = nullptr;
+  }
+  if (!(m.switch_accepted_max > 0)) j["jain_fairness"] = nullptr;
   if (m.has_control) {
     j["control_frames_originated"] = m.control_originated;
     j["control_frames_intercepted"] = m.control_intercepted;
@@ -185,6 +196,21 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
       r.router_cycles_per_s, r.scheduler.c_str());
   std::string s = buf;
+  // Nothing measured: say so instead of printing zeros (metrics_to_json writes null).
+  const auto replace_line = [&s](const std::string& head, const std::string& text) {
+    const size_t at = s.find("  " + head);
+    if (at == std::string::npos) return;
+    const size_t end = s.find('\n', at);
+    s.replace(at, end - at, "  " + head + text);
+  };
+  if (m.packets_measured == 0) {
+    replace_line("latency (total)   ", "n/a (no packet measured)");
+    replace_line("latency (network) ", "n/a");
+    replace_line("hops              ", "n/a");
+    replace_line("in switches       ", "n/a");
+    replace_line("non-minimal       ", "n/a");
+  }
+  if (!(m.switch_accepted_max > 0)) replace_line("fairness          ", "Jain n/a (no switch accepted a packet)");
   if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb || c.sw.rtl_qcn || c.sw.rtl_qcn_cp || c.sw.rtl_table ||
       c.sw.rtl_quadrant ||
       c.sw.rtl_gal_threshold) {

@@ -71,11 +71,10 @@ YAML::Node merged(const YAML::Node& a, const YAML::Node& b) {
 }
 
 Card load_card(const std::string& path) {
+  const std::string text = read_yaml_file(path, "report card");
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
-  } catch (const YAML::BadFile&) {
-    throw ConfigError("report card '" + path + "' cannot be read");
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError("report card '" + path + "': not valid YAML: " + e.what());
   }

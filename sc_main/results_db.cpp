@@ -5,7 +5,10 @@
 #include <cmath>
 #include <ctime>
 #include <fstream>
+#include <sstream>
 #include <tuple>
+
+#include "sc_main/output_file.h"
 
 namespace scfly {
 
@@ -20,6 +23,9 @@ std::string quote_ident(const std::string& s) {
 const char* sql_type(const nlohmann::json& v) {
   if (v.is_number_integer() || v.is_number_unsigned() || v.is_boolean()) return "INTEGER";
   if (v.is_number_float()) return "REAL";
+  // A metric first seen as null (not measured, report.cpp) gets no declared type, so the
+  // numbers of later points are stored as numbers (a TEXT column would turn them to text).
+  if (v.is_null()) return "";
   return "TEXT";
 }
 
@@ -343,11 +349,11 @@ std::vector<StoredPoint> ResultsDb::points_with_hashes(const std::set<std::strin
     p.status = s.text(2);
     p.error = s.text(8);
     p.config = nlohmann::json::parse(s.text(3), nullptr, false);
-    if (have_metrics && sqlite3_column_type(s.get(), 4) != SQLITE_NULL &&
-        sqlite3_column_type(s.get(), 5) != SQLITE_NULL) {
+    if (have_metrics && sqlite3_column_type(s.get(), 4) != SQLITE_NULL) {
       p.has_metrics = true;
       p.accepted_load = sqlite3_column_double(s.get(), 4);
-      p.latency_avg = sqlite3_column_double(s.get(), 5);
+      // NULL when no packet was measured; 0 then, as the sweep reads a fresh run's null.
+      p.latency_avg = sqlite3_column_type(s.get(), 5) != SQLITE_NULL ? sqlite3_column_double(s.get(), 5) : 0;
       p.offered_load = sqlite3_column_double(s.get(), 6);
       if (have_generated && sqlite3_column_type(s.get(), 7) != SQLITE_NULL)
         p.generated_load = sqlite3_column_double(s.get(), 7);
@@ -457,8 +463,8 @@ void ResultsDb::write_saturation(const std::string& sweep, const nlohmann::json&
 int64_t ResultsDb::export_csv(const std::string& table, const std::string& path) const {
   if (!columns(table).size())
     throw DbError("results database '" + m_path + "' has no table '" + table + "'");
-  std::ofstream out(path);
-  if (!out) throw DbError("cannot write CSV file '" + path + "'");
+  if (const std::string why = output_problem(path); !why.empty()) throw DbError("-o: " + why);
+  std::ostringstream out;  // written whole at the end: a failed write keeps an old file
   Stmt s(m_db, "SELECT * FROM " + quote_ident(table));
   const int n = sqlite3_column_count(s.get());
   auto csv = [](const std::string& v) {
@@ -486,6 +492,7 @@ int64_t ResultsDb::export_csv(const std::string& table, const std::string& path)
     out << "\n";
     ++rows;
   }
+  if (const std::string why = write_output(path, out.str()); !why.empty()) throw WriteError("-o: " + why);
   return rows;
 }
 

@@ -86,7 +86,9 @@ class ResultsDb {
   nlohmann::json point_values(const std::string& hash, const std::vector<std::string>& cols) const;
   // Column `col` of the time series of point `point_id`, in bin order (null for NULL).
   std::vector<nlohmann::json> timeseries_column(int64_t point_id, const std::string& col) const;
-  // Writes table `table` as CSV (header + rows) to `path`; returns the row count.
+  // Writes table `table` as CSV (header + rows) to `path` (whole, sc_main/output_file.h);
+  // returns the row count. DbError: no such table, or `path` cannot be written; WriteError:
+  // the write failed.
   int64_t export_csv(const std::string& table, const std::string& path) const;
 
  private:

@@ -79,6 +79,11 @@ def label(col):
     return f"{col} ({unit})" if unit else col
 
 
+def num_or_nan(v):
+    """v as a float; NaN for null (a metric not measured) or text."""
+    return float(v) if is_num(v) else float("nan")
+
+
 def is_num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and not math.isnan(v)
 
@@ -229,6 +234,7 @@ def plot_curves(plt, a, db, rows):
         legend_w = 0.9 + 0.075 * max(len(name_of(k, y)) for k in keys for y in ys)
     fig, axes = plt.subplots(frows * len(ys), ncols, squeeze=False,
                              figsize=(4.5 * ncols + legend_w, 3.4 * frows * len(ys)))
+    bounds, bounds_traffic = bounds_of(a.ideal), ideal_traffic(a.ideal)
     handles = {}   # one legend for the figure: a series has the same colour in every panel
     plotted = {y: 0 for y in ys}
     for yi, ycol in enumerate(ys):
@@ -264,8 +270,11 @@ def plot_curves(plt, a, db, rows):
                 hi = max(x for g in groups.values() for x in g)
                 ax.plot([0, hi], [0, hi], color="0.3", linestyle="--", linewidth=0.9,
                         label="ideal (y = x)")
-                for name, value, style in bounds_of(a.ideal):
-                    ax.axhline(value, color="0.25", linestyle=style, linewidth=0.9, label=name)
+                # The bounds are of one traffic pattern (scfly ideal's): drawn in its own panel
+                # only when the panels are the traffic patterns.
+                if a.facet != "traffic" or bounds_traffic is None or str(fv) == bounds_traffic:
+                    for name, value, line in bounds:
+                        ax.axhline(value, color="0.25", linestyle=line, linewidth=0.9, label=name)
             if categorical:
                 ax.set_xticks(range(len(xpos)))
                 ax.set_xticklabels([str(v) for v in xpos], rotation=30, ha="right", fontsize=8)
@@ -292,7 +301,7 @@ def plot_curves(plt, a, db, rows):
     fig.suptitle(title)
     if not series and not a.ideal:   # one unnamed curve per panel: its y label says it all
         return fig
-    order = [name_of(k, y) for y in ys for k in keys] + ["ideal (y = x)"] + [n for n, _, _ in bounds_of(a.ideal)]
+    order = [name_of(k, y) for y in ys for k in keys] + ["ideal (y = x)"] + [n for n, _, _ in bounds]
     labels = sorted(handles, key=lambda lab: order.index(lab) if lab in order else len(order))
     axes[0][ncols - 1].legend([handles[lab] for lab in labels], labels, loc="upper left",
                               bbox_to_anchor=(1.02, 1.0), fontsize=8, title=",".join(series) or None,
@@ -300,20 +309,40 @@ def plot_curves(plt, a, db, rows):
     return fig
 
 
-def bounds_of(ideal):
-    """(label, value, line style) of each bound in a `scfly ideal --json` file; [] for a flag."""
+def ideal_doc(ideal):
+    """The `scfly ideal --json` document of --ideal FILE; None for the bare flag."""
     if not isinstance(ideal, str):
-        return []
+        return None
     try:
         with open(ideal) as f:
             doc = json.load(f)
     except (OSError, ValueError) as e:
         raise PlotError(f"--ideal '{ideal}': not the JSON of scfly ideal --json ({e})")
+    if not isinstance(doc, dict):
+        raise PlotError(f"--ideal '{ideal}': not the JSON of scfly ideal --json (not an object)")
+    return doc
+
+
+def ideal_traffic(ideal):
+    """The traffic pattern the bounds of --ideal FILE are for (None if not known)."""
+    doc = ideal_doc(ideal)
+    t = doc.get("traffic") if doc else None
+    return str(t) if t is not None else None
+
+
+def bounds_of(ideal):
+    """(label, value, line style) of each bound in a `scfly ideal --json` file; [] for a flag."""
+    doc = ideal_doc(ideal)
+    if doc is None:
+        return []
+    of = f" ({doc['traffic']})" if doc.get("traffic") is not None else ""
     out = []
-    if "ideal" in doc:
-        out.append((f"ideal throughput {doc['ideal']:.3f}", doc["ideal"], "-."))
+    if is_num(doc.get("ideal")):
+        out.append((f"ideal throughput {doc['ideal']:.3f}{of}", doc["ideal"], "-."))
     for k, o in enumerate(doc.get("oblivious", [])):
-        out.append((f"{o['routing']} bound {o['theta']:.3f}", o["theta"], [":", (0, (5, 2, 1, 2))][k % 2]))
+        if isinstance(o, dict) and is_num(o.get("theta")):
+            out.append((f"{o.get('routing')} bound {o['theta']:.3f}{of}", o["theta"],
+                        [":", (0, (5, 2, 1, 2))][k % 2]))
     return out
 
 
@@ -749,7 +778,7 @@ def plot_card(plt, a, card):
     for k, c in enumerate(cols):
         h = row["values"].get(c, {}).get("hops_histogram") or []
         xs = [i + (k - (n - 1) / 2) * 0.8 / n for i in range(len(h))]
-        ax.bar(xs, h, width=0.8 / n, label=f"{c} (mean {row['values'][c].get('hops_avg', float('nan')):.2f})")
+        ax.bar(xs, h, width=0.8 / n, label=f"{c} (mean {num_or_nan(row['values'][c].get('hops_avg')):.2f})")
     ax.set_xlabel("hops")
     ax.set_ylabel("fraction of packets")
     ax.legend(fontsize=8)

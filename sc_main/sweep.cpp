@@ -111,11 +111,10 @@ std::string stem_of(const std::string& p) {
 }
 
 SweepSpec load_sweep(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw ConfigError("sweep file '" + path + "' cannot be read");
+  const std::string text = read_yaml_file(path, "sweep file");
   YAML::Node root;
   try {
-    root = YAML::LoadFile(path);
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     throw ConfigError("sweep file '" + path + "': not valid YAML: " + e.what());
   }

@@ -1,6 +1,8 @@
 #include "tb/vcd_writer.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <ctime>
 #include <stdexcept>
 
@@ -8,7 +10,7 @@ namespace scfly {
 
 VcdWriter::VcdWriter(sc_core::sc_module_name name, const std::string& path,
                      const sc_core::sc_time& period, uint64_t from, uint64_t to)
-    : sc_core::sc_module(name), m_out(path), m_period(period), m_from(from), m_to(to) {
+    : sc_core::sc_module(name), m_path(path), m_out(path), m_period(period), m_from(from), m_to(to) {
   SC_HAS_PROCESS(VcdWriter);
   SC_METHOD(sample);  // first run at time 0 writes the header and waits for cycle `from`
 }
@@ -19,6 +21,14 @@ VcdWriter::~VcdWriter() {
   if (m_out && m_started && m_last_sampled != UINT64_MAX && m_last_sampled != m_last_stamp)
     m_out << '#' << m_last_sampled * m_period.value() << '\n';
   if (m_out) m_out.flush();
+  if (m_out.is_open()) m_out.close();
+  if (m_out.fail() && write_error().empty())
+    write_error() = "--vcd: writing '" + m_path + "' failed: " + std::strerror(m_errno ? m_errno : EIO);
+}
+
+std::string& VcdWriter::write_error() {
+  static std::string error;
+  return error;
 }
 
 namespace {
@@ -127,6 +137,7 @@ void VcdWriter::sample() {
     v.last = x;
   }
   if (first && stamped) m_out << "$end\n";
+  if (!m_out && m_errno == 0) m_errno = errno ? errno : EIO;  // the first failed write's reason
   m_last_sampled = cyc;
   if (cyc < m_to) next_trigger(m_period);
 }

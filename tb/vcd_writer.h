@@ -29,6 +29,10 @@ class VcdWriter : public sc_core::sc_module {
   // A Verilated net of `bits` (1..64) bits stored as Verilator does: uint8_t up to 8 bits,
   // uint16_t up to 16, uint32_t up to 32, uint64_t up to 64.
   void add_bits(const std::string& scope, const std::string& var, const void* value, int bits);
+  // The first failed VCD write of this process ("--vcd: writing 'F' failed: REASON"), set
+  // when a writer whose writes failed is destroyed (the network destroys it at the run's
+  // end); "" when every write succeeded.
+  static std::string& write_error();
 
  private:
   struct Var {
@@ -49,7 +53,9 @@ class VcdWriter : public sc_core::sc_module {
   }
   void emit(const Var& v, int64_t x);
 
+  std::string m_path;
   std::ofstream m_out;
+  int m_errno = 0;  // errno of the first failed write
   sc_core::sc_time m_period;
   uint64_t m_from, m_to;
   bool m_started = false;

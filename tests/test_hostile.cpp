@@ -1,0 +1,301 @@
+// Hostile and careless input (issue 50, docs/reliability.md): each case gets the exit code
+// of sc_main/exit_codes.h and a message naming the file or option, the value and what is
+// allowed; nothing crashes, hangs, wraps, silently defaults or reports a failed write as
+// success.
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "scfly_run.h"
+
+namespace {
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string p = tmp(name);
+  std::ofstream(p) << text;
+  return p;
+}
+
+// A config: dfly-tiny's shape with short windows and `extra`.
+std::string tiny_with(const std::string& extra) {
+  return write_file("cfg.yaml", "topology: {p: 2, a: 4, h: 2, g: 9, arrangement: palmtree}\nwarmup_cycles: 200\n"
+                                "measure_cycles: 400\n" + extra);
+}
+
+bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+
+// 10 levels of 9 aliases each: 9^10 nodes when expanded.
+std::string billion_laughs() {
+  std::string y = "l0: &l0 [x, x, x, x, x, x, x, x, x]\n";
+  for (int i = 1; i <= 10; ++i) {
+    const std::string p = "*l" + std::to_string(i - 1);
+    y += "l" + std::to_string(i) + ": &l" + std::to_string(i) + " [" + p;
+    for (int k = 1; k < 9; ++k) y += ", " + p;
+    y += "]\n";
+  }
+  return y;
+}
+
+bool have_dev_full() {
+  struct stat st{};
+  return ::stat("/dev/full", &st) == 0 && S_ISCHR(st.st_mode);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- hostile YAML
+TEST(Hostile, RecursiveAliasInConfigAndSweepExits2) {
+  const std::string cfg = write_file("recursive.yaml", "a: &a [*a]\n");
+  const ScflyRun r = run_scfly(cfg, "-q", false);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, cfg + ": the alias at 'a[0]'")) << r.err;
+  EXPECT_TRUE(has(r.err, "(a recursive alias)")) << r.err;
+  // Deeper, in a key the config has (phases), and as a sweep file.
+  const std::string ph = tiny_with("phases: &p [{start: 0, traffic: un}, *p]\n");
+  const ScflyRun r2 = run_scfly(ph, "-q", false);
+  EXPECT_EQ(r2.code, 2) << r2.err;
+  EXPECT_TRUE(has(r2.err, "recursive alias")) << r2.err;
+  const Cmd s = scfly_cmd("sweep " + cfg + " --dry-run");
+  EXPECT_EQ(s.code, 2) << s.err;
+  EXPECT_TRUE(has(s.err, "sweep file '" + cfg + "': the alias at 'a[0]'")) << s.err;
+}
+
+TEST(Hostile, RecursiveAliasInOverrideExits2) {
+  const ScflyRun r = run_scfly(tiny_config(), "'phases=&p [*p]' -q", false);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "override of 'phases'")) << r.err;
+  EXPECT_TRUE(has(r.err, "recursive alias")) << r.err;
+}
+
+TEST(Hostile, BillionLaughsIsRefusedAtOnce) {
+  const std::string cfg = write_file("laughs.yaml", billion_laughs());
+  const ScflyRun r = run_scfly(cfg, "-q", false);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, cfg + ": more than 100000 YAML nodes, counting each use of an alias")) << r.err;
+  const Cmd s = scfly_cmd("sweep " + cfg + " --dry-run");
+  EXPECT_EQ(s.code, 2) << s.err;
+  EXPECT_TRUE(has(s.err, "sweep file '" + cfg + "': more than 100000 YAML nodes")) << s.err;
+}
+
+TEST(Hostile, DeepNestingHugeScalarsAndHugeFilesExit2) {
+  std::string deep = "a: ";
+  for (int i = 0; i < 100; ++i) deep += "[";
+  for (int i = 0; i < 100; ++i) deep += "]";
+  const std::string d = write_file("deep.yaml", deep + "\n");
+  const ScflyRun r = run_scfly(d, "-q", false);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, d + ": YAML nested more than 64 levels deep")) << r.err;
+
+  const std::string big = tiny_with("traffic: " + std::string(100000, 'u') + "\n");
+  const ScflyRun b = run_scfly(big, "-q", false);
+  EXPECT_EQ(b.code, 2) << b.err;
+  EXPECT_TRUE(has(b.err, "the value at 'traffic' (line")) << b.err;
+  EXPECT_TRUE(has(b.err, "is 100000 characters long; at most 65536 are allowed")) << b.err;
+  EXPECT_LT(b.err.size(), 1000u) << "the message quotes the value whole";
+
+  const std::string huge = write_file("huge.yaml", "# " + std::string(9u << 20, 'x') + "\n");
+  const ScflyRun h = run_scfly(huge, "-q", false);
+  EXPECT_EQ(h.code, 2) << h.err;
+  EXPECT_TRUE(has(h.err, "config file '" + huge + "' is 9437187 bytes; at most 8388608 are allowed")) << h.err;
+  std::remove(huge.c_str());
+}
+
+// ---------------------------------------------------------------- silent defaults
+TEST(Hostile, NullValuesAreRefusedNamingTheKey) {
+  for (const char* v : {"load: ~\n", "load:\n", "load: null\n"}) {
+    const ScflyRun r = run_scfly(tiny_with(v), "-q", false);
+    EXPECT_EQ(r.code, 2) << v << r.err;
+    EXPECT_TRUE(has(r.err, "config key 'load': the value is empty (null); give a value or leave the key out")) << v
+                                                                                                            << r.err;
+  }
+  const ScflyRun ph = run_scfly(tiny_with("phases: [{start: 0, load: ~}]\n"), "-q", false);
+  EXPECT_EQ(ph.code, 2) << ph.err;
+  EXPECT_TRUE(has(ph.err, "config key 'phases[0].load': the value is empty (null)")) << ph.err;
+  const ScflyRun ov = run_scfly(tiny_config(), "'switch.speedup=~' -q", false);
+  EXPECT_EQ(ov.code, 2) << ov.err;
+  EXPECT_TRUE(has(ov.err, "config key 'switch.speedup': the value is empty (null)")) << ov.err;
+}
+
+TEST(Hostile, EmptyConfigFileExits2) {
+  for (const char* text : {"", "# only a comment\n", "{}\n"}) {
+    const std::string p = write_file("empty.yaml", text);
+    const ScflyRun r = run_scfly(p, "-q", false);
+    EXPECT_EQ(r.code, 2) << text << r.err;
+    EXPECT_TRUE(has(r.err, "config file '" + p + "' has no keys (it is empty)")) << r.err;
+  }
+}
+
+TEST(Hostile, NegativeOptionValuesExit2NamingTheRange) {
+  const std::string vcd = tmp("x.vcd");
+  const ScflyRun from = run_scfly(tiny_config(), "-q --vcd " + vcd + " --trace-from -5", false);
+  EXPECT_EQ(from.code, 2) << from.err;
+  EXPECT_TRUE(has(from.err, "--trace-from: value '-5' is not allowed; expected a cycle in [0, 18446744073709551615]"))
+      << from.err;
+  struct stat st{};
+  EXPECT_NE(::stat(vcd.c_str(), &st), 0) << "the refused run created its VCD";
+  const ScflyRun to = run_scfly(tiny_config(), "-q --packet-trace " + tmp("t.csv") + " --trace-to 1e3", false);
+  EXPECT_EQ(to.code, 2) << to.err;
+  EXPECT_TRUE(has(to.err, "--trace-to: value '1e3' is not allowed")) << to.err;
+  const ScflyRun sh = run_scfly(tiny_config(), "-q --shuffle-construction -1", false);
+  EXPECT_EQ(sh.code, 2) << sh.err;
+  EXPECT_TRUE(has(sh.err, "--shuffle-construction: value '-1' is not allowed; expected a seed (0 = off) in [0, "))
+      << sh.err;
+  const Cmd at = scfly_cmd("table " + std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml --at -1");
+  EXPECT_EQ(at.code, 2) << at.err;
+  EXPECT_TRUE(has(at.err, "--at: value '-1' is not allowed; expected a cycle in [0, 1099511627776]")) << at.err;
+  EXPECT_TRUE(at.out.empty()) << at.out;
+  // A value CLI11 refuses (its own range check) is bad input too, not a usage error.
+  const Cmd jobs = scfly_cmd("tvlb " + tiny_config() + " --quick --jobs 0");
+  EXPECT_EQ(jobs.code, 2) << jobs.err;
+  EXPECT_TRUE(has(jobs.err, "--jobs")) << jobs.err;
+}
+
+TEST(Hostile, TraceOptionsWithoutATraceExit2) {
+  const ScflyRun sw = run_scfly(tiny_config(), "-q --trace-switches 3", false);
+  EXPECT_EQ(sw.code, 2) << sw.err;
+  EXPECT_TRUE(has(sw.err, "--trace-switches '3' needs --vcd FILE")) << sw.err;
+  const ScflyRun from = run_scfly(tiny_config(), "-q --trace-from 100", false);
+  EXPECT_EQ(from.code, 2) << from.err;
+  EXPECT_TRUE(has(from.err, "--trace-from needs --vcd FILE or --packet-trace FILE")) << from.err;
+}
+
+// No packet measured: latency, hops and fairness were not measured; not 0.
+TEST(Hostile, NothingMeasuredIsNotAZeroLatency) {
+  const ScflyRun r = run_scfly(tiny_config(), "warmup_cycles=0 measure_cycles=1");
+  ASSERT_EQ(r.code, 0) << r.err;
+  ASSERT_EQ(metrics(r)["packets_measured"], 0);
+  for (const char* k : {"latency_avg", "latency_p99", "network_latency_avg", "hops_avg", "jain_fairness"})
+    EXPECT_TRUE(metrics(r)[k].is_null()) << k << " " << metrics(r)[k];
+  EXPECT_TRUE(has(r.out, "latency (total)   n/a (no packet measured)")) << r.out;
+  EXPECT_TRUE(has(r.out, "fairness          Jain n/a")) << r.out;
+  EXPECT_FALSE(has(r.out, "avg 0.0")) << r.out;
+  // A measured run keeps its numbers.
+  const ScflyRun ok = run_scfly(tiny_config(), "warmup_cycles=500 measure_cycles=1000 -q");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(metrics(ok)["latency_avg"].is_number());
+  EXPECT_TRUE(metrics(ok)["jain_fairness"].is_number());
+}
+
+// ---------------------------------------------------------------- failed writes
+TEST(Hostile, FailedWritesExit5NamingTheFile) {
+  if (!have_dev_full()) GTEST_SKIP() << "no /dev/full";
+  const std::string q = "warmup_cycles=200 measure_cycles=400 -q ";
+  const ScflyRun json = run_scfly(tiny_config(), q + "--json /dev/full", false);
+  EXPECT_EQ(json.code, 5) << json.err;
+  EXPECT_TRUE(has(json.err, "--json: writing '/dev/full' failed: No space left on device")) << json.err;
+  const ScflyRun vcd = run_scfly(tiny_config(), q + "--vcd /dev/full --trace-switches 0,1,2,3", false);
+  EXPECT_EQ(vcd.code, 5) << vcd.err;
+  EXPECT_TRUE(has(vcd.err, "--vcd: writing '/dev/full' failed: ")) << vcd.err;
+  const ScflyRun pt = run_scfly(tiny_config(), q + "--packet-trace /dev/full", false);
+  EXPECT_EQ(pt.code, 5) << pt.err;
+  EXPECT_TRUE(has(pt.err, "--packet-trace: writing '/dev/full' failed")) << pt.err;
+  const Cmd ideal = scfly_cmd("ideal " + tiny_config() + " --no-lp --json /dev/full");
+  EXPECT_EQ(ideal.code, 5) << ideal.err;
+  EXPECT_TRUE(has(ideal.err, "--json: writing '/dev/full' failed: No space left on device")) << ideal.err;
+  const Cmd dl = scfly_cmd("check-deadlock " + tiny_config() + " --json /dev/full");
+  EXPECT_EQ(dl.code, 5) << dl.err;
+  EXPECT_TRUE(has(dl.err, "--json: writing '/dev/full' failed: No space left on device")) << dl.err;
+}
+
+TEST(Hostile, ExportReportsAFailedWrite) {
+  const std::string sw = write_file("sweep.yaml", "base: " + tiny_config() +
+                                                      "\nset: {warmup_cycles: 200, measure_cycles: 400}\n"
+                                                      "axes:\n  load: [0.1]\n");
+  const std::string db = tmp("db.sqlite"), csv = tmp("points.csv");
+  ASSERT_EQ(scfly_cmd("sweep " + sw + " --db " + db + " --jobs 1").code, 0);
+  const Cmd ok = scfly_cmd("export " + db + " -o " + csv);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(has(ok.out, "wrote 1 rows of table points to " + csv)) << ok.out;
+  EXPECT_TRUE(has(slurp(csv), "latency_avg")) << slurp(csv);
+  const Cmd missing_dir = scfly_cmd("export " + db + " -o /nonexistent-dir/x.csv");
+  EXPECT_EQ(missing_dir.code, 2) << missing_dir.err;
+  EXPECT_TRUE(has(missing_dir.err, "-o: cannot write '/nonexistent-dir/x.csv'")) << missing_dir.err;
+  if (have_dev_full()) {
+    const Cmd full = scfly_cmd("export " + db + " -o /dev/full");
+    EXPECT_EQ(full.code, 5) << full.err;
+    EXPECT_TRUE(has(full.err, "-o: writing '/dev/full' failed: No space left on device")) << full.err;
+    EXPECT_FALSE(has(full.out, "wrote")) << full.out;
+  }
+  for (const std::string& f : {sw, db, csv}) std::remove(f.c_str());
+}
+
+// A refused tvlb --step2 keeps the file it would have written.
+TEST(Hostile, RefusedTvlbKeepsItsOutputFiles) {
+  const std::string keep = write_file("keep.yaml", "precious\n"), out = write_file("keep.json", "precious\n");
+  const Cmd c = scfly_cmd("tvlb " + tiny_config() + " topology.g=5 topology.arrangement=absolute routing=ugal-l "
+                          "--quick --step2 " + keep + " -o " + out);
+  EXPECT_EQ(c.code, 2) << c.err;
+  EXPECT_TRUE(has(c.err, "--step2: the override 'routing=ugal-l' would be replaced")) << c.err;
+  EXPECT_EQ(slurp(keep), "precious\n");
+  EXPECT_EQ(slurp(out), "precious\n");
+  const Cmd p = scfly_cmd("tvlb " + tiny_config() + " topology.g=5 topology.arrangement=absolute --quick "
+                          "--point bogus -o " + out);
+  EXPECT_EQ(p.code, 2) << p.err;
+  EXPECT_EQ(slurp(out), "precious\n");
+}
+
+// ---------------------------------------------------------------- exit codes, help
+TEST(Hostile, CheckDeadlockNotCheckedHasItsOwnExitCode) {
+  const Cmd c = scfly_cmd("check-deadlock " + tiny_config() + " routing=val --max-states 100");
+  EXPECT_EQ(c.code, 6) << c.out << c.err;
+  EXPECT_TRUE(has(c.out, "NOT CHECKED")) << c.out;
+  const Cmd zero = scfly_cmd("check-deadlock " + tiny_config() + " --max-states 0");
+  EXPECT_EQ(zero.code, 2) << zero.err;
+  EXPECT_TRUE(has(zero.err, "--max-states: value '0' is not allowed")) << zero.err;
+}
+
+TEST(Hostile, UnknownSubcommandAndVersion) {
+  const Cmd foo = scfly_cmd("foo");
+  EXPECT_EQ(foo.code, 1);
+  EXPECT_TRUE(has(foo.err, "unknown subcommand 'foo'; the subcommands are run, sweep, plot, export, table, ideal, "
+                           "tvlb, check-deadlock, report-card, keys"))
+      << foo.err;
+  const Cmd none = scfly_cmd("");
+  EXPECT_EQ(none.code, 1);
+  EXPECT_TRUE(has(none.err, "a subcommand is required; the subcommands are run, sweep")) << none.err;
+  const Cmd v = scfly_cmd("--version");
+  EXPECT_EQ(v.code, 0) << v.err;
+  EXPECT_EQ(v.out.rfind("scfly 0.1.0 (git ", 0), 0u) << v.out;
+  EXPECT_FALSE(has(v.out, "(git )")) << v.out;
+}
+
+// run --help names every fault kind and every RTL block the parsers accept.
+TEST(Hostile, RunHelpListsEveryFaultKindAndRtlBlock) {
+  const Cmd h = scfly_cmd("run --help");
+  EXPECT_EQ(h.code, 0);
+  std::string flat;  // CLI11 wraps long descriptions
+  for (char ch : h.out) {
+    if (ch == '\n') continue;
+    if (ch == ' ' && !flat.empty() && flat.back() == ' ') continue;
+    flat += ch;
+  }
+  for (const char* k : {"extra-credit", "double-credits", "lose-credits", "wrong-vc", "drop-pause", "dup-phit",
+                        "clear-global-done"})
+    EXPECT_TRUE(has(flat, k)) << k;
+  for (const char* b : {"min_route (", "acor (", "ugal (", "pb (", "table (", "qcn (", "qcn_cp (", "quadrant (",
+                        "gal_threshold ("})
+    EXPECT_TRUE(has(flat, b)) << b;
+  EXPECT_TRUE(has(flat, "ugal (routing ugal-l, ugal-g, par, pb or pb-acor)")) << flat;
+}
+
+// scfly plot --recipe throughput --ideal B.json on a database with two traffic patterns (the
+// README's example sweep has two) used to crash with a TypeError.
+TEST(Hostile, PlotIdealBoundsWithTwoTrafficPatterns) {
+  if (std::system("/usr/bin/python3 -c 'import matplotlib' >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "python3-matplotlib is not installed; .ci/setup-deps installs it";
+  const std::string sw = write_file("sweep.yaml", "base: " + tiny_config() +
+                                                      "\nset: {warmup_cycles: 200, measure_cycles: 400}\n"
+                                                      "axes:\n  traffic: [un, adv+1]\n  load: [0.1, 0.2]\n");
+  const std::string db = tmp("db.sqlite"), bounds = tmp("ideal.json"), png = tmp("thru.png");
+  ASSERT_EQ(scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2").code, 0);
+  ASSERT_EQ(scfly_cmd("ideal " + tiny_config() + " --no-lp --json " + bounds).code, 0);
+  for (const char* recipe : {"throughput", "latency"}) {
+    const Cmd p = scfly_cmd("plot " + db + " --recipe " + recipe + " --ideal " + bounds + " -o " + png);
+    EXPECT_EQ(p.code, 0) << recipe << p.out << p.err;
+    EXPECT_FALSE(has(p.err, "TypeError")) << p.err;
+    expect_png(png, 1000);
+  }
+  for (const std::string& f : {sw, db, bounds, png}) std::remove(f.c_str());
+}
