@@ -11,6 +11,7 @@
 
 #include "rtl_models/verilog/rtl_blocks.h"
 #include "tb/packet_trace.h"
+#include "tb/tlm_endpoint.h"
 
 namespace scfly {
 
@@ -89,6 +90,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     else if (!trace.packet_trace.empty()) m_kernel_why = "packet trace";
     else if (trace.fault.kind != FaultKind::None) m_kernel_why = "fault injection";
     else if (cfg.sw.check_vc_order) m_kernel_why = "sim.check_vc_order";
+    else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
     m_blocks = m_kernel_why.empty();
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
@@ -130,13 +132,37 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
   m_switches.resize(static_cast<size_t>(S));
   m_nics.resize(static_cast<size_t>(N));
+  // A TLM endpoint's NIC: no generated traffic (the user's messages instead), and it runs
+  // every cycle, so a message queued at any time starts at the first cycle it may.
+  std::vector<char> is_ep(static_cast<size_t>(N), 0);
+  for (int node : trace.endpoints) {
+    if (node < 0 || node >= N)
+      throw std::invalid_argument("TLM endpoint at node " + std::to_string(node) + ": the network has nodes 0.." +
+                                  std::to_string(N - 1));
+    if (is_ep[static_cast<size_t>(node)])
+      throw std::invalid_argument("TLM endpoint at node " + std::to_string(node) + " given twice");
+    is_ep[static_cast<size_t>(node)] = 1;
+  }
+  NicParams ep_np = np;
+  for (NicPhase& ph : ep_np.phases) ph.load = 0;
+  ep_np.sleep = false;
   for (int k : order) {
     if (k < S)
       m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
                                                                     m_routing, m_ctx, cfg.seed, m_clk);
     else
       m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(("nic" + std::to_string(k - S)).c_str(), k - S, topo,
-                                                                 np, m_ctx, m_stats, cfg.seed, m_clk);
+                                                                 is_ep[static_cast<size_t>(k - S)] ? ep_np : np, m_ctx,
+                                                                 m_stats, cfg.seed, m_clk);
+  }
+  // TLM endpoints: their NICs inject the user's messages (tb/tlm_endpoint.h).
+  if (!trace.endpoints.empty()) {
+    m_messages = std::make_unique<MessageTable>(N);
+    m_ctx.messages = m_messages.get();
+    for (int node : trace.endpoints)
+      m_endpoints[node] = std::make_unique<TlmEndpoint>(("ep" + std::to_string(node)).c_str(), node,
+                                                         *m_nics[static_cast<size_t>(node)], *m_messages, m_period,
+                                                         cfg.packet_phits, cfg.phit_bytes, trace.endpoint_capacity);
   }
 
   // Wiring from the neighbour map. Every channel is one initiator socket bound to one
@@ -391,6 +417,13 @@ uint64_t Network::queued() const {
   return q;
 }
 
+TlmEndpoint& Network::endpoint(int node) {
+  const auto it = m_endpoints.find(node);
+  if (it == m_endpoints.end())
+    throw std::out_of_range("node " + std::to_string(node) + " is not a TLM endpoint of this network");
+  return *it->second;
+}
+
 void Network::stop_generation(uint64_t end) {
   for (auto& n : m_nics) n->stop_generation(end);
 }
@@ -404,6 +437,7 @@ Network::~Network() {
   // 876 switches).
   m_packet_trace.reset();
   m_vcd.reset();
+  m_endpoints.clear();
   while (!m_nics.empty()) m_nics.pop_back();
   while (!m_switches.empty()) m_switches.pop_back();
 }

@@ -37,6 +37,11 @@ struct TraceRequest {
   FaultSpec fault;             // a fault injected on one channel (`--fault`), none by default
   uint64_t shuffle_construction = 0;  // != 0: build switches and NICs in an order shuffled by this seed
   std::string packet_trace;    // --packet-trace: CSV of delivered packets (tb/packet_trace.h), empty = none
+  // Nodes whose host is a TLM endpoint (tb/tlm_endpoint.h) instead of the built-in traffic
+  // source, and each one's limit of packets queued at its NIC (0: unbounded). With any, the
+  // network runs on the SystemC kernel.
+  std::vector<int> endpoints;
+  uint32_t endpoint_capacity = 0;
 };
 
 struct RunOutcome {
@@ -55,6 +60,8 @@ struct RunOutcome {
 
 class FaultLink;
 class PacketTrace;
+class TlmEndpoint;
+class MessageTable;
 
 class Network : public sc_core::sc_module {
  public:
@@ -84,6 +91,9 @@ class Network : public sc_core::sc_module {
   std::string scheduler_note() const;
 
   const Topology& topology() const { return *m_topo; }
+  // The TLM endpoint of `node` (one of TraceRequest::endpoints; std::out_of_range otherwise):
+  // bind its sockets to the user's model before the simulation starts.
+  TlmEndpoint& endpoint(int node);
   Switch& switch_at(int i) { return *m_switches[static_cast<size_t>(i)]; }
   const SimContext& context() const { return m_ctx; }
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
@@ -135,6 +145,8 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Nic>> m_nics;
   std::unique_ptr<VcdWriter> m_vcd;
   std::unique_ptr<PacketTrace> m_packet_trace;
+  std::unique_ptr<MessageTable> m_messages;
+  std::map<int, std::unique_ptr<TlmEndpoint>> m_endpoints;
   uint64_t m_watch_last = UINT64_MAX;
   bool m_blocks = false;
   uint64_t m_block = 1;

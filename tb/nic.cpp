@@ -7,6 +7,7 @@
 
 #include "rtl_models/verilog/rtl_blocks.h"
 #include "tb/packet_trace.h"
+#include "tb/tlm_endpoint.h"
 
 namespace scfly {
 
@@ -156,6 +157,9 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
       }
       m_stats.delivered(p, a.cycle);
       if (m_ctx.packet_trace) [[unlikely]] m_ctx.packet_trace->delivered(p, a.cycle);
+      if (m_ctx.messages) [[unlikely]] {  // a TLM endpoint's packet: one more of its message
+        if (m_ctx.messages->endpoint(p.src_node)) m_ctx.messages->packet_arrived(m_ctx.pool.payload(a.flit.pkt), a.cycle);
+      }
       m_ctx.pool.release(a.flit.pkt);
     }
     bool failed = false;
@@ -199,7 +203,9 @@ inline SCFLY_ALWAYS_INLINE void Nic::step(uint64_t now) {
   // Injection: on each idle terminal port start the oldest queued packet on a VC
   // (round-robin) that has room for the whole packet; then every busy port sends a phit.
   const int phits = m_prm.packet_phits;
-  if (m_gal_q) {
+  if (m_endpoint) [[unlikely]] {
+    inject_messages(now);
+  } else if (m_gal_q) {
     gal_inject(now);
   } else if (!m_vcq.empty()) {
     inject_by_dest(now);
@@ -318,6 +324,33 @@ PacketId Nic::new_packet(uint64_t gen, int dst, uint64_t now) {
   p.inject_cycle = now;
   p.phits = static_cast<uint16_t>(m_prm.packet_phits);
   return id;
+}
+
+void Nic::push_message_packet(uint64_t gen, int dst, uint32_t msg) {
+  m_ext.push_unbounded(External{gen, dst, msg});
+  m_stats.generated(gen, m_prm.packet_phits);
+}
+
+// A TLM endpoint's host: each idle port starts the oldest message packet due by now on an
+// injection VC (round-robin) with room for it. The NIC never sleeps (network.cpp).
+void Nic::inject_messages(uint64_t now) {
+  const int phits = m_prm.packet_phits;
+  for (TermPort& tp : m_ports) {
+    if (now < tp.free_at || m_ext.empty() || m_ext.front().gen > now) continue;
+    const int nv = static_cast<int>(tp.credits.size());
+    for (int n = 0, v = tp.rr; n < nv; ++n, v = (v + 1) % nv) {
+      if (!can_start(tp, v, phits)) continue;
+      const External e = m_ext.front();
+      m_ext.pop();
+      const PacketId id = new_packet(e.gen, e.dst, now);
+      m_ctx.pool.payload(id) = e.msg;
+      m_stats.injected();
+      start(tp, id, v, now);
+      tp.rr = (v + 1) % nv;
+      m_endpoint->injected();
+      break;
+    }
+  }
 }
 
 void Nic::generate_by_dest(uint64_t gen, size_t phase) {

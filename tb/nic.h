@@ -60,6 +60,8 @@
 
 namespace scfly {
 
+class TlmEndpoint;
+
 // One traffic phase as the NIC sees it: from `start` on, generate with per-cycle
 // probability load/packet_phits toward `pattern`.
 struct NicPhase {
@@ -102,7 +104,15 @@ class Nic : public sc_core::sc_module, public Clocked {
   void run_cycle(uint64_t now);
   // No packet is generated at or after `cycle` (drain phase).
   void stop_generation(uint64_t cycle) { m_gen_stop = cycle; }
-  uint64_t queued() const { return m_queue.size() + m_gal_queued + m_vcq_total; }  // generated, not yet injected
+  uint64_t queued() const { return m_queue.size() + m_gal_queued + m_vcq_total + m_ext.size(); }  // generated, not yet injected
+  // TLM endpoint (tlm_endpoint.h): the host's traffic comes from `ep` instead of the
+  // Bernoulli source (make the phases silent for this NIC), and its packets carry messages.
+  void attach_endpoint(TlmEndpoint& ep) { m_endpoint = &ep; }
+  // One packet of message `msg` toward node `dst`, generated at cycle `gen` (> the current
+  // cycle): queued for injection like a generated packet.
+  void push_message_packet(uint64_t gen, int dst, uint32_t msg);
+  // Message packets queued here, not yet injected.
+  size_t message_packets_queued() const { return m_ext.size(); }
   // Packets allocated but not yet on the link (GAL's injection queues and the pending head).
   uint64_t held_packets() const { return m_gal_queued + (m_gal_pending >= 0 ? 1 : 0); }
 
@@ -186,6 +196,15 @@ class Nic : public sc_core::sc_module, public Clocked {
   };
   std::vector<RingBuffer<Queued>> m_vcq;
   uint64_t m_vcq_total = 0;
+  // TLM endpoint: its packets (generation cycle, destination, message), oldest first.
+  struct External {
+    uint64_t gen;
+    int32_t dst;
+    uint32_t msg;
+  };
+  RingBuffer<External> m_ext;
+  TlmEndpoint* m_endpoint = nullptr;
+  void inject_messages(uint64_t now);
   // GAL
   int m_gal_q = 0;                          // quadrants 2^n (0: GAL off)
   std::vector<uint16_t> m_gal_occ;          // [set * m_gal_q + quadrant] packets queued

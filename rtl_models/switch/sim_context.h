@@ -28,6 +28,7 @@ inline constexpr const char* kReportType = "scfly";
 
 class SelectionBlocks;
 class PacketTrace;
+class MessageTable;
 
 struct SimContext {
   PacketPool pool;
@@ -61,6 +62,8 @@ struct SimContext {
   const sc_core::sc_clock* rtl_clk = nullptr;
   // --packet-trace: every NIC reports its delivered packets here; null = no trace.
   PacketTrace* packet_trace = nullptr;
+  // TLM endpoints (tb/tlm_endpoint.h): the messages their packets carry; null = none.
+  MessageTable* messages = nullptr;
   bool failed() const { return !error.empty(); }
   // Records the first fatal error and reports it (the later ones add nothing).
   void fail(const std::string& what) {
