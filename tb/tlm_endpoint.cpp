@@ -38,9 +38,12 @@ TlmEndpoint::TlmEndpoint(sc_core::sc_module_name name, int node, Nic& nic, Messa
   to_network.register_b_transport(this, &TlmEndpoint::b_transport);
   nic.attach_endpoint(*this);
   table.add_endpoint(*this);
+  m_payload.set_extension(&m_info);
   SC_HAS_PROCESS(TlmEndpoint);
   SC_THREAD(deliver);
 }
+
+TlmEndpoint::~TlmEndpoint() { m_payload.clear_extension(&m_info); }  // a member: not the payload's to free
 
 void TlmEndpoint::b_transport(tlm::tlm_generic_payload& p, sc_core::sc_time& delay) {
   if (p.get_command() != tlm::TLM_WRITE_COMMAND) {
@@ -84,15 +87,15 @@ void TlmEndpoint::arrived(uint32_t m, uint64_t cycle) {
 }
 
 void TlmEndpoint::deliver() {
-  tlm::tlm_generic_payload p;
-  MessageInfo* info = new MessageInfo;
-  p.set_extension(info);
+  tlm::tlm_generic_payload& p = m_payload;
+  MessageInfo* const info = &m_info;
   for (;;) {
     while (m_ready.empty()) sc_core::wait(m_ready_ev);
     const auto [id, cycle] = m_ready.front();
     m_ready.pop_front();
     MessageTable::Message& m = m_table.at(id);
-    std::vector<unsigned char> data = std::move(m.data);
+    m_data = std::move(m.data);
+    std::vector<unsigned char>& data = m_data;
     info->src_node = m.src;
     info->dst_node = m.dst;
     info->bytes = static_cast<uint32_t>(data.size());

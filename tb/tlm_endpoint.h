@@ -62,6 +62,7 @@ class TlmEndpoint : public sc_core::sc_module {
 
   TlmEndpoint(sc_core::sc_module_name name, int node, Nic& nic, MessageTable& table, const sc_core::sc_time& period,
               int packet_phits, int phit_bytes, uint32_t capacity);
+  ~TlmEndpoint() override;
 
   int node() const { return m_node; }
   uint64_t messages_sent() const { return m_sent; }
@@ -83,6 +84,11 @@ class TlmEndpoint : public sc_core::sc_module {
   int m_phit_bytes;
   uint32_t m_capacity;  // packets queued at the NIC, at most (0: unbounded)
   std::deque<std::pair<uint32_t, uint64_t>> m_ready;  // (message, arrival cycle)
+  // The delivering thread's payload, its extension and the data it points to: members, not
+  // the thread's locals, since SystemC never unwinds a thread still waiting at the end.
+  tlm::tlm_generic_payload m_payload;
+  MessageInfo m_info;
+  std::vector<unsigned char> m_data;
   sc_core::sc_event m_ready_ev, m_room;
   uint64_t m_sent = 0, m_delivered = 0;
 };
