@@ -201,6 +201,7 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingPa
     m_plugin = m_mech->make(topo, keys);
     if (!m_plugin) throw std::invalid_argument(std::string("routing ") + to_string(algo) + ": its factory built nothing");
   }
+  m_other = m_torus || m_plugin;
   if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch || algo == RoutingAlgo::PbAcor) {
     m_levels = sequence_policies(prm.acor.sequence, m_seq);
     m_prm.acor.ctrl.levels = static_cast<uint32_t>(m_levels);
@@ -274,7 +275,7 @@ RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHe
 
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
                                  const RouteContext& ctx) const {
-  if (m_torus || m_plugin) {
+  if (m_other) {
     const RouteCandidates c = route_torus_candidates(sw, in_port, h, rng, ctx);
     return c.n ? RouteDecision{c.c[0].port, c.c[0].vc_lo} : RouteDecision{};
   }

@@ -173,8 +173,9 @@ class RoutingUnit {
   // several.
   RouteCandidates route_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
                                    const RouteContext& ctx = {}) const {
-    if (m_plugin) return m_plugin->route(sw, in_port, h, rng, ctx);
-    if (m_torus) return route_torus_candidates(sw, in_port, h, rng, ctx);
+    // One test for a torus or a plug-in (route_torus_candidates starts with the plug-in), so
+    // that scfly's Dragonfly mechanisms pay for plug-ins nothing per routed head.
+    if (m_other) return route_torus_candidates(sw, in_port, h, rng, ctx);
     return RouteCandidates::one(route(sw, in_port, h, rng, ctx));
   }
   // Control frames (TrafficClass::Control) are routed minimally whatever the data routing:
@@ -225,6 +226,7 @@ class RoutingUnit {
   const Topology* m_any;
   const Dragonfly* m_topo = nullptr;
   const Torus* m_torus = nullptr;
+  bool m_other = false;  // m_torus or m_plugin: not a built-in Dragonfly mechanism
   TorusAlgo m_torus_algo = TorusAlgo::Dor;
   RoutingParams m_prm;
   Misroute m_seq[3] = {Misroute::RrgSw, Misroute::RrgSw, Misroute::RrgSw};
