@@ -62,8 +62,6 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   const int K = m_inputs;
   m_ivc.resize(K);
   m_ovc.resize(K);
-  m_in_rr.assign(K, 0);
-  m_out_rr.assign(K, 0);
   m_link_rr.assign(K, 0);
   m_in_active.assign(K, 0);
   m_out_active.assign(K, 0);
@@ -191,7 +189,21 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     if (m_table) u->attach(*m_table);
   }
   m_conns.reserve(static_cast<size_t>(K) * m_speedup);
-  m_reqs.reserve(static_cast<size_t>(K) * m_speedup);
+  {
+    AllocatorConfig ac;
+    ac.inputs = K;
+    ac.conn_cap = m_conn_cap;
+    ac.iterations = m_alloc_iters;
+    ac.transit_priority = m_transit_prio;
+    ac.age_priority = m_age_prio;
+    for (int p = 0; p < K; ++p) {
+      ac.vcs.push_back(static_cast<uint8_t>(m_ivc[static_cast<size_t>(p)].size()));
+      ac.data_vcs.push_back(m_in_data[static_cast<size_t>(p)]);
+      ac.injection.push_back(m_is_host[static_cast<size_t>(p)]);
+    }
+    ac.rr_all = m_mq;
+    m_alloc = SeparableAllocator(std::move(ac));
+  }
   if (prm.scheduled) {
     m_scheduled = true;  // run by the network's block scheduler (run_cycle)
   } else {
@@ -496,107 +508,48 @@ void Switch::route_heads(uint64_t now) {
   });
 }
 
+// Stage 3 through the allocator part (parts/allocator.h): it arbitrates; the switch says
+// what each input VC asks for (want) and what an output can still take, and records each
+// grant (grant).
 template <bool kCtl>
 void Switch::allocate() {
-  if (!allocate_pass<kCtl>()) return;
-  for (int pass = 1; pass < m_alloc_iters; ++pass) {
-    const size_t before = m_conns.size();
-    if (!allocate_pass<kCtl>()) break;
-    *m_late_grants += m_conns.size() - before;
-  }
-}
-
-// One request-grant pass of the separable allocator; false if no input requested.
-template <bool kCtl>
-bool Switch::allocate_pass() {
-  m_reqs.clear();
-  ++m_pass;
   const bool inside = m_out_inside;  // hoisted out of the loops
-  // Input stage: each input port offers up to (S - active connections) requests, chosen
-  // round-robin over its VCs, only for output VCs that could accept the whole packet.
-  // (In a later pass the VCs granted before no longer request, and the outputs and output
-  // VCs they took are no longer free.)
-  m_in_busy.for_each([&](int ip) SCFLY_ALWAYS_INLINE {
-    int budget = m_conn_cap - m_in_active[ip];
-    if (budget <= 0) return;
-    auto& ivcs = m_ivc[ip];
-    auto request = [&](int v) SCFLY_ALWAYS_INLINE {
-      if (!m_requesting[vix(ip, v)]) return false;
-      InVc& iv = ivcs[v];
-      assert(iv.routed && !iv.connected);
-      const uint32_t phits = iv.phits;
-      auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
-        if (eject_queued(op, ov_index)) [[unlikely]]
-          return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
-        if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
-        if (!inside) return true;
-        // Output buffer inside the credit loop: the downstream VC must take all of it.
-        const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
-        return ov.credit_cap == 0 || ov.credits_at(m_last_cycle) >= static_cast<int32_t>(phits);
-      };
-      RouteDecision d;
-      const RouteCandidate& c0 = iv.cands.c[0];
-      if (iv.cands.n == 1 && c0.vc_lo == c0.vc_hi) {  // the common case: one (port, VC)
-        if (!is_free(c0.port, c0.vc_lo)) return false;
-        d = RouteDecision{c0.port, c0.vc_lo};
-      } else if (first_free_candidate(iv.cands, is_free, d) < 0) {
-        return false;
-      }
-      m_reqs.push_back(Conn{static_cast<uint16_t>(ip), static_cast<uint16_t>(d.port),
-                               static_cast<uint8_t>(v), d.vc, 0});
-      return --budget == 0;
+  auto want = [&](int ip, int v, RouteDecision& d) SCFLY_ALWAYS_INLINE {
+    if (!m_requesting[vix(ip, v)]) return false;
+    InVc& iv = m_ivc[static_cast<size_t>(ip)][static_cast<size_t>(v)];
+    assert(iv.routed && !iv.connected);
+    const uint32_t phits = iv.phits;
+    // Only output VCs that could accept the whole packet.
+    auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE {
+      if (eject_queued(op, ov_index)) [[unlikely]]
+        return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
+      if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
+      if (!inside) return true;
+      // Output buffer inside the credit loop: the downstream VC must take all of it.
+      const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
+      return ov.credit_cap == 0 || ov.credits_at(m_last_cycle) >= static_cast<int32_t>(phits);
     };
-    const int nv = static_cast<int>(ivcs.size());
-    if constexpr (kCtl) {
-      if (ip == m_mq) {  // multiqueue slots, round-robin
-        for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1))
-          if (request(v)) break;
-        return;
-      }
-      // Control VCs first, in order (strict priority), then the data VCs round-robin.
-      const int nd = m_in_data[ip];
-      for (int v = nd; v < nv; ++v)
-        if (request(v)) return;
-      for (int n = 0, v = m_in_rr[ip]; n < nd; ++n, v = (v + 1 == nd ? 0 : v + 1))
-        if (request(v)) break;
-    } else {
-      for (int n = 0, v = m_in_rr[ip]; n < nv; ++n, v = (v + 1 == nv ? 0 : v + 1))
-        if (request(v)) break;
+    const RouteCandidate& c0 = iv.cands.c[0];
+    if (iv.cands.n == 1 && c0.vc_lo == c0.vc_hi) {  // the common case: one (port, VC)
+      if (!is_free(c0.port, c0.vc_lo)) return false;
+      d = RouteDecision{c0.port, c0.vc_lo};
+      return true;
     }
-  });
-  if (m_reqs.empty()) return false;
-  // Output stage: each output port grants up to (S - active) requests, round-robin over
-  // input ports starting after the last input it granted.
-  // Control requests first (strict priority), then round-robin over the inputs (with
-  // transit priority: over the transit inputs, then over the injection inputs; with age
-  // priority: oldest packet first, by network injection cycle, saturating at 2^30): the
-  // order key is computed once per request.
-  const int K = m_inputs;
-  const uint64_t inj_mask = m_transit_prio ? 1u : 0u;
-  for (Conn& r : m_reqs) {
-    const int prio = (r.in_port - m_out_rr[r.out_port] + K) % K;
-    uint64_t data = 1;
-    if constexpr (kCtl) data = r.in_vc < m_in_data[r.in_port];
-    const uint64_t inj = m_is_host[r.in_port] & inj_mask;
-    uint64_t age = 0;
-    if (m_age_prio) {
-      const uint64_t t = m_ctx.pool[m_ivc[r.in_port][r.in_vc].buf.front().pkt].gen_cycle;
-      age = t < (1ULL << 30) ? t : (1ULL << 30) - 1;
-    }
-    r.key = (static_cast<uint64_t>(r.out_port) << 48) | (data << 47) | (inj << 46) | (age << 16) |
-            (static_cast<uint64_t>(prio) << 8) | r.in_vc;
-  }
-  std::sort(m_reqs.begin(), m_reqs.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
-  for (const Conn& r : m_reqs) {
+    return first_free_candidate(iv.cands, is_free, d) >= 0;
+  };
+  auto age = [&](int ip, int v) SCFLY_ALWAYS_INLINE {
+    return m_ctx.pool[m_ivc[static_cast<size_t>(ip)][static_cast<size_t>(v)].buf.front().pkt].gen_cycle;
+  };
+  auto grant = [&](const Conn& r) SCFLY_ALWAYS_INLINE {
     OutVc& ov = m_ovc[r.out_port][r.out_vc];
     InVc& iv = m_ivc[r.in_port][r.in_vc];
     if (eject_queued(r.out_port, r.out_vc)) [[unlikely]] {
       // switch.ejection_grant host-idle: one grant per pass, only while the host link is
       // idle; the packet crosses after those granted before it (traverse_crossbar).
-      if (m_eject_pass[r.out_port] == m_pass || m_link_vc[r.out_port] >= 0 ||
+      if (m_eject_pass[r.out_port] == m_alloc.pass_id() || m_link_vc[r.out_port] >= 0 ||
           eject_room(r.out_port, r.out_vc) < iv.phits)
-        continue;
-      m_eject_pass[r.out_port] = m_pass;
+        return false;
+      m_eject_pass[r.out_port] = m_alloc.pass_id();
       m_eject_owed[r.out_port] += iv.phits;
       if (!ov.writing) {
         ov.writing = true;
@@ -605,11 +558,11 @@ bool Switch::allocate_pass() {
         m_out_room[oix(r.out_port, r.out_vc)] = 0;
       }
     } else {
-      if (m_out_active[r.out_port] >= m_conn_cap) continue;
-      if (ov.writing) continue;  // another input won this output VC this cycle
+      if (m_out_active[r.out_port] >= m_conn_cap) return false;
+      if (ov.writing) return false;  // another input won this output VC this cycle
       const bool shared = shared_vc(r.out_port, r.out_vc);
       // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
-      if (shared && m_port_free[r.out_port] < iv.phits) continue;
+      if (shared && m_port_free[r.out_port] < iv.phits) return false;
       ov.writing = true;
       if (inside) ov.credits -= static_cast<int32_t>(ov.credit_cap ? iv.phits : 0);  // spent now
       if (shared) {
@@ -637,16 +590,11 @@ bool Switch::allocate_pass() {
       ++m_pkts_total;
       m_last_out[r.out_port] = iv.buf.front().pkt;
     }
-    m_out_rr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
-    if constexpr (kCtl) {
-      if (r.in_vc < m_in_data[r.in_port]) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_in_data[r.in_port]);
-      else if (r.in_port == m_mq) m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
-    } else {
-      m_in_rr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % m_ivc[r.in_port].size());
-    }
     m_conns.push_back(r);
-  }
-  return true;
+    return true;
+  };
+  const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_in_active.data(), want, age, grant);
+  if (m_late_grants) *m_late_grants += late;
 }
 
 // Heads routed this cycle at a re-routing input but not granted: routed again next cycle.

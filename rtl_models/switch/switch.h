@@ -54,6 +54,7 @@
 #include <systemc>
 
 #include "rtl_models/switch/link.h"
+#include "rtl_models/switch/parts/allocator.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
 #include "routing_units/forwarding_table.h"
@@ -258,11 +259,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   };
   // An input VC joined to an output VC: a request during allocation, a crossbar
   // connection once granted.
-  struct Conn {
-    uint16_t in_port, out_port;
-    uint8_t in_vc, out_vc;
-    uint64_t key;  // allocation order (output port, class, injection, age, round-robin distance, VC)
-  };
+  using Conn = AllocRequest;
 
   void tick();
   void run_stages(uint64_t now);
@@ -276,8 +273,6 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void route_heads(uint64_t now);
   template <bool kCtl>
   void allocate();
-  template <bool kCtl>
-  bool allocate_pass();
   template <bool kPfc, bool kCtl, bool kTransfer>  // kTransfer: switch.crossbar transfer, S > 1
   void traverse_crossbar(uint64_t now);
   template <bool kPfc, bool kCtl, bool kCheckVc>  // kCheckVc: sim.check_vc_order
@@ -309,7 +304,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<std::unique_ptr<LinkTx>> m_out;
   std::vector<std::vector<InVc>> m_ivc;   // [port][vc]
   std::vector<std::vector<OutVc>> m_ovc;  // [port][vc]
-  std::vector<uint8_t> m_in_rr, m_out_rr, m_link_rr;  // round-robin pointers
+  std::vector<uint8_t> m_link_rr;                      // round-robin pointers of the link VC choice
   std::vector<uint8_t> m_in_active, m_out_active;     // crossbar connections per port
   std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
   std::vector<uint16_t> m_link_len;                   // ... the length of the packet it carries
@@ -317,7 +312,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<uint8_t> m_is_host;                     // per port
   std::vector<uint8_t> m_port_class;                  // per port: the topology's class id
   std::vector<Conn> m_conns;
-  std::vector<Conn> m_reqs;
+  SeparableAllocator m_alloc;  // stage 3 (parts/allocator.h)
   uint64_t m_buffered = 0;  // phits in input + output buffers
   // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;
@@ -447,11 +442,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   bool m_credit_at_grant = false;
   // switch.ejection_grant: host-idle (SwitchParams::eject_on_idle_host): per port, the
   // phits granted toward a host and not yet in its ejection buffer, and the allocator pass
-  // (m_pass) that last granted it.
+  // (the allocator's pass_id()) that last granted it.
   bool m_eject_idle = false;
   std::vector<uint32_t> m_eject_owed;
   std::vector<uint32_t> m_eject_pass;
-  uint32_t m_pass = 0;
   // ugal.reevaluate: blocked (RoutingUnit::replays_draws): per input VC (vix) of a
   // re-routing input, the switch's random stream as the head's first routing found it; a
   // re-routing replays it, so the head meets the same candidates again. Empty otherwise.
