@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 #include <tuple>
 #include <type_traits>
 
@@ -387,11 +388,14 @@ std::vector<KeySpec> build() {
            "MIN-COND, minimal through the conditional table with a misroute at injection when N > P[minimal port], "
            "QCN-Switch paper sec. 3.1.1; `scfly table CONFIG --switch N [--at CYCLE]` prints a table, live at CYCLE)");
   // A plug-in mechanism's own keys (registry.h), `<name>.<key>` with the name's '-' as '_'
-  // (as min_cond.* for min-cond), echoed when it routes.
+  // (as min_cond.* for min-cond), echoed when it routes. Their groups are checked against
+  // scfly's own at the end of build().
+  std::vector<std::pair<std::string, std::string>> plugin_groups;  // (group, mechanism)
   for (const RoutingMechanism* m : routing_mechanisms()) {
     const RoutingAlgo algo = algo_of(*m);
     std::string prefix = m->name;
     std::replace(prefix.begin(), prefix.end(), '-', '_');
+    if (!m->keys.empty()) plugin_groups.emplace_back(prefix, m->name);
     for (const RoutingKey& rk : m->keys) {
       K k(t, prefix + "." + rk.name);
       if (rk.integer)
@@ -1312,6 +1316,18 @@ std::vector<KeySpec> build() {
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.timeseries.per_switch; })
       .doc("false", "", "also sample per-switch series at each bin end");
+  // A plug-in's keys must form a group of their own: a mechanism named e.g. `switch` or
+  // `ugal` would put its keys among scfly's (and could shadow one of them).
+  for (const auto& [group, mech] : plugin_groups) {
+    size_t members = 0;
+    for (const KeySpec& k : t)
+      if (k.path.compare(0, group.size() + 1, group + ".") == 0) ++members;
+    size_t own = 0;
+    if (const RoutingMechanism* m = find_routing(mech)) own = m->keys.size();
+    if (members != own || std::count_if(t.begin(), t.end(), [&](const KeySpec& k) { return k.path == group; }) != 0)
+      throw std::logic_error("routing plug-in '" + mech + "': its keys '" + group + ".*' fall in scfly's own key group '" +
+                             group + "' (`scfly keys` lists the groups); register it under another name");
+  }
   return t;
 }
 

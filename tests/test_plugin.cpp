@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "routing_units/routing.h"
+#include "sc_main/config.h"
 #include "topologies/dragonfly.h"
 #include "topologies/torus.h"
 
@@ -78,4 +79,27 @@ TEST(RoutingPlugin, RegistersParsesAndRoutes) {
   bad.name = "bad-default";
   bad.keys[0].def = 9;
   EXPECT_THROW(register_routing(bad), std::logic_error);
+}
+
+// A plug-in whose keys would land in one of scfly's own key groups (here `switch.*`) is
+// refused when the config schema is built, naming the mechanism and the group.
+TEST(RoutingPlugin, KeysInABuiltinGroupAreRefused) {
+  RoutingMechanism m;
+  m.name = "switch";
+  m.doc = "a plug-in named like a key group";
+  m.dragonfly = true;
+  m.vcs = {2, 1};
+  m.keys.push_back({"speedup", 1, 0, 7, true, "collides with switch.speedup"});
+  m.make = [](const Topology&, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
+    return std::make_unique<AlwaysEject>(1);
+  };
+  static const RoutingAlgo a = register_routing(m);
+  (void)a;
+  try {
+    (void)load_config(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml", {});
+    FAIL() << "the schema accepted keys in the group switch.*";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("routing plug-in 'switch'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("key group 'switch'"), std::string::npos) << e.what();
+  }
 }
