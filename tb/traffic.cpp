@@ -1,6 +1,7 @@
 #include "tb/traffic.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <numeric>
 #include <stdexcept>
@@ -72,6 +73,16 @@ std::vector<int> random_permutation(int n, Rng& r) {
   return v;
 }
 
+// The registered plug-ins (TrafficPlugin): stable addresses, indices in registration order.
+struct PluginRegistry {
+  std::vector<std::unique_ptr<TrafficPlugin>> all;
+  std::vector<const TrafficPlugin*> list;
+};
+PluginRegistry& plugins() {
+  static PluginRegistry r;
+  return r;
+}
+
 bool is_mixed(TrafficKind k) { return k == TrafficKind::Mixed || k == TrafficKind::TimeMixed; }
 
 std::string shift_text(const TrafficSpec& t) {
@@ -117,6 +128,32 @@ static std::string parse_mix(const std::string& s, TrafficSpec& out) {
   out = t;
   return {};
 }
+
+// The names the built-in patterns take (plain names and call or prefix forms).
+const char* const kBuiltinTrafficNames[] = {"un", "advc", "advl", "hot", "perm", "group-perm", "nn", "nnc", "tor",
+                                            "bc", "tp", "hs", "adv", "advs", "mix", "shift", "mixed", "tmixed"};
+
+int register_traffic(TrafficPlugin p) {
+  const std::string who = "traffic pattern '" + p.name + "': ";
+  const bool valid = !p.name.empty() && p.name.front() != '-' && p.name.back() != '-' &&
+                     p.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789-") == std::string::npos &&
+                     std::isalpha(static_cast<unsigned char>(p.name.front()));
+  if (!valid) throw std::logic_error(who + "a name is lowercase letters, digits and '-', starting with a letter");
+  for (const char* b : kBuiltinTrafficNames)
+    if (p.name == b) throw std::logic_error(who + "the name is a built-in pattern's");
+  for (const TrafficPlugin* q : plugins().list)
+    if (q->name == p.name) throw std::logic_error(who + "the name is already registered");
+  if (!p.make) throw std::logic_error(who + "a plug-in needs a factory (TrafficPlugin::make)");
+  if (!p.dragonfly && !p.torus) throw std::logic_error(who + "defined on no topology");
+  if (p.min_args < 0 || p.max_args < p.min_args || p.max_args > 8)
+    throw std::logic_error(who + "arguments: 0 <= min_args <= max_args <= 8");
+  PluginRegistry& r = plugins();
+  r.all.push_back(std::make_unique<TrafficPlugin>(std::move(p)));
+  r.list.push_back(r.all.back().get());
+  return static_cast<int>(r.list.size() - 1);
+}
+
+const std::vector<const TrafficPlugin*>& traffic_plugins() { return plugins().list; }
 
 std::string parse_traffic(const std::string& s, TrafficSpec& out) {
   const std::pair<const char*, TrafficKind> plain[] = {
@@ -186,6 +223,25 @@ std::string parse_traffic(const std::string& s, TrafficSpec& out) {
     out = t;
     return {};
   }
+  const auto& pl = plugins().list;
+  for (size_t i = 0; i < pl.size(); ++i) {
+    const TrafficPlugin& p = *pl[i];
+    const std::string form = p.max_args == 0 ? p.name : p.name + "(" + std::to_string(p.min_args) + " to " +
+                                                            std::to_string(p.max_args) + " integers in [0, 1000000])";
+    TrafficSpec t{TrafficKind::Plugin, 0};
+    t.plugin = static_cast<int>(i);
+    if (s == p.name) {
+      if (p.min_args > 0) return p.name + " needs arguments: " + form;
+      out = t;
+      return {};
+    }
+    if (!parse_call(s, p.name, args, ok)) continue;
+    if (!ok || args.empty() || static_cast<int>(args.size()) < p.min_args || static_cast<int>(args.size()) > p.max_args)
+      return "'" + s + "': the plug-in pattern takes " + form + ", no spaces";
+    t.args = args;
+    out = t;
+    return {};
+  }
   return std::string("unknown pattern '") + s + "'; allowed: " + traffic_choices();
 }
 
@@ -212,6 +268,12 @@ std::string to_string(const TrafficSpec& t) {
       return m + ")";
     }
     case TrafficKind::Shift: return "shift(" + shift_text(t) + ")";
+    case TrafficKind::Plugin: {
+      std::string r = plugins().list[static_cast<size_t>(t.plugin)]->name;
+      if (t.args.empty()) return r;
+      for (size_t i = 0; i < t.args.size(); ++i) r += (i ? "," : "(") + std::to_string(t.args[i]);
+      return r + ")";
+    }
     case TrafficKind::Mixed:
     case TrafficKind::TimeMixed: {
       std::string s = t.kind == TrafficKind::Mixed ? "mixed(" : "tmixed(";
@@ -223,11 +285,16 @@ std::string to_string(const TrafficSpec& t) {
   return "?";
 }
 
-const char* traffic_choices() {
-  return "un, adv+N, advs+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
-         "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
-         "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, hs, perm, hot on a "
-         "torus or mesh; mix(P1:W1,P2:W2,...) of those on either";
+std::string traffic_choices() {
+  std::string r =
+      "un, adv+N, advs+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
+      "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
+      "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, hs, perm, hot on a "
+      "torus or mesh; mix(P1:W1,P2:W2,...) of those on either";
+  for (const TrafficPlugin* p : plugins().list)
+    r += "; " + p->name + (p->max_args ? "(...)" : "") + " (plug-in" +
+         (p->dragonfly && p->torus ? "" : p->dragonfly ? ", Dragonfly" : ", torus or mesh") + ")";
+  return r;
 }
 
 std::string check_traffic(const TrafficSpec& t, const Topology& any) {
@@ -239,6 +306,14 @@ std::string check_traffic(const TrafficSpec& t, const Topology& any) {
     case TrafficKind::Permutation:
     case TrafficKind::HotRegion:
       break;
+    case TrafficKind::Plugin: {
+      const TrafficPlugin& p = *plugins().list[static_cast<size_t>(t.plugin)];
+      if (torus ? !p.torus : !p.dragonfly)
+        return name + " (a plug-in) is defined on " + (p.dragonfly ? "a Dragonfly" : "a torus or mesh") + ", not on " +
+               any.describe();
+      if (n < 2) return name + " needs at least 2 nodes";
+      return p.check ? p.check(any, t.args) : std::string();
+    }
     case TrafficKind::Mix:
       for (const TrafficSpec& part : t.parts)
         if (auto why = check_traffic(part, any); !why.empty()) return "mix component " + to_string(part) + ": " + why;
@@ -361,6 +436,16 @@ TrafficPattern::TrafficPattern(const TrafficSpec& spec, const Topology& any, uin
     }
     return;
   }
+  if (spec.kind == TrafficKind::Plugin) {
+    m_plugin = plugins().list[static_cast<size_t>(spec.plugin)]->make(any, spec.args, r);
+    if (!m_plugin) throw std::invalid_argument("traffic pattern " + to_string(spec) + ": its factory made nothing");
+    for (int v = 0; v < n; ++v)
+      if (m_plugin->silent(v)) {
+        if (m_silent.empty()) m_silent.assign(static_cast<size_t>(n), 0);
+        m_silent[static_cast<size_t>(v)] = 1;
+      }
+    return;
+  }
   if (!m_topo) {
     if (spec.kind == TrafficKind::HotRegion) m_hot = (n + 7) / 8;
     if (spec.kind == TrafficKind::Permutation) m_map = random_derangement(n, r);
@@ -419,8 +504,21 @@ int TrafficPattern::shifted(int src) const {
   return (grp * t.a() + idx) * t.p() + src % t.p();
 }
 
+// A plug-in's destination, checked: a pattern that returns its source or a node outside
+// the network is a bug in the plug-in, stopped here rather than simulated.
+int TrafficPattern::plugin_dest(int src, Rng& rng) const {
+  const int d = m_plugin->dest(src, rng);
+  if (d < 0 || d >= m_any->num_nodes() || d == src)
+    throw std::logic_error("traffic pattern " + to_string(m_spec) + " (a plug-in) returned node " + std::to_string(d) +
+                           " for source " + std::to_string(src) + "; a destination is another node in 0.." +
+                           std::to_string(m_any->num_nodes() - 1));
+  return d;
+}
+
 int TrafficPattern::dest(int src, Rng& rng) const {
   switch (m_spec.kind) {
+    case TrafficKind::Plugin:
+      return plugin_dest(src, rng);
     case TrafficKind::Uniform:
       return uniform(src, rng);
     case TrafficKind::HotRegion: {
@@ -531,6 +629,12 @@ void TrafficPattern::weights(int src, std::vector<std::pair<int, double>>& out) 
     for (int d = first; d < first + count; ++d) out.push_back({d, w / count});
   };
   switch (m_spec.kind) {
+    case TrafficKind::Plugin:
+      if (!m_plugin->weights(src, out))
+        throw std::invalid_argument("traffic pattern " + to_string(m_spec) +
+                                    " (a plug-in) gives no exact distribution (TrafficPolicy::weights); the "
+                                    "ideal-throughput model cannot use it");
+      return;
     case TrafficKind::Uniform:
       uniform_into(1.0);
       return;

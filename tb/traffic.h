@@ -96,11 +96,17 @@
 //               silent under all, it generates nothing. Components with per-run state
 //               (perm, group-perm, mixed) draw it from their own stream.
 //
+// A user's own pattern (plug-in): a TrafficPolicy plus a TrafficPlugin descriptor,
+// registered with SCFLY_REGISTER_TRAFFIC from its own file (nothing in scfly is edited);
+// its name, or name(A,B,...) with integer arguments, is accepted wherever a pattern is
+// (`traffic`, phases, mix components) and listed by parse errors. docs/guide-routing.md.
+//
 // Every accepted string s satisfies to_string(parse(s)) == s: integers are written without
 // sign, spaces or leading zeros.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <utility>
@@ -131,6 +137,7 @@ enum class TrafficKind {
   Transpose,        // tp
   HotSpot,          // hs
   Mix,              // mix(P1:W1,...)
+  Plugin,           // a registered TrafficPlugin
 };
 
 struct TrafficSpec {
@@ -143,12 +150,44 @@ struct TrafficSpec {
   int uniform_percent = 0;  // mixed / tmixed: UR (ADV = 100 - UR)
   std::vector<TrafficSpec> parts;  // mix: the component patterns
   std::vector<int> weights;        // mix: their integer weights
+  int plugin = -1;                 // plug-in: index into traffic_plugins()
+  std::vector<int> args;           // plug-in: its integer arguments
 };
+
+// A plug-in pattern's decisions. dest() must return a node other than src in [0, N); a
+// node for which silent() is true is never asked (it generates nothing).
+class TrafficPolicy {
+ public:
+  virtual ~TrafficPolicy() = default;
+  virtual int dest(int src, Rng& rng) const = 0;
+  virtual bool silent(int node) const { (void)node; return false; }
+  // The exact distribution of dest(src), (node, probability) pairs summing to 1, for the
+  // ideal-throughput model; false if the pattern does not give one (the model refuses it).
+  virtual bool weights(int src, std::vector<std::pair<int, double>>& out) const {
+    (void)src, (void)out;
+    return false;
+  }
+};
+
+struct TrafficPlugin {
+  std::string name;  // lowercase letters, digits and '-'; not a built-in pattern's name
+  std::string doc;
+  bool dragonfly = true, torus = true;  // the topologies it is defined on (torus: and mesh)
+  int min_args = 0, max_args = 0;       // integer arguments, name(A,B,...), each in [0, 10^6]
+  // Why the pattern does not fit this topology with these arguments; empty if it does.
+  std::function<std::string(const Topology&, const std::vector<int>&)> check;
+  // The pattern for one run; `fixed` is its own stream for per-run state (a permutation...).
+  std::function<std::unique_ptr<const TrafficPolicy>(const Topology&, const std::vector<int>&, Rng& fixed)> make;
+};
+// Registers a plug-in; std::logic_error for a bad or taken name or a missing factory.
+int register_traffic(TrafficPlugin p);
+const std::vector<const TrafficPlugin*>& traffic_plugins();
+#define SCFLY_REGISTER_TRAFFIC(ident, ...) static const int ident = ::scfly::register_traffic(__VA_ARGS__)
 
 // Parses one of the patterns above; returns an empty string on success, else why not.
 std::string parse_traffic(const std::string& s, TrafficSpec& out);
 std::string to_string(const TrafficSpec& t);
-const char* traffic_choices();
+std::string traffic_choices();
 // Checks the pattern fits the topology (e.g. adv+i needs i mod g != 0, advc needs h < g; a
 // Dragonfly pattern needs a Dragonfly, a torus pattern a torus or mesh).
 std::string check_traffic(const TrafficSpec& t, const Topology& topo);
@@ -189,6 +228,8 @@ class TrafficPattern {
   std::vector<int> m_hot_list;         // hs: the hot nodes, ascending
   std::vector<uint8_t> m_is_hot;       // hs: 1 for a hot node
   std::vector<std::unique_ptr<TrafficPattern>> m_parts;  // mix: the components
+  std::unique_ptr<const TrafficPolicy> m_plugin;          // plug-in
+  int plugin_dest(int src, Rng& rng) const;
 };
 
 }  // namespace scfly

@@ -6,6 +6,7 @@
 
 #include "routing_units/routing.h"
 #include "sc_main/config.h"
+#include "tb/traffic.h"
 #include "topologies/dragonfly.h"
 #include "topologies/torus.h"
 
@@ -101,5 +102,110 @@ TEST(RoutingPlugin, KeysInABuiltinGroupAreRefused) {
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("routing plug-in 'switch'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("key group 'switch'"), std::string::npos) << e.what();
+  }
+}
+
+// A traffic pattern plug-in: registered, parsed with its arguments (round trip), checked
+// against the topology, drawn (a mirror: node n -> N - 1 - n, shifted by its argument), used
+// inside a mix, its exact distribution for the ideal model; bad registrations refused.
+namespace {
+class Mirror : public TrafficPolicy {
+ public:
+  Mirror(int n, int shift) : m_n(n), m_shift(shift) {}
+  int dest(int src, Rng&) const override { return (m_n - 1 - src + m_shift) % m_n; }
+  bool silent(int node) const override { return (m_n - 1 - node + m_shift) % m_n == node; }
+  bool weights(int src, std::vector<std::pair<int, double>>& out) const override {
+    out.assign(1, {(m_n - 1 - src + m_shift) % m_n, 1.0});
+    return true;
+  }
+
+ private:
+  int m_n, m_shift;
+};
+}  // namespace
+
+TEST(TrafficPlugin, RegistersParsesChecksAndDraws) {
+  TrafficPlugin p;
+  p.name = "test-mirror";
+  p.doc = "node n -> N-1-n (+ shift)";
+  p.torus = false;
+  p.min_args = 0;
+  p.max_args = 1;
+  p.check = [](const Topology& t, const std::vector<int>& a) -> std::string {
+    return !a.empty() && a[0] >= t.num_nodes() ? "shift beyond the nodes" : "";
+  };
+  p.make = [](const Topology& t, const std::vector<int>& a, Rng&) -> std::unique_ptr<const TrafficPolicy> {
+    return std::make_unique<Mirror>(t.num_nodes(), a.empty() ? 0 : a[0]);
+  };
+  static const int id = register_traffic(p);
+  EXPECT_GE(id, 0);
+  TrafficSpec s;
+  ASSERT_EQ(parse_traffic("test-mirror", s), "");
+  EXPECT_EQ(to_string(s), "test-mirror");
+  ASSERT_EQ(parse_traffic("test-mirror(3)", s), "");
+  EXPECT_EQ(to_string(s), "test-mirror(3)");
+  EXPECT_NE(parse_traffic("test-mirror(1,2)", s), "");  // one argument at most
+  EXPECT_NE(parse_traffic("test-mirror(x)", s), "");
+  EXPECT_NE(traffic_choices().find("test-mirror"), std::string::npos);
+  const Dragonfly d(DragonflyShape{});  // 72 nodes
+  ASSERT_EQ(parse_traffic("test-mirror(3)", s), "");
+  EXPECT_EQ(check_traffic(s, d), "");
+  EXPECT_NE(check_traffic(s, Torus(TorusShape{})), "");  // Dragonfly only
+  ASSERT_EQ(parse_traffic("test-mirror(72)", s), "");
+  EXPECT_EQ(check_traffic(s, d), "shift beyond the nodes");
+  ASSERT_EQ(parse_traffic("test-mirror(3)", s), "");
+  const TrafficPattern pat(s, d, 1, 0);
+  Rng rng;
+  EXPECT_EQ(pat.dest(0, rng), 74 % 72);
+  EXPECT_EQ(pat.dest(10, rng), 64);
+  // (71 - n + 3) % 72 == n has no integer solution for n: no silent node here; with shift 1
+  // node 36 maps onto itself: (71 - 36 + 1) = 36.
+  ASSERT_EQ(parse_traffic("test-mirror(1)", s), "");
+  const TrafficPattern pat1(s, d, 1, 0);
+  EXPECT_TRUE(pat1.silent(36));
+  EXPECT_FALSE(pat1.silent(35));
+  std::vector<std::pair<int, double>> w;
+  pat1.weights(10, w);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].first, 62);
+  // Inside a mix, beside a built-in pattern.
+  ASSERT_EQ(parse_traffic("mix(un:1,test-mirror(3):1)", s), "");
+  EXPECT_EQ(to_string(s), "mix(un:1,test-mirror(3):1)");
+  EXPECT_EQ(check_traffic(s, d), "");
+  // Refused registrations.
+  EXPECT_THROW(register_traffic(p), std::logic_error);  // taken
+  TrafficPlugin bad = p;
+  bad.name = "un";
+  EXPECT_THROW(register_traffic(bad), std::logic_error);  // a built-in pattern's name
+  bad.name = "Bad";
+  EXPECT_THROW(register_traffic(bad), std::logic_error);
+  bad.name = "no-factory";
+  bad.make = nullptr;
+  EXPECT_THROW(register_traffic(bad), std::logic_error);
+}
+
+// A plug-in that returns its own source is stopped at the draw, naming the pattern.
+TEST(TrafficPlugin, ADestinationThatIsTheSourceIsRefused) {
+  class Self : public TrafficPolicy {
+   public:
+    int dest(int src, Rng&) const override { return src; }
+  };
+  TrafficPlugin p;
+  p.name = "test-self";
+  p.make = [](const Topology&, const std::vector<int>&, Rng&) -> std::unique_ptr<const TrafficPolicy> {
+    return std::make_unique<Self>();
+  };
+  static const int id = register_traffic(p);
+  (void)id;
+  TrafficSpec s;
+  ASSERT_EQ(parse_traffic("test-self", s), "");
+  const Dragonfly d(DragonflyShape{});
+  const TrafficPattern pat(s, d, 1, 0);
+  Rng rng;
+  try {
+    (void)pat.dest(5, rng);
+    FAIL() << "a destination equal to the source was accepted";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("test-self"), std::string::npos) << e.what();
   }
 }

@@ -17,6 +17,13 @@ elif kind == "un":
     print(f"accepted {m['accepted_load']:.4f}, non-minimal {m['nonminimal_fraction']:.3f}")
     assert abs(m["accepted_load"] - 0.2) < 0.01, m["accepted_load"]
     assert m["nonminimal_fraction"] < 0.05, m["nonminimal_fraction"]
+elif kind == "far":
+    # far-group under VAL at 0.2: the run echoes the plug-in pattern by name and carries the load.
+    j = json.load(open(files[0]))
+    m = j["metrics"]
+    print(f"traffic {j['config']['traffic']}, accepted {m['accepted_load']:.4f}")
+    assert j["config"]["traffic"] == "far-group", j["config"]["traffic"]
+    assert abs(m["accepted_load"] - 0.2) < 0.01, m["accepted_load"]
 elif kind == "sweep":
     # Every point ran; at 0.4 (ADV+1) threshold-val carries the load where MIN cannot.
     db = sqlite3.connect(files[0])
