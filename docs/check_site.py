@@ -15,7 +15,9 @@ is loaded with `chromium --headless --dump-dom`, and the check fails on:
 - a request the browser made that the server answered with an error (a missing CSS, JS,
   font or image file);
 - a Chromium error: a non-zero exit, a timeout, no DOM, or a JavaScript error in the page's
-  console.
+  console;
+- a page listed in the `nav:` of mkdocs.yml (--nav; default: the repository's) that the
+  site lacks, or whose main content holds fewer than --min-nav-chars characters of text.
 
 --screenshot PAGE=FILE renders PAGE (a path inside the site, e.g. index.html) at 1280x1600
 into FILE, and fails if the picture is blank. Exit 0 when every check passes, 1 with one line per failure otherwise, 2 on bad
@@ -204,6 +206,38 @@ def target_file(site, base, page_url, ref):
     return path, parts.fragment, True
 
 
+NAV_PAGE = re.compile(r'^\s*-\s*(?:(?:"[^"]*"|[^:]+):\s*)?([^\s:"]+\.md)\s*$')
+
+
+def nav_pages(mkdocs_yml):
+    """The Markdown pages named in mkdocs.yml's nav: (a list of `- Title: page.md` lines,
+    nested by indentation), in order. Standard library only, so no YAML parser: the nav is
+    the block of lines after `nav:` that are indented or list items."""
+    pages, inside = [], False
+    for line in pathlib.Path(mkdocs_yml).read_text(encoding="utf-8").splitlines():
+        if re.match(r"^nav:\s*$", line):
+            inside = True
+            continue
+        if inside:
+            if line.strip() == "" or line.lstrip().startswith("#"):
+                continue
+            if not line.startswith((" ", "-")):
+                break
+            m = NAV_PAGE.match(line)
+            if m:
+                pages.append(m.group(1))
+    return pages
+
+
+def nav_html(page):
+    """The built file of a nav page with use_directory_urls: false (README.md and index.md
+    become their directory's index.html)."""
+    p = pathlib.PurePosixPath(page)
+    if p.name in ("README.md", "index.md"):
+        return (p.parent / "index.html").as_posix()
+    return p.with_suffix(".html").as_posix()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("site", type=pathlib.Path, help="the built site (docs/build_site.sh's output)")
@@ -212,6 +246,10 @@ def main():
     ap.add_argument("--chromium", default=None, help="the browser (default: chromium on PATH)")
     ap.add_argument("--jobs", type=int, default=min(4, os.cpu_count() or 1), help="browsers at a time")
     ap.add_argument("--timeout", type=float, default=60, help="seconds per page")
+    ap.add_argument("--nav", type=pathlib.Path, default=pathlib.Path(__file__).resolve().parent.parent / "mkdocs.yml",
+                    help="mkdocs.yml whose nav pages must all be in the site and render (default: the repository's)")
+    ap.add_argument("--min-nav-chars", type=int, default=200,
+                    help="fewest characters of text (white space not counted) in a nav page's main content")
     a = ap.parse_args()
 
     site = a.site.resolve()
@@ -229,6 +267,14 @@ def main():
             print(f"check_site.py: --screenshot {s}: expected PAGE=FILE with PAGE a file of the site", file=sys.stderr)
             return 2
         shots.append((page, pathlib.Path(out).resolve()))
+
+    if not a.nav.is_file():
+        print(f"check_site.py: --nav {a.nav}: no such file", file=sys.stderr)
+        return 2
+    nav = nav_pages(a.nav)
+    if not nav:
+        print(f"check_site.py: --nav {a.nav}: no pages found under nav:", file=sys.stderr)
+        return 2
 
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     failures = []
@@ -293,6 +339,13 @@ def main():
                     target = path.relative_to(site).as_posix()
                     if target in doms and urllib.parse.unquote(frag) not in doms[target].ids:
                         failures.append(f"{rel}: {kind} {ref} -> no element #{frag} in {target}")
+        for page in nav:
+            rel = nav_html(page)
+            if rel not in pages:
+                failures.append(f"nav page {page}: the site has no {rel}")
+            elif rel in doms and doms[rel].main_chars() < a.min_nav_chars:
+                failures.append(f"nav page {page}: {rel} renders {doms[rel].main_chars()} characters of text "
+                                f"(fewer than {a.min_nav_chars})")
         for page, out, rc, err in shot_results:
             if rc != 0 or not out.is_file() or out.stat().st_size == 0:
                 failures.append(f"{page}: screenshot failed ({err.strip().splitlines()[-1:] if rc else 'no file'})")
@@ -306,7 +359,7 @@ def main():
     for f in failures:
         print(f"FAIL {f}")
     n_links = sum(len(p.links) for p in doms.values())
-    print(f"check_site: {len(pages)} pages, {n_links} links and images checked in {secs:.1f} s: "
+    print(f"check_site: {len(pages)} pages ({len(nav)} in the nav), {n_links} links and images checked in {secs:.1f} s: "
           f"{'ok' if not failures else str(len(failures)) + ' failures'}")
     return 1 if failures else 0
 
