@@ -116,8 +116,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       ov.buf.set_capacity(prm.out_buf[c]);
       // Ejection: the sink never back-pressures, so a host output has no credit counter
       // at all (transmit() neither tests nor spends credits there).
-      ov.credit_cap = host ? 0 : static_cast<int32_t>(prm.in_buf[c]);
-      ov.credits = ov.credit_cap;
+      ov.cr.reset(host ? 0 : static_cast<int32_t>(prm.in_buf[c]));
     }
   }
   if (control) {
@@ -367,10 +366,8 @@ void Switch::receive(uint64_t now) {
         iv.buf.push(Flit{s.pkt, static_cast<uint16_t>(s.seq + i), vc, static_cast<uint8_t>(s.tail && i + 1 == n)});
       iv.land_last = s.cycle + n - 1;
       if constexpr (kPfc) {
-        if (iv.buf.size() >= m_xoff[p] && !iv.xoff) {  // pause the sender of this VC
-          iv.xoff = 1;
+        if (iv.pfc.filled(iv.buf.size(), m_xoff[p]))  // pause the sender of this VC
           m_in[p]->send_credit(vc, now, FlowMsg::Pause);
-        }
       }
       m_buffered += n;
       m_in_phits[p] += n;
@@ -394,7 +391,7 @@ void Switch::receive(uint64_t now) {
     // Lazy credits (credit mode, untraced, nobody reading the per-port credit sums): a run
     // of credits (one per cycle, as a connection frees its input VC) is taken whole at its
     // first landing when no earlier run of the VC is still landing and the counter cannot
-    // exceed the buffer; OutVc::credits_at() hides the credits still to land. The port is
+    // exceed the buffer; CreditCounter::at() hides the credits still to land. The port is
     // then idle in this stage until its next run lands.
     const bool lazy = m_stream && !m_credits_seen;
     const uint64_t next = cl.take(now, [&](uint8_t vc, FlowMsg kind, uint64_t first, uint32_t due,
@@ -405,16 +402,11 @@ void Switch::receive(uint64_t now) {
         ov.paused = kind == FlowMsg::Pause;
         return due;
       }
-      uint32_t n = due;
-      if (lazy && count > due && ov.credit_last <= now &&
-          ov.credits + static_cast<int64_t>(count) <= ov.credit_cap) {
-        n = count;
-        ov.credit_last = first + count - 1;
-      }
+      const uint32_t n = ov.cr.land(now, first, due, count, lazy);
       m_credits_used[p] -= static_cast<int32_t>(n);
-      if ((ov.credits += static_cast<int32_t>(n)) > ov.credit_cap) {
+      if (ov.cr.overflow()) {
         m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
-                   " exceed the downstream buffer size " + std::to_string(ov.credit_cap));
+                   " exceed the downstream buffer size " + std::to_string(ov.cr.cap));
         failed = true;
       }
       return n;
@@ -527,7 +519,7 @@ void Switch::allocate() {
       if (!inside) return true;
       // Output buffer inside the credit loop: the downstream VC must take all of it.
       const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
-      return ov.credit_cap == 0 || ov.credits_at(m_last_cycle) >= static_cast<int32_t>(phits);
+      return !ov.cr.counted() || ov.cr.room(m_last_cycle, phits);
     };
     const RouteCandidate& c0 = iv.cands.c[0];
     if (iv.cands.n == 1 && c0.vc_lo == c0.vc_hi) {  // the common case: one (port, VC)
@@ -564,7 +556,7 @@ void Switch::allocate() {
       // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
       if (shared && m_port_free[r.out_port] < iv.phits) return false;
       ov.writing = true;
-      if (inside) ov.credits -= static_cast<int32_t>(ov.credit_cap ? iv.phits : 0);  // spent now
+      if (inside && ov.cr.counted()) ov.cr.spend(iv.phits);  // spent now
       if (shared) {
         m_port_free[r.out_port] -= iv.phits;
         refresh_room(r.out_port, r.out_vc);
@@ -756,8 +748,7 @@ void Switch::traverse_crossbar(uint64_t now) {
             }
             m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
           }
-        } else if (iv.xoff && iv.buf.size() <= m_xon[c.in_port]) {  // resume the sender
-          iv.xoff = 0;
+        } else if (iv.pfc.drained(iv.buf.size(), m_xon[c.in_port])) {  // resume the sender
           m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
         }
       }
@@ -817,7 +808,7 @@ void Switch::transmit(uint64_t now) {
         if constexpr (kPfc) return ov.paused == 0;
         if (m_out_inside) return true;  // its credits were spent at the grant
         assert(ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
-        return ov.credits_at(now) >= static_cast<int32_t>(ov.front_phits);
+        return ov.cr.room(now, ov.front_phits);
       };
       const int nv = static_cast<int>(ovcs.size());
       int nd = nv;
@@ -856,7 +847,7 @@ void Switch::transmit(uint64_t now) {
     }
     if (!host) {
       if constexpr (!kPfc) {
-        if (!m_out_inside) --ov.credits;
+        if (!m_out_inside) ov.cr.spend(1);
         ++m_credits_used[op];
       }
       if constexpr (kCheckVc) {
@@ -1051,7 +1042,7 @@ uint64_t Switch::buffered_phits() const {
 bool Switch::out_stopped(int port, int vc, uint32_t phits) const {
   const OutVc& ov = m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
   if (m_is_host[static_cast<size_t>(port)]) return false;
-  return m_pfc ? ov.paused != 0 : ov.credits_at(seen()) < static_cast<int32_t>(phits);
+  return m_pfc ? ov.paused != 0 : !ov.cr.room(seen(), phits);
 }
 
 uint32_t Switch::vc_occupancy(const void* self, int port, int vc, QueueMeasure m) {
@@ -1061,7 +1052,7 @@ uint32_t Switch::vc_occupancy(const void* self, int port, int vc, QueueMeasure m
   if (m == QueueMeasure::Output) return out;
   // Credits spent and not back: downstream phits, and with the output buffer inside the
   // credit loop also the output buffer's and those still crossing the crossbar.
-  const int32_t spent = ov.credit_cap - ov.credits_at(s.m_last_cycle);
+  const int32_t spent = ov.cr.cap - ov.cr.at(s.m_last_cycle);
   const uint32_t committed = spent > 0 ? static_cast<uint32_t>(spent) : 0u;
   if (m == QueueMeasure::Both) return s.m_out_inside ? committed : out + committed;
   return s.m_out_inside ? (committed > out ? committed - out : 0u) : committed;
@@ -1121,7 +1112,7 @@ std::string Switch::dump() const {
       os << "  " << name() << " out[" << p << "].vc" << v << ": " << ov.buf.size() << "/"
          << ov.buf.capacity() << " phits; credits ";
       if (m_is_host[p] || p == m_cp) os << "sink";
-      else os << ov.credits_at(seen()) << "/" << ov.credit_cap;
+      else os << ov.cr.at(seen()) << "/" << ov.cr.cap;
       os << (m_link_vc[p] == static_cast<int>(v) ? ", on link" : "") << "\n";
     }
   }

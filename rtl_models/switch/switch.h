@@ -55,6 +55,7 @@
 
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/parts/allocator.h"
+#include "rtl_models/switch/parts/flow_control.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
 #include "routing_units/forwarding_table.h"
@@ -178,10 +179,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void set_traced() { m_stream = false; }
   const uint32_t* in_occupancy(int port, int vc) const { return m_ivc[port][vc].buf.size_ptr(); }
   const uint32_t* out_occupancy(int port, int vc) const { return m_ovc[port][vc].buf.size_ptr(); }
-  const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].credits; }
+  const int32_t* out_credits(int port, int vc) const { return &m_ovc[port][vc].cr.credits; }
   FlowControl flow_control() const { return m_pfc ? FlowControl::Pfc : FlowControl::Credit; }
   const uint32_t* out_paused(int port, int vc) const { return &m_ovc[port][vc].paused; }
-  const uint32_t* in_xoff(int port, int vc) const { return &m_ivc[port][vc].xoff; }
+  const uint32_t* in_xoff(int port, int vc) const { return &m_ivc[port][vc].pfc.xoff; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const;
   // The switch's conditional forwarding table, null unless its routing forwards by table.
@@ -231,7 +232,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     bool credited = false;  // the connected packet's remaining credits are already sent
     bool deroute = false;   // multiqueue slot: its packet is derouted (CHAOS)
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
-    uint32_t xoff = 0;      // PFC: 1 while this VC has paused its upstream sender (traced)
+    PfcInput pfc;           // PFC: pfc.xoff is 1 while this VC has paused its upstream sender (traced)
     // Phits in the buffer by the end of cycle `now`: those filed minus those landing later.
     uint32_t landed(uint64_t now) const {
       return buf.size() - (land_last > now ? static_cast<uint32_t>(land_last - now) : 0u);
@@ -245,17 +246,11 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     uint16_t front_phits = 0;  // while the front phit is a head: its packet length
     uint16_t feed_port = 0;    // while writing: the input VC of the connection filling it
     uint8_t feed_vc = 0;
-    // Free phits in the downstream input VC: `credits`, of which the last ones may not have
-    // landed yet (lazy credits, see receive()): they land one per cycle, the last at cycle
-    // `credit_last`. credits_at() is the count at a cycle; every reader uses it.
-    int32_t credits = 0;
-    int32_t credit_cap = 0;
-    uint64_t credit_last = 0;
+    // Free phits in the downstream input VC (parts/flow_control.h), of which the last ones
+    // may not have landed yet (lazy credits, see receive()); every reader uses cr.at(now).
+    CreditCounter cr;
     uint32_t paused = 0;   // PFC: 1 while the downstream input VC has paused us (traced)
     uint32_t landed(uint64_t) const { return buf.size(); }  // filed by the crossbar, never ahead
-    int32_t credits_at(uint64_t now) const {
-      return credits - (credit_last > now ? static_cast<int32_t>(credit_last - now) : 0);
-    }
   };
   // An input VC joined to an output VC: a request during allocation, a crossbar
   // connection once granted.
