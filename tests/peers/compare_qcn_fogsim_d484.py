@@ -11,6 +11,13 @@ bin by bin. Python 3 stdlib. The qcn-tiny comparison is compare_qcn_fogsim.py be
       /work/fogsim-work/runs) also FOGSim's P_mid_mean per bin (fogsim-d484/fogsim_<set>_sN_pmid.csv)
   compare_qcn_fogsim_d484.py report [--data DIR]
       the tables (Markdown), FOGSim (fogsim-d484/) against every scfly variant (scfly-d484/)
+  compare_qcn_fogsim_d484.py events --scfly-json DIR --fogsim-runs DIR [--data DIR]
+      P-decrease events per window after the change, both sides, from every switch's P at every
+      2,000-cycle bin end (scfly's per-switch series, FOGSim's out.bins): a (switch, port) whose P
+      fell in a bin counts once, split by port (port 10 of switches 0-6 = toward S_out; global
+      ports 11-14; other local ports) and, for scfly, by whether the switch received a CNM in that
+      bin (none: the drop was a local update of the switch's own congestion point) ->
+      scfly-d484/events.csv and a table; plus the CNMs scfly's S_out switches (index 7) sent
 
 Sets (cycles of 10 ns; FOGSim's pieces, docs/data/qcn-fogsim/fogsim-d484/COMMANDS.txt):
   d484_un2adv   UN, ADV+1 from cycle 5,000; bins to 60,000 (0.55 ms after the change)
@@ -347,6 +354,104 @@ def cmd_report(a):
         pr("")
 
 
+def p_series_fogsim(path):
+    with open(path) as f:
+        h = f.readline().rstrip("\n").split("\t")
+        col = {k: i for i, k in enumerate(h) if k}
+        out = []
+        for line in f:
+            x = line.rstrip("\n").split("\t")
+            t1 = int(x[col["t_end"]])
+            if t1 % BIN:
+                continue
+            n = 0
+            while "P_sw%d_port4" % n in col:
+                n += 1
+            out.append((t1, {(sw, p): float(x[col["P_sw%d_port%d" % (sw, p)]]) for sw in range(n) for p in range(4, 15)},
+                        None, None))
+    return out
+
+
+def p_series_scfly(path):
+    with open(path) as f:
+        d = json.load(f)
+    ts = d["timeseries"]
+    ps = ts["per_switch"]
+    n = len(ps["qcn_cnms_received"][0])
+    keys = {p: "qcn_p%d_%s" % (p, "local" if p <= P_PORT else "global") for p in range(4, 15)}
+    return [(int(ts["t_end"][i]), {(sw, p): ps[keys[p]][i][sw] for sw in range(n) for p in range(4, 15)},
+             ps["qcn_cnms_received"][i], ps["qcn_cnms_sent"][i]) for i in range(len(ts["t_end"]))]
+
+
+def port_class(sw, p):
+    if p == P_PORT and sw % A != A - 1:
+        return "to_sout"
+    return "global" if p > P_PORT else "local"
+
+
+def cmd_events(a):
+    rows = []
+    for st, (_, change, last) in SETS.items():
+        wins = [(0, 3000), (3000, 10000)] + [(i * 10000, (i + 1) * 10000) for i in range(1, (last - change) // 10000)]
+        for side in ["fogsim"] + list(VARIANTS):
+            for seed in SEEDS:
+                if side == "fogsim":
+                    ser = p_series_fogsim(os.path.join(a.fogsim_runs, "%s_s%d" % (st, seed), "out.bins"))
+                else:
+                    p = os.path.join(a.scfly_json, "%s_%s_s%d.json" % (side, st, seed))
+                    if not os.path.exists(p):
+                        continue
+                    ser = p_series_scfly(p)
+                for lo, hi in wins:
+                    c = {}
+                    sout_sent = 0
+                    for (t0, P0, R0, S0), (t1, P1, R1, S1) in zip(ser, ser[1:]):
+                        if not (lo < t1 - change <= hi) or t1 > last:
+                            continue
+                        if S1 is not None:
+                            sout_sent += sum(S1[sw] - S0[sw] for sw in range(len(S1)) if sw % A == A - 1)
+                        for k, v in P1.items():
+                            if v < P0[k] - 0.01:
+                                cls = port_class(*k)
+                                c[cls] = c.get(cls, 0) + 1
+                                if R1 is not None:
+                                    cls += "_cnm" if R1[k[0]] > R0[k[0]] else "_nocnm"
+                                    c[cls] = c.get(cls, 0) + 1
+                    rows.append([st, side, seed, lo, hi] + [c.get(x, 0) for x in (
+                        "to_sout", "to_sout_cnm", "to_sout_nocnm", "global", "global_cnm", "global_nocnm")]
+                        + [sout_sent if side != "fogsim" else ""])
+    out = os.path.join(a.data, "scfly-d484", "events.csv")
+    cols = ["set", "side", "seed", "t_rel_from", "t_rel_to", "to_sout", "to_sout_cnm", "to_sout_nocnm", "global",
+            "global_cnm", "global_nocnm", "sout_cnms_sent"]
+    with open(out, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(cols)
+        w.writerows(rows)
+    print("wrote %s\n" % out)
+    print("P-decrease events (a (switch, port) whose P fell within a 20 µs bin), sum over the network, mean "
+          "(min–max) over 3 seeds; scfly: toward S_out = with a CNM received in the bin + without (local "
+          "updates); global ports likewise; S_out sent = CNMs sent by the S_out switches (index 7)\n")
+    for st in SETS:
+        wins = sorted({(r[3], r[4]) for r in rows if r[0] == st})
+        pr = print
+        pr("| %s | " % st + " | ".join("%.2f–%.2f ms" % (lo / CPMS, hi / CPMS) for lo, hi in wins) + " |")
+        pr("|---|" + "---|" * len(wins))
+        for side in ["fogsim"] + list(VARIANTS):
+            rr = [r for r in rows if r[0] == st and r[1] == side]
+            if not rr:
+                continue
+            cells = []
+            for lo, hi in wins:
+                x = [r for r in rr if (r[3], r[4]) == (lo, hi)]
+                if side == "fogsim":
+                    cells.append("%s; global %s" % (stat([r[5] for r in x]), stat([r[8] for r in x])))
+                else:
+                    cells.append("%s (%s + %s); global %s (%s + %s); S_out sent %s" % tuple(
+                        stat([r[i] for r in x]) for i in (5, 6, 7, 8, 9, 10, 11)))
+            pr("| %s | %s |" % (label(side) + " toward S_out", " | ".join(cells)))
+        pr("")
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.normpath(os.path.join(here, "..", ".."))
@@ -356,10 +461,13 @@ def main():
     i.add_argument("--scfly-json", required=True)
     i.add_argument("--fogsim-runs")
     r = sub.add_parser("report")
-    for p in (i, r):
+    e = sub.add_parser("events")
+    e.add_argument("--scfly-json", required=True)
+    e.add_argument("--fogsim-runs", required=True)
+    for p in (i, r, e):
         p.add_argument("--data", default=os.path.join(root, "docs", "data", "qcn-fogsim"))
     a = ap.parse_args()
-    {"import": cmd_import, "report": cmd_report}[a.cmd](a)
+    {"import": cmd_import, "report": cmd_report, "events": cmd_events}[a.cmd](a)
 
 
 if __name__ == "__main__":
