@@ -58,6 +58,10 @@ for s in 4 5 6 7 8 9 10; do
   PIECES+=("tiny_un2adv_s$s|$BIN|$UN2ADV Seed=$s")
   PIECES+=("tiny_adv2un_s$s|$BIN|$ADV2UN Seed=$s")
 done
+# tier 2b: qcn-tiny ADV+1 -> UN after 1 ms of ADV+1, seeds 4-10 (~46 CPU-s each)
+for s in 4 5 6 7 8 9 10; do
+  PIECES+=("tinylong_adv2un_s$s|$BIN|$LONG $ADV2UN Seed=$s")
+done
 # tier 3: dfly(4,8,4), seeds 1-3
 for s in 1 2 3; do
   PIECES+=("d484_un2adv_s$s|$BIN|$D484U $UN2ADV Seed=$s")
