@@ -40,6 +40,7 @@
 #include "sc_main/deadlock_validation.h"
 #include "sc_main/exit_codes.h"
 #include "sc_main/output_file.h"
+#include "sc_main/progress.h"
 #include "sc_main/version.h"
 #include "sc_main/ideal.h"
 #include "routing_units/tvlb_balance.h"
@@ -139,6 +140,7 @@ int cmd_run(const RunArgs& a) {
     check_output("--packet-trace", trace.packet_trace);
     cfg = load_config(config_path, a.overrides);
     deadlock = validate_deadlock(cfg);  // a network that can deadlock is a configuration error
+                                        // (its progress lines: sc_main/progress.h)
     if (!fault.empty()) {
       try {
         trace.fault = parse_fault(fault);
@@ -159,6 +161,9 @@ int cmd_run(const RunArgs& a) {
 
   std::unique_ptr<Network> net_ptr;
   try {
+    std::string shape;
+    if (Progress::enabled()) shape = make_topology(cfg)->describe();
+    const Heartbeat building("building the network", shape);
     net_ptr = std::make_unique<Network>("net", cfg, trace);
   } catch (const std::invalid_argument& e) {  // --fault on a port or VC the network lacks
     std::cerr << "scfly: error: " << e.what() << "\n";
@@ -577,6 +582,8 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
+  Progress progress("check-deadlock");
+  if (progress.on()) opt.progress = deadlock_progress(progress, opt.max_states);
   try {
     const DeadlockCheckResult r = check_deadlock(cfg, opt);
     std::cout << format(r);
