@@ -90,8 +90,8 @@ class Heartbeat {
     if (!m_p.on()) return;
     m_thread = std::thread([this] {
       std::unique_lock<std::mutex> lock(m_mu);
-      // An interval of 0 would spin: a heartbeat beats at most every 50 ms.
-      const auto step = std::chrono::duration<double>(std::max(Progress::interval(), 0.05));
+      // An interval of 0 would spin: a heartbeat beats at most every 10 ms.
+      const auto step = std::chrono::duration<double>(std::max(Progress::interval(), 0.01));
       while (!m_stop) {
         if (m_cv.wait_for(lock, step, [this] { return m_stop; })) break;
         m_p.print(m_detail);
