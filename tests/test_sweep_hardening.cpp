@@ -347,21 +347,17 @@ TEST(CliProgress, ForcedDeadlockCheckAndConstructionLinesHaveTheFormat) {
 }
 
 // --version: the version and the commit the binary was built from (git describe of the
-// source tree at build time), when the source is a git checkout.
-TEST(CliVersion, PrintsTheVersionAndTheSourceCommit) {
+// source tree, regenerated at every build), a commit of this repository when the source is
+// a git checkout.
+TEST(CliVersion, PrintsTheVersionAndACommitOfTheSource) {
   const Cmd v = scfly_cmd("--version");
   ASSERT_EQ(v.code, 0);
-  EXPECT_TRUE(std::regex_match(v.out, std::regex(R"(scfly \d+\.\d+\.\d+ \(git [0-9a-z.-]+\)\n)"))) << v.out;
-  const Cmd head = [] {
-    const std::string o = tmp("head");
-    const int st = std::system(("git -C " + std::string(SCFLY_SOURCE_DIR) + " rev-parse --short=12 HEAD >" + o +
-                                " 2>/dev/null").c_str());
-    Cmd c;
-    c.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    c.out = slurp(o);
-    std::remove(o.c_str());
-    return c;
-  }();
-  if (head.code != 0 || head.out.size() < 12) GTEST_SKIP() << "the source tree is not a git checkout";
-  EXPECT_TRUE(has(v.out, head.out.substr(0, 12))) << v.out << " vs HEAD " << head.out;
+  std::smatch m;
+  ASSERT_TRUE(std::regex_match(v.out, m, std::regex(R"(scfly \d+\.\d+\.\d+ \(git (?:[^ ()]*-g)?([0-9a-f]{12}|unknown)(-dirty)?\)\n)")))
+      << v.out;
+  const std::string git = "git -C " + std::string(SCFLY_SOURCE_DIR);
+  if (std::system((git + " rev-parse --git-dir >/dev/null 2>&1").c_str()) != 0)
+    GTEST_SKIP() << "the source tree is not a git checkout";
+  ASSERT_NE(m[1], "unknown") << v.out;
+  EXPECT_EQ(std::system((git + " cat-file -e " + std::string(m[1]) + "^{commit} 2>/dev/null").c_str()), 0) << v.out;
 }
