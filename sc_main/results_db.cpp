@@ -9,7 +9,9 @@
 
 #include <cmath>
 #include <ctime>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -682,12 +684,70 @@ void ResultsDb::write_saturation(const std::string& sweep, const nlohmann::json&
   }
 }
 
-int64_t ResultsDb::export_csv(const std::string& table, const std::string& path) const {
+std::string ResultsDb::revision_condition(const std::string& sweep, const std::string& revision,
+                                          bool point_id) const {
+  std::map<std::string, std::vector<int64_t>> revs;
+  {
+    Stmt s(m_db, "SELECT sweep, revision FROM sweep_revisions ORDER BY sweep, revision");
+    while (s.step()) revs[s.text(0)].push_back(sqlite3_column_int64(s.get(), 1));
+  }
+  int64_t number = 0;
+  if (!revision.empty() && revision != "all") {
+    char* end = nullptr;
+    number = std::strtoll(revision.c_str(), &end, 10);
+    if (*end != '\0' || number < 1 || revision[0] == '+' || revision[0] == ' ')
+      throw DbError("--revision '" + revision + "' is not allowed; expected a revision number (1, 2, ...) or all");
+  }
+  auto quote = [](const std::string& v) {
+    std::string q = "'";
+    for (char c : v) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string on = point_id ? "point_id IN (SELECT id FROM points WHERE hash IN " : "hash IN ";
+  const std::string close = point_id ? ")" : "";
+  if (revs.empty()) {  // no revisions recorded (a Slurm task's shard)
+    if (number > 0) throw DbError("--revision " + revision + ": this database records no revisions");
+    if (sweep.empty()) return "";
+    return point_id ? "point_id IN (SELECT id FROM points WHERE sweep = " + quote(sweep) + ")" : "sweep = " + quote(sweep);
+  }
+  if (!sweep.empty() && !revs.count(sweep)) {
+    std::string names;
+    for (const auto& [n, r] : revs) names += (names.empty() ? "" : ", ") + n;
+    throw DbError("--sweep '" + sweep + "': no such sweep in the database; it holds " + names);
+  }
+  if (revision == "all")
+    return sweep.empty() ? "" : on + "(SELECT hash FROM sweep_points WHERE sweep = " + quote(sweep) + ")" + close;
+  if (number > 0) {
+    std::string name = sweep;
+    if (name.empty()) {
+      if (revs.size() != 1) {
+        std::string names;
+        for (const auto& [n, r] : revs) names += (names.empty() ? "" : ", ") + n;
+        throw DbError("--revision " + revision + ": the database holds the sweeps " + names + "; name one with --sweep");
+      }
+      name = revs.begin()->first;
+    }
+    const auto& have = revs[name];
+    if (std::find(have.begin(), have.end(), number) == have.end()) {
+      std::string list;
+      for (int64_t r : have) list += (list.empty() ? "" : ", ") + std::to_string(r);
+      throw DbError("--revision " + revision + ": sweep '" + name + "' has revisions " + list);
+    }
+    return on + "(SELECT hash FROM sweep_points WHERE sweep = " + quote(name) +
+           " AND revision = " + std::to_string(number) + ")" + close;
+  }
+  return on + "(SELECT sp.hash FROM sweep_points sp JOIN (SELECT sweep, MAX(revision) AS r FROM sweep_revisions "
+              "GROUP BY sweep) l ON sp.sweep = l.sweep AND sp.revision = l.r" +
+         (sweep.empty() ? std::string() : " WHERE sp.sweep = " + quote(sweep)) + ")" + close;
+}
+
+int64_t ResultsDb::export_csv(const std::string& table, const std::string& path, const std::string& where) const {
   if (!columns(table).size())
     throw DbError("results database '" + m_path + "' has no table '" + table + "'");
   if (const std::string why = output_problem(path); !why.empty()) throw DbError("-o: " + why);
   std::ostringstream out;  // written whole at the end: a failed write keeps an old file
-  Stmt s(m_db, "SELECT * FROM " + quote_ident(table));
+  const bool filtered = !where.empty() && (table == "points" || table == "timeseries" || table == "switch_series");
+  Stmt s(m_db, "SELECT * FROM " + quote_ident(table) + (filtered ? " WHERE " + where : std::string()));
   const int n = sqlite3_column_count(s.get());
   auto csv = [](const std::string& v) {
     if (v.find_first_of(",\"\n") == std::string::npos) return v;

@@ -122,10 +122,17 @@ class ResultsDb {
   nlohmann::json point_values(const std::string& hash, const std::vector<std::string>& cols) const;
   // Column `col` of the time series of point `point_id`, in bin order (null for NULL).
   std::vector<nlohmann::json> timeseries_column(int64_t point_id, const std::string& col) const;
+  // An SQL condition on `points` (or, with `point_id`, on a series table's point_id) that
+  // keeps the points of the revisions asked for: `sweep` (empty: every sweep) and
+  // `revision` ("" = the latest of each sweep, "all", or a number). Empty string: no
+  // condition (every point; also a database that records no revisions). DbError: no such
+  // sweep or revision, or a revision number without the sweep when several are stored.
+  std::string revision_condition(const std::string& sweep, const std::string& revision, bool point_id) const;
   // Writes table `table` as CSV (header + rows) to `path` (whole, sc_main/output_file.h);
-  // returns the row count. DbError: no such table, or `path` cannot be written; WriteError:
-  // the write failed.
-  int64_t export_csv(const std::string& table, const std::string& path) const;
+  // returns the row count. For points, timeseries and switch_series only the rows of
+  // `where` (revision_condition; empty: all). DbError: no such table, or `path` cannot be
+  // written; WriteError: the write failed.
+  int64_t export_csv(const std::string& table, const std::string& path, const std::string& where = "") const;
 
  private:
   void exec(const std::string& sql) const;

@@ -173,6 +173,10 @@ def revision_condition(db, tables, a):
     revs = {}
     for r in db.execute("SELECT sweep, revision FROM sweep_revisions ORDER BY sweep, revision"):
         revs.setdefault(r[0], []).append(r[1])
+    if not revs:  # a Slurm task's shard: its points belong to no revision yet
+        if rev not in (None, "all"):
+            raise PlotError(f"--revision {rev}: this database records no revisions")
+        return ("sweep = ?", [a.sweep]) if a.sweep else None
     if a.sweep and a.sweep not in revs:
         raise PlotError(f"--sweep '{a.sweep}': no such sweep in the database; it holds "
                         + (", ".join(sorted(revs)) or "no sweep"))

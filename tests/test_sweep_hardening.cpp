@@ -144,6 +144,17 @@ TEST(SweepRevision, ChangedSweepIsANewRevisionAndPlotShowsTheLatest) {
   EXPECT_EQ(plot_column(db, "--sweep rev --revision 2", "measure_cycles"),
             (std::vector<std::string>{"1500", "1500"}));
   EXPECT_EQ(plot_column(db, "--revision all", "measure_cycles").size(), 4u);
+  // scfly export selects the same way.
+  const std::string csv = tmp("export.csv");
+  const Cmd e = scfly_cmd("export " + db + " -o " + csv);
+  EXPECT_EQ(e.code, 0) << e.err;
+  EXPECT_TRUE(has(e.out, "wrote 2 rows of table points")) << e.out;
+  EXPECT_TRUE(has(scfly_cmd("export " + db + " -o " + csv + " --revision all").out, "wrote 4 rows")) ;
+  EXPECT_TRUE(has(scfly_cmd("export " + db + " -o " + csv + " --sweep rev --revision 1").out, "wrote 2 rows"));
+  const Cmd e9 = scfly_cmd("export " + db + " -o " + csv + " --revision 9");
+  EXPECT_EQ(e9.code, 2);
+  EXPECT_TRUE(has(e9.err, "--revision 9: sweep 'rev' has revisions 1, 2")) << e9.err;
+  std::remove(csv.c_str());
 
   // Extending the load axis: revision 3 keeps the two points (not run again), adds one.
   const Cmd c = scfly_cmd("sweep " + v3 + " --db " + db + " --jobs 2");
