@@ -725,6 +725,8 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     }
     return true;
   };
+  bool waiting_told = false;  // the notice that only another sweep's points are left
+  double wait_since = -1;     // elapsed() when only other sweeps' points were left (-1: not so)
   auto nap = [] {
     struct timespec ts{0, 200 * 1000 * 1000};
     ::nanosleep(&ts, nullptr);  // a signal cuts it short
@@ -748,9 +750,18 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       }
       if (running.empty()) {
         if (deferred.empty() && next >= pts.size()) break;
+        if (wait_since < 0) wait_since = elapsed();
+        if (next >= pts.size() && !waiting_told && elapsed() - wait_since > 10) {
+          waiting_told = true;
+          std::cerr << (opt.progress_bar ? "\r\033[K" : "") << "scfly: waiting for " << deferred.size()
+                    << " point(s) another sweep on " << opt.db_path
+                    << " is running (table claims; the claim of a process gone from this host is taken over, "
+                       "one from another host stays until its sweep ends)\n";
+        }
         nap();
         continue;
       }
+      wait_since = -1;
       int status = 0;
       const pid_t pid = ::waitpid(-1, &status, deferred.empty() ? 0 : WNOHANG);
       if (pid == 0) {

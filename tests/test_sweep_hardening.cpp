@@ -372,3 +372,29 @@ TEST(CliVersion, PrintsTheVersionAndACommitOfTheSource) {
   ASSERT_NE(m[1], "unknown") << v.out;
   EXPECT_EQ(std::system((git + " cat-file -e " + std::string(m[1]) + "^{commit} 2>/dev/null").c_str()), 0) << v.out;
 }
+
+// A claim left by a sweep that died (SIGKILL: no clean-up) on this host is taken over: the
+// next sweep runs the point instead of waiting for it.
+TEST(SweepConcurrent, ClaimOfADeadProcessIsTakenOver) {
+  const std::string db = tmp("stale.sqlite");
+  const std::string sw = write_sweep_file("set: {warmup_cycles: 500, measure_cycles: 1000}\naxes:\n  load: [0.1]\n");
+  const Cmd dry = scfly_cmd("sweep " + sw + " --db " + db + " --dry-run");
+  ASSERT_EQ(dry.code, 0) << dry.err;
+  const std::string hash = dry.out.substr(0, 16);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    scfly::ResultsDb d(db);
+    _exit(d.claim(hash, false) == scfly::Claim::Claimed ? 0 : 1);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  ASSERT_EQ(sqlite_count(db, "claims"), 1);
+  const Cmd c = scfly_cmd("sweep " + sw + " --db " + db);
+  EXPECT_EQ(c.code, 0) << c.err;
+  EXPECT_TRUE(has(c.err, "1 run (0 failed), 0 already in the database")) << c.err;
+  EXPECT_EQ(sqlite_count(db, "claims"), 0);
+  EXPECT_EQ(sqlite_count(db, "points"), 1);
+  for (const auto& f : {db, sw}) std::remove(f.c_str());
+}
