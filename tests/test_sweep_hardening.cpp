@@ -182,7 +182,7 @@ TEST(SweepRevision, ChangedSweepIsANewRevisionAndPlotShowsTheLatest) {
 TEST(SweepConcurrent, TwoSweepsAtOnceRunEachPointOnce) {
   const std::string db = tmp("conc.sqlite");
   const std::string sw = write_sweep_file(
-      "set: {warmup_cycles: 500, measure_cycles: 1500}\naxes:\n  routing: [min, val]\n"
+      "set: {warmup_cycles: 500, measure_cycles: 3000}\naxes:\n  routing: [min, val]\n"
       "  load: [0.1, 0.2, 0.3]\n  seed: [1, 2]\n");
   const std::string ea = tmp("a.err"), eb = tmp("b.err"), rc = tmp("rc");
   const std::string one = std::string(SCFLY_BIN) + " sweep " + sw + " --db " + db + " --jobs 1";
