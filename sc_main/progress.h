@@ -59,6 +59,7 @@ class Progress {
 
   explicit Progress(std::string what) : m_what(std::move(what)), m_on(enabled()), m_interval(interval()) {}
   bool on() const { return m_on; }
+  double seconds_between_lines() const { return m_interval; }
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_t0).count(); }
   // True when a line is due (on, and the interval has passed since the last line or the start).
   bool due() const {

@@ -37,7 +37,9 @@ RunOutcome run(Network& net, const SimConfig& cfg) {
     advance(net, end);
   } else {
     // With progress lines (sc_main/progress.h) the run advances in chunks of about half a
-    // second, so the host can print between them; the model sees the same cycles either way.
+    // second (at most half the interval; at least 1000 cycles), so the host can print between
+    // them; the model sees the same cycles either way.
+    const double target = std::min(0.5, progress.seconds_between_lines() / 2);
     uint64_t done = 0, chunk = 1000;
     while (done < end && !net.failed()) {
       const uint64_t n = std::min(chunk, end - done);
@@ -45,7 +47,8 @@ RunOutcome run(Network& net, const SimConfig& cfg) {
       advance(net, n);
       done += n;
       const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-      chunk = dt > 0 ? std::clamp<uint64_t>(static_cast<uint64_t>(static_cast<double>(n) * 0.5 / dt), 1000, 100000000)
+      chunk = dt > 0 ? std::clamp<uint64_t>(static_cast<uint64_t>(static_cast<double>(n) * target / dt), 1000,
+                                            100000000)
                      : chunk * 2;
       if (done < end)
         progress.update([&] {

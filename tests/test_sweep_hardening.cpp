@@ -312,7 +312,8 @@ int lines_matching(const std::string& text, const std::string& prefix, const std
 
 }  // namespace
 
-// SCFLY_PROGRESS=on with a 0 s interval forces the lines (stderr is no terminal here):
+// SCFLY_PROGRESS=on with a 0 s interval forces the lines (stderr is no terminal here), one
+// per 1000-cycle chunk:
 // "scfly: run: cycle C of N (P %), R cycles/s, ETA M:SS (elapsed M:SS)", the run's metrics
 // identical to a run without them. Without the variable (no terminal), with off, or with
 // the default 5 s interval on a short run: no line.
@@ -323,7 +324,8 @@ TEST(CliProgress, ForcedRunLinesHaveTheFormatAndChangeNothing) {
   ASSERT_EQ(on.code, 0) << on.err;
   const std::regex run_line(
       R"(scfly: run: cycle \d+ of 33000 \(\d+\.\d %\), \d+ cycles/s, ETA \d+:\d\d \(elapsed \d+:\d\d\))");
-  EXPECT_GE(lines_matching(on.err, "scfly: run:", run_line), 2) << on.err;
+  // Interval 0: a chunk of 1000 cycles and a line after each but the last.
+  EXPECT_EQ(lines_matching(on.err, "scfly: run:", run_line), 32) << on.err;
   const Cmd off = with_env("", args + " --json " + j1);
   ASSERT_EQ(off.code, 0);
   EXPECT_EQ(off.err, "");
