@@ -178,6 +178,7 @@ class Checker {
           throw TooLarge("more than " + std::to_string(m_opt.max_states) +
                                    " routing states; check a smaller network of the same kind");
         expand(static_cast<uint32_t>(i));
+        if (m_opt.progress && (i & 4095) == 4095) m_opt.progress(i + 1, m_states.size());
         if (m_calls > m_opt.max_calls)
           throw TooLarge("more than " + std::to_string(m_opt.max_calls) +
                          " routing-unit calls; check a smaller network of the same kind");

@@ -50,6 +50,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,9 @@ struct DeadlockCheckOptions {
   uint64_t max_calls = UINT64_MAX;  // routing-unit calls (every draw x view x level) before giving up
   int random_views = 4;            // random congestion views besides the extreme ones
   uint64_t seed = 1;               // for the random views
+  // Called every 4096 routing states explored with (explored, found so far): the command
+  // line's progress lines (sc_main/progress.h). Empty: not called.
+  std::function<void(uint64_t, uint64_t)> progress;
 };
 
 struct DeadlockCheckResult {

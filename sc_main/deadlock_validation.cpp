@@ -11,6 +11,7 @@
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
 #include "sc_main/deadlock_check.h"
+#include "sc_main/progress.h"
 #include "scfly_git_rev.h"
 
 namespace scfly {
@@ -122,6 +123,8 @@ DeadlockValidation validate_deadlock(const SimConfig& c, uint64_t max_states, ui
     DeadlockCheckOptions o;
     o.max_states = max_states;
     o.max_calls = max_calls;
+    Progress progress("deadlock check");
+    if (progress.on()) o.progress = deadlock_progress(progress, max_states);
     DeadlockCheckResult r;
     try {
       r = check_deadlock(c, o);

@@ -7,7 +7,7 @@
 //             [--points-per-task K] [--sbatch-arg ARG ...] [--db FILE] [--retry-failed] [--dry-run]
 //   scfly sweep SWEEP.yaml --gather [--db FILE]        (sc_main/slurm.h)
 //   scfly plot DB [plot options]        (sc_main/scfly_plot.py; see --help there)
-//   scfly export DB -o FILE.csv [--table points]
+//   scfly export DB -o FILE.csv [--table points] [--sweep NAME] [--revision N|all]
 //   scfly table CONFIG.yaml [key=value ...] --switch N [--at CYCLE]   (a switch's forwarding
 //             table; --at: run to CYCLE first and show the live port probabilities)
 //   scfly ideal CONFIG.yaml [key=value ...] [--json FILE] [--no-lp]   (throughput bounds)
@@ -40,6 +40,7 @@
 #include "sc_main/deadlock_validation.h"
 #include "sc_main/exit_codes.h"
 #include "sc_main/output_file.h"
+#include "sc_main/progress.h"
 #include "sc_main/version.h"
 #include "sc_main/ideal.h"
 #include "routing_units/tvlb_balance.h"
@@ -139,6 +140,7 @@ int cmd_run(const RunArgs& a) {
     check_output("--packet-trace", trace.packet_trace);
     cfg = load_config(config_path, a.overrides);
     deadlock = validate_deadlock(cfg);  // a network that can deadlock is a configuration error
+                                        // (its progress lines: sc_main/progress.h)
     if (!fault.empty()) {
       try {
         trace.fault = parse_fault(fault);
@@ -159,6 +161,9 @@ int cmd_run(const RunArgs& a) {
 
   std::unique_ptr<Network> net_ptr;
   try {
+    std::string shape;
+    if (Progress::enabled()) shape = make_topology(cfg)->describe();
+    const Heartbeat building("building the network", shape);
     net_ptr = std::make_unique<Network>("net", cfg, trace);
   } catch (const std::invalid_argument& e) {  // --fault on a port or VC the network lacks
     std::cerr << "scfly: error: " << e.what() << "\n";
@@ -325,14 +330,16 @@ int cmd_plot(const std::vector<std::string>& args) {
   return 2;
 }
 
-int cmd_export(const std::string& db_path, const std::string& table, const std::string& out) {
+int cmd_export(const std::string& db_path, const std::string& table, const std::string& out,
+               const std::string& sweep, const std::string& revision) {
   if (!is_file(db_path)) {
     std::cerr << "scfly: error: results database '" << db_path << "' does not exist\n";
     return 2;
   }
   try {
     scfly::ResultsDb db(db_path);
-    const int64_t n = db.export_csv(table, out);
+    const std::string where = db.revision_condition(sweep, revision, table != "points");
+    const int64_t n = db.export_csv(table, out, where);
     std::cout << "wrote " << n << " rows of table " << table << " to " << out << "\n";
   } catch (const scfly::DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
@@ -577,6 +584,8 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
+  Progress progress("check-deadlock");
+  if (progress.on()) opt.progress = deadlock_progress(progress, opt.max_states);
   try {
     const DeadlockCheckResult r = check_deadlock(cfg, opt);
     std::cout << format(r);
@@ -690,6 +699,10 @@ int scfly::cli_main(int argc, char* argv[]) {
   exp->add_option("db", db_path, "results database")->required();
   exp->add_option("-o,--output", export_out, "CSV file to write")->required();
   exp->add_option("--table", export_table, "points (default), timeseries, switch_series or saturation");
+  std::string export_sweep, export_revision;
+  exp->add_option("--sweep", export_sweep, "only the points of this sweep (points, timeseries, switch_series)");
+  exp->add_option("--revision", export_revision,
+                  "N|all: the sweep's revision N, or every point (default: the latest revision of each sweep)");
   std::string table_config;
   std::vector<std::string> table_overrides;
   int table_switch = 0;
@@ -824,7 +837,7 @@ int scfly::cli_main(int argc, char* argv[]) {
   }
   if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
   if (plot->parsed()) return cmd_plot(plot->remaining());
-  if (exp->parsed()) return cmd_export(db_path, export_table, export_out);
+  if (exp->parsed()) return cmd_export(db_path, export_table, export_out, export_sweep, export_revision);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);
   if (ideal->parsed()) return cmd_ideal(ideal_config, ideal_overrides, ideal_json, ideal_no_lp);
   if (tvlb->parsed()) return cmd_tvlb(tv);

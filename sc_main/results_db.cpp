@@ -1,10 +1,17 @@
 #include "sc_main/results_db.h"
 
+#include <signal.h>
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 
 #include <cmath>
 #include <ctime>
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <tuple>
 
@@ -129,7 +136,32 @@ ResultsDb::ResultsDb(const std::string& path) : m_path(path) {
   exec("CREATE TABLE IF NOT EXISTS saturation (sweep TEXT, series TEXT, points INTEGER, "
        "seeds INTEGER, zero_load_latency REAL, saturation_throughput REAL, saturation_load REAL, "
        "latency_knee_load REAL, latency_factor REAL)");
+  exec("CREATE TABLE IF NOT EXISTS sweep_revisions (sweep TEXT NOT NULL, revision INTEGER NOT NULL, "
+       "definition TEXT, points INTEGER, created TEXT, source TEXT, PRIMARY KEY (sweep, revision))");
+  exec("CREATE TABLE IF NOT EXISTS sweep_points (sweep TEXT NOT NULL, revision INTEGER NOT NULL, "
+       "hash TEXT NOT NULL, PRIMARY KEY (sweep, revision, hash))");
+  exec("CREATE TABLE IF NOT EXISTS claims (hash TEXT PRIMARY KEY, host TEXT, pid INTEGER, started TEXT)");
   m_point_cols = columns("points");
+  // A database written before revisions: each sweep's points become its revision 1
+  // (definition 'legacy', adopted by the next run of the sweep when it has them all).
+  if (count("sweep_revisions") == 0 && count("points") > 0) {
+    exec("BEGIN IMMEDIATE");
+    try {
+      if (count("sweep_revisions") == 0) {
+        Stmt r(m_db,
+               "INSERT INTO sweep_revisions (sweep, revision, definition, points, created, source) "
+               "SELECT sweep, 1, 'legacy', COUNT(*), ?, '' FROM points WHERE sweep IS NOT NULL GROUP BY sweep");
+        r.bind(1, now_utc());
+        r.step();
+        exec("INSERT OR IGNORE INTO sweep_points (sweep, revision, hash) SELECT sweep, 1, hash FROM points "
+             "WHERE sweep IS NOT NULL");
+      }
+      exec("COMMIT");
+    } catch (...) {
+      sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+      throw;
+    }
+  }
 }
 
 ResultsDb::~ResultsDb() { sqlite3_close(m_db); }
@@ -178,6 +210,7 @@ int64_t ResultsDb::insert(const PointRecord& r) {
 
   exec("BEGIN IMMEDIATE");
   try {
+    m_point_cols = columns("points");  // another sweep on this database may have added some
     for (const auto& [k, v] : cols) ensure_column("points", k, v);
     {
       Stmt del(m_db, "SELECT id FROM points WHERE hash = ?");
@@ -234,6 +267,11 @@ int64_t ResultsDb::insert(const PointRecord& r) {
           }
         }
       }
+    }
+    {
+      Stmt c(m_db, "DELETE FROM claims WHERE hash = ?");
+      c.bind(1, r.hash);
+      c.step();
     }
     exec("COMMIT");
     return id;
@@ -328,6 +366,192 @@ std::pair<int64_t, int64_t> ResultsDb::merge_from(const std::string& path, const
     throw;
   }
   return {taken, left};
+}
+
+namespace {
+
+std::string host_name() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0) return "?";
+  return buf;
+}
+
+}  // namespace
+
+SweepRevision ResultsDb::use_revision(const std::string& sweep, const std::string& definition,
+                                      const std::vector<std::string>& hashes, const std::string& source) {
+  SweepRevision out;
+  auto members = [&](int rev) {
+    std::set<std::string> m;
+    Stmt s(m_db, "SELECT hash FROM sweep_points WHERE sweep = ? AND revision = ?");
+    s.bind(1, sweep);
+    s.bind(2, rev);
+    while (s.step()) m.insert(s.text(0));
+    return m;
+  };
+  exec("BEGIN IMMEDIATE");
+  try {
+    int latest = 0;
+    std::string latest_def;
+    {
+      Stmt s(m_db, "SELECT revision, definition FROM sweep_revisions WHERE sweep = ? ORDER BY revision DESC LIMIT 1");
+      s.bind(1, sweep);
+      if (s.step()) {
+        latest = sqlite3_column_int(s.get(), 0);
+        latest_def = s.text(1);
+      }
+    }
+    const std::set<std::string> now(hashes.begin(), hashes.end());
+    bool adopt = latest_def == definition;
+    if (!adopt && latest_def == "legacy") {  // adopted when this sweep has every point it holds
+      const std::set<std::string> old = members(latest);
+      adopt = std::includes(now.begin(), now.end(), old.begin(), old.end());
+      if (adopt) {
+        Stmt u(m_db, "UPDATE sweep_revisions SET definition = ?, source = ? WHERE sweep = ? AND revision = ?");
+        u.bind(1, definition);
+        u.bind(2, source);
+        u.bind(3, sweep);
+        u.bind(4, latest);
+        u.step();
+      }
+    }
+    if (adopt) {
+      out.number = latest;
+    } else {
+      out.number = latest + 1;
+      out.fresh = true;
+      out.previous = latest;
+      if (latest > 0) {
+        const std::set<std::string> old = members(latest);
+        for (const auto& h : now) (old.count(h) ? out.kept : out.added) += 1;
+        for (const auto& h : old) out.dropped += now.count(h) ? 0 : 1;
+      } else {
+        out.added = now.size();
+      }
+      Stmt ins(m_db, "INSERT INTO sweep_revisions (sweep, revision, definition, points, created, source) "
+                     "VALUES (?, ?, ?, ?, ?, ?)");
+      ins.bind(1, sweep);
+      ins.bind(2, out.number);
+      ins.bind(3, definition);
+      ins.bind(4, static_cast<int64_t>(now.size()));
+      ins.bind(5, now_utc());
+      ins.bind(6, source);
+      ins.step();
+    }
+    {
+      Stmt ins(m_db, "INSERT OR IGNORE INTO sweep_points (sweep, revision, hash) VALUES (?, ?, ?)");
+      for (const auto& h : now) {
+        ins.bind(1, sweep);
+        ins.bind(2, out.number);
+        ins.bind(3, h);
+        ins.step();
+        ins.reset();
+      }
+    }
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+  return out;
+}
+
+void ResultsDb::add_revision_points(const std::string& sweep, int revision, const std::vector<std::string>& hashes) {
+  exec("BEGIN IMMEDIATE");
+  try {
+    Stmt ins(m_db, "INSERT OR IGNORE INTO sweep_points (sweep, revision, hash) VALUES (?, ?, ?)");
+    for (const auto& h : hashes) {
+      ins.bind(1, sweep);
+      ins.bind(2, revision);
+      ins.bind(3, h);
+      ins.step();
+      ins.reset();
+    }
+    Stmt n(m_db, "UPDATE sweep_revisions SET points = (SELECT COUNT(*) FROM sweep_points WHERE sweep = ?1 AND "
+                 "revision = ?2) WHERE sweep = ?1 AND revision = ?2");
+    n.bind(1, sweep);
+    n.bind(2, revision);
+    n.step();
+    exec("COMMIT");
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+Claim ResultsDb::claim(const std::string& hash, bool retry_failed) {
+  static const std::string host = host_name();
+  const int64_t me = ::getpid();
+  exec("BEGIN IMMEDIATE");
+  try {
+    Claim out = Claim::Claimed;
+    {
+      Stmt s(m_db, "SELECT status FROM points WHERE hash = ?");
+      s.bind(1, hash);
+      if (s.step() && (s.text(0) == "ok" || !retry_failed)) out = Claim::Stored;
+    }
+    if (out == Claim::Claimed) {
+      Stmt s(m_db, "SELECT host, pid FROM claims WHERE hash = ?");
+      s.bind(1, hash);
+      if (s.step()) {
+        const std::string h = s.text(0);
+        const int64_t pid = sqlite3_column_int64(s.get(), 1);
+        const bool mine = h == host && pid == me;
+        const bool gone = h == host && pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+        if (!mine && !gone) out = Claim::Busy;
+      }
+    }
+    if (out == Claim::Claimed) {
+      Stmt c(m_db, "INSERT OR REPLACE INTO claims (hash, host, pid, started) VALUES (?, ?, ?, ?)");
+      c.bind(1, hash);
+      c.bind(2, host);
+      c.bind(3, me);
+      c.bind(4, now_utc());
+      c.step();
+    }
+    exec("COMMIT");
+    return out;
+  } catch (...) {
+    sqlite3_exec(m_db, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+void ResultsDb::release_claims() {
+  static const std::string host = host_name();
+  Stmt c(m_db, "DELETE FROM claims WHERE host = ? AND pid = ?");
+  c.bind(1, host);
+  c.bind(2, static_cast<int64_t>(::getpid()));
+  c.step();
+}
+
+StoredPoint ResultsDb::stored_point(const std::string& hash) const {
+  StoredPoint p;
+  const bool have_metrics = m_point_cols.count("accepted_load") && m_point_cols.count("latency_avg") &&
+                            m_point_cols.count("offered_load");
+  // A column another process added since this one opened the database is read too.
+  const std::set<std::string> cols = have_metrics ? m_point_cols : columns("points");
+  const bool metrics = cols.count("accepted_load") && cols.count("latency_avg") && cols.count("offered_load");
+  const bool generated = metrics && cols.count("generated_load");
+  Stmt s(m_db, std::string("SELECT id, hash, status, config_json, ") +
+                   (metrics ? "accepted_load, latency_avg, offered_load, " : "NULL, NULL, NULL, ") +
+                   (generated ? "generated_load" : "NULL") + ", error FROM points WHERE hash = ?");
+  s.bind(1, hash);
+  if (!s.step()) return p;
+  p.hash = s.text(1);
+  p.id = sqlite3_column_int64(s.get(), 0);
+  p.status = s.text(2);
+  p.error = s.text(8);
+  p.config = nlohmann::json::parse(s.text(3), nullptr, false);
+  if (metrics && sqlite3_column_type(s.get(), 4) != SQLITE_NULL) {
+    p.has_metrics = true;
+    p.accepted_load = sqlite3_column_double(s.get(), 4);
+    p.latency_avg = sqlite3_column_type(s.get(), 5) != SQLITE_NULL ? sqlite3_column_double(s.get(), 5) : 0;
+    p.offered_load = sqlite3_column_double(s.get(), 6);
+    if (generated && sqlite3_column_type(s.get(), 7) != SQLITE_NULL)
+      p.generated_load = sqlite3_column_double(s.get(), 7);
+  }
+  return p;
 }
 
 std::vector<StoredPoint> ResultsDb::points_with_hashes(const std::set<std::string>& hashes) const {
@@ -460,12 +684,70 @@ void ResultsDb::write_saturation(const std::string& sweep, const nlohmann::json&
   }
 }
 
-int64_t ResultsDb::export_csv(const std::string& table, const std::string& path) const {
+std::string ResultsDb::revision_condition(const std::string& sweep, const std::string& revision,
+                                          bool point_id) const {
+  std::map<std::string, std::vector<int64_t>> revs;
+  {
+    Stmt s(m_db, "SELECT sweep, revision FROM sweep_revisions ORDER BY sweep, revision");
+    while (s.step()) revs[s.text(0)].push_back(sqlite3_column_int64(s.get(), 1));
+  }
+  int64_t number = 0;
+  if (!revision.empty() && revision != "all") {
+    char* end = nullptr;
+    number = std::strtoll(revision.c_str(), &end, 10);
+    if (*end != '\0' || number < 1 || revision[0] == '+' || revision[0] == ' ')
+      throw DbError("--revision '" + revision + "' is not allowed; expected a revision number (1, 2, ...) or all");
+  }
+  auto quote = [](const std::string& v) {
+    std::string q = "'";
+    for (char c : v) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q + "'";
+  };
+  const std::string on = point_id ? "point_id IN (SELECT id FROM points WHERE hash IN " : "hash IN ";
+  const std::string close = point_id ? ")" : "";
+  if (revs.empty()) {  // no revisions recorded (a Slurm task's shard)
+    if (number > 0) throw DbError("--revision " + revision + ": this database records no revisions");
+    if (sweep.empty()) return "";
+    return point_id ? "point_id IN (SELECT id FROM points WHERE sweep = " + quote(sweep) + ")" : "sweep = " + quote(sweep);
+  }
+  if (!sweep.empty() && !revs.count(sweep)) {
+    std::string names;
+    for (const auto& [n, r] : revs) names += (names.empty() ? "" : ", ") + n;
+    throw DbError("--sweep '" + sweep + "': no such sweep in the database; it holds " + names);
+  }
+  if (revision == "all")
+    return sweep.empty() ? "" : on + "(SELECT hash FROM sweep_points WHERE sweep = " + quote(sweep) + ")" + close;
+  if (number > 0) {
+    std::string name = sweep;
+    if (name.empty()) {
+      if (revs.size() != 1) {
+        std::string names;
+        for (const auto& [n, r] : revs) names += (names.empty() ? "" : ", ") + n;
+        throw DbError("--revision " + revision + ": the database holds the sweeps " + names + "; name one with --sweep");
+      }
+      name = revs.begin()->first;
+    }
+    const auto& have = revs[name];
+    if (std::find(have.begin(), have.end(), number) == have.end()) {
+      std::string list;
+      for (int64_t r : have) list += (list.empty() ? "" : ", ") + std::to_string(r);
+      throw DbError("--revision " + revision + ": sweep '" + name + "' has revisions " + list);
+    }
+    return on + "(SELECT hash FROM sweep_points WHERE sweep = " + quote(name) +
+           " AND revision = " + std::to_string(number) + ")" + close;
+  }
+  return on + "(SELECT sp.hash FROM sweep_points sp JOIN (SELECT sweep, MAX(revision) AS r FROM sweep_revisions "
+              "GROUP BY sweep) l ON sp.sweep = l.sweep AND sp.revision = l.r" +
+         (sweep.empty() ? std::string() : " WHERE sp.sweep = " + quote(sweep)) + ")" + close;
+}
+
+int64_t ResultsDb::export_csv(const std::string& table, const std::string& path, const std::string& where) const {
   if (!columns(table).size())
     throw DbError("results database '" + m_path + "' has no table '" + table + "'");
   if (const std::string why = output_problem(path); !why.empty()) throw DbError("-o: " + why);
   std::ostringstream out;  // written whole at the end: a failed write keeps an old file
-  Stmt s(m_db, "SELECT * FROM " + quote_ident(table));
+  const bool filtered = !where.empty() && (table == "points" || table == "timeseries" || table == "switch_series");
+  Stmt s(m_db, "SELECT * FROM " + quote_ident(table) + (filtered ? " WHERE " + where : std::string()));
   const int n = sqlite3_column_count(s.get());
   auto csv = [](const std::string& v) {
     if (v.find_first_of(",\"\n") == std::string::npos) return v;

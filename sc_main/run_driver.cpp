@@ -5,6 +5,8 @@
 
 #include <systemc>
 
+#include "sc_main/progress.h"
+
 namespace scfly {
 
 namespace {
@@ -30,13 +32,47 @@ bool advance(Network& net, uint64_t cycles) {
 RunOutcome run(Network& net, const SimConfig& cfg) {
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t end = cfg.warmup_cycles + cfg.measure_cycles;
-  advance(net, end);
+  Progress progress("run");
+  if (!progress.on()) {
+    advance(net, end);
+  } else {
+    // With progress lines (sc_main/progress.h) the run advances in chunks of about half a
+    // second (at most half the interval; at least 1000 cycles), so the host can print between
+    // them; the model sees the same cycles either way.
+    const double target = std::min(0.5, progress.seconds_between_lines() / 2);
+    uint64_t done = 0, chunk = 1000;
+    while (done < end && !net.failed()) {
+      const uint64_t n = std::min(chunk, end - done);
+      const auto c0 = std::chrono::steady_clock::now();
+      advance(net, n);
+      done += n;
+      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+      chunk = dt > 0 ? std::clamp<uint64_t>(static_cast<uint64_t>(static_cast<double>(n) * target / dt), 1000,
+                                            100000000)
+                     : chunk * 2;
+      if (done < end)
+        progress.update([&] {
+          const double rate = static_cast<double>(done) / std::max(progress.elapsed(), 1e-9);
+          char buf[160];
+          std::snprintf(buf, sizeof buf, "cycle %llu of %llu (%.1f %%), %.0f cycles/s, ETA %s",
+                        static_cast<unsigned long long>(done), static_cast<unsigned long long>(end),
+                        100.0 * static_cast<double>(done) / static_cast<double>(end), rate,
+                        Progress::duration(static_cast<double>(end - done) / rate).c_str());
+          return std::string(buf);
+        });
+    }
+  }
   bool drained = false;
   if (!net.failed() && cfg.drain) {
     net.stop_generation(end);
     const uint64_t limit = end + cfg.drain_timeout_cycles;
-    while (!net.failed() && net.packets_pending() > 0 && net.cycle() < limit)
+    while (!net.failed() && net.packets_pending() > 0 && net.cycle() < limit) {
       advance(net, std::min<uint64_t>(1000, limit - net.cycle()));
+      progress.update([&] {
+        return "draining, " + std::to_string(net.packets_pending()) + " packets left at cycle " +
+               std::to_string(net.cycle()) + " (timeout at " + std::to_string(limit) + ")";
+      });
+    }
     drained = net.packets_pending() == 0;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

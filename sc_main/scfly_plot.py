@@ -13,6 +13,7 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
   scfly plot DB --recipe fairness (--point ID | --where SQL)
   scfly plot DB --recipe group-fairness [--where SQL] [--series COLS] [--group G]
   scfly plot DB [--where SQL] [--status ok|error|all] --csv FILE.csv   (export, no plot)
+  any DB form also takes [--sweep NAME] [--revision N|all] (below: Revisions)
   scfly plot CARD.json --recipe card-permutations|card-stability|card-hops
                  (from `scfly report-card --json`: the histogram of each column's
                  per-permutation saturation throughputs (GAL paper Fig. 9), the accepted
@@ -25,6 +26,12 @@ Usage (through `scfly plot DB ...`, or directly with Debian's /usr/bin/python3):
   scfly plot TVLB.json --recipe tvlb
                  (from `scfly tvlb -o`: Step 1's mean LP throughput per Table 1 point with
                  its standard error, the T-UGAL paper's Figs. 4-5)
+
+Revisions: a sweep re-run from a changed file is a new revision of that sweep in the
+database (its unchanged points are shared, not run again). Every recipe shows the latest
+revision of each sweep; --sweep NAME keeps one sweep, --revision N shows its revision N
+and --revision all every point of every revision (the old points mixed with the new, as
+the database holds them). --point picks its point whatever its revision.
 
 Columns are those of the `points` table: config keys with '.' -> '_', and the metrics.
 Rows of one series at the same x (e.g. seeds) are averaged; a band shows their min..max.
@@ -142,9 +149,63 @@ def query(db, sql, params=(), what="query"):
         raise PlotError(f"{what}: {e}")
 
 
+# The condition that keeps the points of the chosen revisions (revision_condition), or None.
+_REVISION = None
+
+
+def revision_condition(db, tables, a):
+    """(SQL, params) selecting the points of the revisions --sweep/--revision ask for (default:
+    the latest revision of each sweep); None to select every point."""
+    rev = a.revision
+    if rev is not None and rev != "all":
+        try:
+            rev = int(rev)
+            if rev < 1:
+                raise ValueError
+        except ValueError:
+            raise PlotError(f"--revision '{a.revision}' is not allowed; expected a revision number (1, 2, ...) or all")
+    if "sweep_revisions" not in tables:  # a database written before revisions: one per sweep
+        if a.sweep:
+            return ("sweep = ?", [a.sweep])
+        if rev not in (None, "all", 1):
+            raise PlotError(f"--revision {rev}: this database records no revisions (each sweep has revision 1)")
+        return None
+    revs = {}
+    for r in db.execute("SELECT sweep, revision FROM sweep_revisions ORDER BY sweep, revision"):
+        revs.setdefault(r[0], []).append(r[1])
+    if not revs:  # a Slurm task's shard: its points belong to no revision yet
+        if rev not in (None, "all"):
+            raise PlotError(f"--revision {rev}: this database records no revisions")
+        return ("sweep = ?", [a.sweep]) if a.sweep else None
+    if a.sweep and a.sweep not in revs:
+        raise PlotError(f"--sweep '{a.sweep}': no such sweep in the database; it holds "
+                        + (", ".join(sorted(revs)) or "no sweep"))
+    if rev == "all":
+        return ("hash IN (SELECT hash FROM sweep_points WHERE sweep = ?)", [a.sweep]) if a.sweep else None
+    if rev is not None:
+        name = a.sweep
+        if not name:
+            if len(revs) != 1:
+                raise PlotError(f"--revision {rev}: the database holds the sweeps {', '.join(sorted(revs))}; "
+                                "name one with --sweep")
+            name = next(iter(revs))
+        if rev not in revs[name]:
+            raise PlotError(f"--revision {rev}: sweep '{name}' has revisions "
+                            + ", ".join(str(x) for x in revs[name]))
+        return ("hash IN (SELECT hash FROM sweep_points WHERE sweep = ? AND revision = ?)", [name, rev])
+    latest = ("hash IN (SELECT sp.hash FROM sweep_points sp JOIN (SELECT sweep, MAX(revision) AS r FROM "
+              "sweep_revisions GROUP BY sweep) l ON sp.sweep = l.sweep AND sp.revision = l.r")
+    if a.sweep:
+        return (latest + " WHERE sp.sweep = ?)", [a.sweep])
+    return (latest + ")", [])
+
+
 def select(db, where, status, extra=None):
-    """Rows of `points` after the --where/--status filters (and an optional id), by id."""
+    """Rows of `points` after the revision, --where and --status filters (or one id), by id."""
     conds, params = [], []
+    if _REVISION and not extra:
+        conds.append(_REVISION[0])
+        params.extend(_REVISION[1])
     if status != "all" and "status" in columns(db):
         conds.append("status = ?")
         params.append(status)
@@ -156,7 +217,8 @@ def select(db, where, status, extra=None):
     sql = "SELECT * FROM points" + (" WHERE " + " AND ".join(conds) if conds else "") + " ORDER BY id"
     rows = query(db, sql, params, f"--where '{where}'" if where else "points")
     if not rows:
-        raise PlotError(f"no rows selected (status {status}" + (f", --where '{where}')" if where else ")"))
+        raise PlotError(f"no rows selected (status {status}" + (f", --where '{where}'" if where else "")
+                        + (", the latest revision of each sweep" if _REVISION and not extra else "") + ")")
     return rows
 
 
@@ -860,6 +922,9 @@ def parse_args(argv):
     ap.add_argument("--facet", metavar="COL", help="column that makes one subplot per value")
     ap.add_argument("--where", metavar="SQL", help="SQL condition on the points table")
     ap.add_argument("--status", choices=["ok", "error", "all"], help="rows by status (default ok)")
+    ap.add_argument("--sweep", metavar="NAME", help="only the points of this sweep")
+    ap.add_argument("--revision", metavar="N|all",
+                    help="the sweep's revision N, or all (default: the latest revision of each sweep)")
     ap.add_argument("--point", metavar="ID", type=int, help="point id (transient, fairness)")
     ap.add_argument("--switches", metavar="LIST",
                     help="transient: plot these switches individually, e.g. 0,3")
@@ -895,6 +960,8 @@ def run(argv):
         ext = output_format(a)
         return save(plot_card(import_pyplot(), a, card), a, ext)
     db, tables = open_db(a.db)
+    global _REVISION
+    _REVISION = revision_condition(db, tables, a)
     if a.csv:
         export_csv(db, a)
         return 0

@@ -459,9 +459,19 @@ int slurm_gather(const SweepSpec& spec, const SweepOptions& opt) {
   SweepPlan plan;
   try {
     taken = merge_all(opt.db_path, subs, &left);
+    // The merged points join the sweep's revision at once (scfly plot shows them).
+    const int revision = record_revision(spec, expand_sweep(spec), opt.db_path);
     SweepOptions po = opt;
     po.plan = &plan;
     if (const int rc = run_sweep(spec, po)) return rc;
+    if (plan.by_series) {  // an adaptive sweep's points are the loads it chose
+      std::vector<std::string> hs;
+      for (const auto& [unit, hashes] : plan.stored) hs.insert(hs.end(), hashes.begin(), hashes.end());
+      ResultsDb(opt.db_path).add_revision_points(spec.name, revision, hs);
+    }
+  } catch (const ConfigError& e) {
+    std::cerr << "scfly: error: " << e.what() << "\n";
+    return 2;
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;

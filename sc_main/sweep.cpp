@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -67,6 +68,23 @@ std::string fmt_duration(double s) {
 
 volatile sig_atomic_t g_interrupted = 0;
 void on_signal(int) { g_interrupted = 1; }
+
+// The directory a sweep's points write their JSON and stderr into: $TMPDIR (else /tmp)
+// /scfly-sweep-XXXXXX, removed with everything in it when the sweep ends, also when it is
+// interrupted (a killed point may leave its files, or an output's temporary file, behind).
+std::string make_sweep_tmpdir() {
+  const char* env = std::getenv("TMPDIR");
+  std::string t = (env && *env ? std::string(env) : std::string("/tmp")) + "/scfly-sweep-XXXXXX";
+  std::vector<char> buf(t.begin(), t.end());
+  buf.push_back('\0');
+  if (!::mkdtemp(buf.data())) return "";
+  return buf.data();
+}
+
+void remove_sweep_tmpdir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
+}
 
 std::string self_exe() {
   char buf[4096];
@@ -391,6 +409,7 @@ nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPo
   for (const auto& p : points) by_hash[p.hash] = &p;
   std::map<std::string, std::vector<SeriesSample>> series;
   std::map<std::string, std::set<uint64_t>> seeds;
+  std::map<std::string, int> ok_points;
   std::vector<std::string> order;
   for (const auto& p : points)
     if (series.emplace(p.series, std::vector<SeriesSample>{}).second) order.push_back(p.series);
@@ -399,6 +418,7 @@ nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPo
     series[p.series].push_back(
         SeriesSample{p.load, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg});
     seeds[p.series].insert(p.cfg.seed);
+    ok_points[p.series] += sp.status == "ok" && sp.has_metrics;
   }
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& name : order) {
@@ -412,7 +432,8 @@ nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPo
                     {"saturation_throughput", s.saturation_throughput},
                     {"saturation_load", s.saturation_load},
                     {"latency_knee_load", s.knee_load < 0 ? nlohmann::json() : nlohmann::json(s.knee_load)},
-                    {"latency_factor", spec.latency_factor}});
+                    {"latency_factor", spec.latency_factor},
+                    {"ok_points", ok_points[name]}});  // printed, not stored
   }
   db.write_saturation(spec.name, rows);
   return rows;
@@ -423,10 +444,32 @@ namespace {
 // What one batch of points did (run_points).
 struct RunCounts {
   size_t finished = 0, failed = 0, already = 0, skipped = 0;
+  size_t already_failed = 0;  // of `already`: recorded as failed (not retried)
+  size_t elsewhere = 0;       // stored meanwhile by another sweep on the database
+  // Points of the sweep recorded as failed that this run did not run: already_failed of
+  // them from before, the rest stored failed by another sweep meanwhile.
+  std::vector<std::string> failed_labels;
   int rc = 0;  // 2: database error
   double wall_s = 0;
   bool fatal = false;  // nothing could run (the database or the temporary directory)
 };
+
+// The end of a sweep's summary line, and the points recorded as failed that it did not run.
+void report_stored_failures(const SweepSpec& spec, const RunCounts& c) {
+  if (c.failed_labels.empty()) return;
+  std::cerr << "scfly: " << c.failed_labels.size() << " point(s) of sweep " << spec.name
+            << " are recorded as failed in the database and were not run again (--retry-failed runs them):";
+  for (size_t i = 0; i < c.failed_labels.size() && i < 10; ++i) std::cerr << "\n  FAILED " << c.failed_labels[i];
+  if (c.failed_labels.size() > 10) std::cerr << "\n  ... and " << c.failed_labels.size() - 10 << " more";
+  std::cerr << "\n";
+}
+
+std::string stored_counts(const RunCounts& c) {
+  std::string s;
+  if (c.already_failed) s += " (" + std::to_string(c.already_failed) + " of them failed)";
+  if (c.elsewhere) s += ", " + std::to_string(c.elsewhere) + " run by another sweep";
+  return s;
+}
 
 // Runs every point of `pts` not already in the database (up to opt.jobs at once), recording
 // each into it; `res` gets every point's outcome (from the database or the run). With
@@ -455,28 +498,47 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       const StoredPoint& sp = stored[pts[i].hash];
       res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg, sp.generated_load,
                        opt.plan ? sp.error : std::string()};
+      if (!res[i].ok) counts.failed_labels.push_back(point_label(pts[i]));
     }
   }
   if (opt.plan) return true;  // what is stored is all a plan needs
   size_t already = 0;
   for (const auto& r : res) already += r.done;
-
-  char tmpl[] = "/tmp/scfly-sweep-XXXXXX";
-  if (!::mkdtemp(tmpl)) {
-    std::cerr << "scfly: error: cannot create a temporary directory: " << std::strerror(errno) << "\n";
-    counts.fatal = true;
-    return true;
+  counts.already_failed = counts.failed_labels.size();
+  if (opt.revision > 0 && spec.search.on) {  // a search's loads join its revision as they are chosen
+    std::vector<std::string> hs;
+    for (const auto& p : pts) hs.push_back(p.hash);
+    try {
+      db->add_revision_points(spec.name, opt.revision, hs);
+    } catch (const DbError& e) {
+      std::cerr << "scfly: error: " << e.what() << "\n";
+      counts.fatal = true;
+      return true;
+    }
   }
-  const std::string tmpdir = tmpl;
-  const std::string exe = self_exe();
 
+  // The handlers first: a signal from here on removes the temporary directory.
   struct sigaction sa{};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: waitpid returns EINTR so the loop sees the signal
-  struct sigaction old_int{}, old_term{};
+  struct sigaction old_int{}, old_term{}, old_hup{};
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
+  sigaction(SIGHUP, &sa, &old_hup);
+  auto restore_signals = [&] {
+    sigaction(SIGINT, &old_int, nullptr);
+    sigaction(SIGTERM, &old_term, nullptr);
+    sigaction(SIGHUP, &old_hup, nullptr);
+  };
+  const std::string tmpdir = make_sweep_tmpdir();
+  if (tmpdir.empty()) {
+    std::cerr << "scfly: error: cannot create a temporary directory: " << std::strerror(errno) << "\n";
+    restore_signals();
+    counts.fatal = true;
+    return true;
+  }
+  const std::string exe = self_exe();
 
   struct Running {
     size_t idx;
@@ -484,7 +546,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   };
   std::map<pid_t, Running> running;
   const auto start = std::chrono::steady_clock::now();
-  size_t next = 0, finished = 0, failed = 0, skipped = 0;
+  size_t next = 0, finished = 0, failed = 0, skipped = 0, elsewhere = 0;
   size_t to_run = pts.size() - already;
   std::map<std::string, size_t> limit;  // series -> last useful level (early stop)
   // Test hook (tests/test_sweep.cpp): SCFLY_TEST_CRASH_AFTER_ROWS=N kills the sweep with
@@ -496,20 +558,21 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   auto progress = [&](const std::string& line) {
     const double el = elapsed();
-    const size_t left = to_run - finished - skipped;
+    const size_t left = to_run - finished - skipped - elsewhere;
     const double eta = finished ? el / static_cast<double>(finished) * static_cast<double>(left) : NAN;
     if (opt.progress_bar) {
       const int width = 30;
       const size_t total = std::max<size_t>(to_run, 1);
-      const int fill = static_cast<int>(static_cast<double>(finished + skipped) / static_cast<double>(total) * width);
+      const int fill =
+          static_cast<int>(static_cast<double>(finished + skipped + elsewhere) / static_cast<double>(total) * width);
       std::string bar(static_cast<size_t>(fill), '#');
       bar.resize(width, '.');
       if (!line.empty()) std::cerr << "\r\033[K" << line << "\n";
-      std::cerr << "\r\033[K[" << bar << "] " << finished + skipped << "/" << to_run << " points";
+      std::cerr << "\r\033[K[" << bar << "] " << finished + skipped + elsewhere << "/" << to_run << " points";
       if (failed) std::cerr << ", " << failed << " failed";
       std::cerr << "  elapsed " << fmt_duration(el) << "  ETA " << fmt_duration(eta) << std::flush;
     } else if (!line.empty()) {
-      std::cerr << "[" << finished + skipped << "/" << to_run << "] " << line << "  (elapsed "
+      std::cerr << "[" << finished + skipped + elsewhere << "/" << to_run << "] " << line << "  (elapsed "
                 << fmt_duration(el) << ", ETA " << fmt_duration(eta) << ")\n";
     }
   };
@@ -535,6 +598,8 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       }
       signal(SIGINT, SIG_DFL);
       signal(SIGTERM, SIG_DFL);
+      signal(SIGHUP, SIG_DFL);
+      ::unsetenv("SCFLY_PROGRESS");  // a point's stderr is its error message, not a terminal
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
@@ -615,28 +680,94 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   if (spec.stop_after_saturation && has_load_axis)
     for (const auto& p : pts) limit[p.series] = series_limit(pts, res, p.series, spec);
 
+  // Another sweep on this database may hold a point (a claim) or store it meanwhile: this
+  // sweep does not run it too, and waits for its result at the end (its summary and early
+  // stop need it); a point whose claimant stops without storing it is run here.
+  std::vector<size_t> deferred;  // points claimed by another sweep
+  auto take_stored = [&](size_t i) {
+    const StoredPoint sp = db->stored_point(pts[i].hash);
+    res[i] = Outcome{true, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg, sp.generated_load,
+                     std::string()};
+    ++elsewhere;
+    if (!res[i].ok) counts.failed_labels.push_back(point_label(pts[i]));
+    progress(std::string(res[i].ok ? "ok     " : "FAILED ") + point_label(pts[i]) + "  (run by another sweep)");
+    if (spec.stop_after_saturation && has_load_axis) limit[pts[i].series] = series_limit(pts, res, pts[i].series, spec);
+  };
+  // Starts point i unless it is past its series' saturation, stored or claimed elsewhere.
+  // Returns false when fork failed.
+  auto start_point = [&](size_t i) -> bool {
+    auto lim = limit.find(pts[i].series);
+    if (lim != limit.end() && pts[i].level > lim->second) {
+      ++skipped;
+      progress("skip   " + point_label(pts[i]) + "  (series past saturation)");
+      return true;
+    }
+    switch (db->claim(pts[i].hash, opt.retry_failed)) {
+      case Claim::Stored: take_stored(i); return true;
+      case Claim::Busy: deferred.push_back(i); return true;
+      case Claim::Claimed: break;
+    }
+    return launch(i);
+  };
+  auto poll_deferred = [&]() -> bool {
+    std::vector<size_t> again;
+    again.swap(deferred);
+    for (size_t k = 0; k < again.size(); ++k) {
+      const size_t i = again[k];
+      if (static_cast<int>(running.size()) >= opt.jobs || g_interrupted) {
+        deferred.push_back(i);
+        continue;
+      }
+      if (!start_point(i)) {
+        deferred.insert(deferred.end(), again.begin() + static_cast<long>(k) + 1, again.end());
+        return false;
+      }
+    }
+    return true;
+  };
+  bool waiting_told = false;  // the notice that only another sweep's points are left
+  double wait_since = -1;     // elapsed() when only other sweeps' points were left (-1: not so)
+  auto nap = [] {
+    struct timespec ts{0, 200 * 1000 * 1000};
+    ::nanosleep(&ts, nullptr);  // a signal cuts it short
+  };
+
   int rc = 0;
   try {
     for (;;) {
       if (g_interrupted) break;
-      while (static_cast<int>(running.size()) < opt.jobs && next < pts.size()) {
+      bool forked = true;
+      while (forked && static_cast<int>(running.size()) < opt.jobs && next < pts.size()) {
         const size_t i = next++;
         if (res[i].done) continue;
-        auto lim = limit.find(pts[i].series);
-        if (lim != limit.end() && pts[i].level > lim->second) {
-          ++skipped;
-          progress("skip   " + point_label(pts[i]) + "  (series past saturation)");
-          continue;
-        }
-        if (!launch(i)) {
-          std::cerr << "scfly: error: fork failed: " << std::strerror(errno) << "\n";
-          g_interrupted = 1;
-          break;
-        }
+        forked = start_point(i);
       }
-      if (running.empty()) break;
+      if (forked && !deferred.empty() && static_cast<int>(running.size()) < opt.jobs) forked = poll_deferred();
+      if (!forked) {
+        std::cerr << "scfly: error: fork failed: " << std::strerror(errno) << "\n";
+        g_interrupted = 1;
+        break;
+      }
+      if (running.empty()) {
+        if (deferred.empty() && next >= pts.size()) break;
+        if (wait_since < 0) wait_since = elapsed();
+        if (next >= pts.size() && !waiting_told && elapsed() - wait_since > 10) {
+          waiting_told = true;
+          std::cerr << (opt.progress_bar ? "\r\033[K" : "") << "scfly: waiting for " << deferred.size()
+                    << " point(s) another sweep on " << opt.db_path
+                    << " is running (table claims; the claim of a process gone from this host is taken over, "
+                       "one from another host stays until its sweep ends)\n";
+        }
+        nap();
+        continue;
+      }
+      wait_since = -1;
       int status = 0;
-      const pid_t pid = ::waitpid(-1, &status, 0);
+      const pid_t pid = ::waitpid(-1, &status, deferred.empty() ? 0 : WNOHANG);
+      if (pid == 0) {
+        nap();
+        continue;
+      }
       if (pid < 0) {
         if (errno == EINTR) continue;
         break;
@@ -653,15 +784,20 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     for (const auto& [pid, r] : running) ::waitpid(pid, nullptr, 0);
     running.clear();
   }
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
-  ::rmdir(tmpdir.c_str());  // empty unless interrupted
+  try {
+    db->release_claims();
+  } catch (const DbError&) {
+    // the claims of a process that is gone are taken over (ResultsDb::claim)
+  }
+  remove_sweep_tmpdir(tmpdir);
+  restore_signals();
   if (opt.progress_bar) std::cerr << "\n";
   db.reset();
   counts.finished = finished;
   counts.failed = failed;
   counts.already = already;
   counts.skipped = skipped;
+  counts.elsewhere = elsewhere;
   counts.rc = rc;
   counts.wall_s = elapsed();
   if (g_interrupted) {
@@ -749,6 +885,9 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     total.finished += c.finished;
     total.failed += c.failed;
     total.already += c.already;
+    total.already_failed += c.already_failed;
+    total.elsewhere += c.elsewhere;
+    total.failed_labels.insert(total.failed_labels.end(), c.failed_labels.begin(), c.failed_labels.end());
     total.wall_s += c.wall_s;
     if (c.rc) return c.rc;
     if (!complete) {
@@ -818,9 +957,12 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     opt.plan->units = series.size();
     return 0;
   }
-  if (!opt.summary) return total.failed ? 3 : 0;
+  const int final_rc = total.failed || !total.failed_labels.empty() ? 3 : 0;
+  if (!opt.summary) return final_rc;
   std::cerr << "sweep " << spec.name << ": " << total.finished << " run (" << total.failed << " failed), "
-            << total.already << " already in the database; wall " << fmt_duration(total.wall_s) << "\n";
+            << total.already << " already in the database" << stored_counts(total) << "; wall "
+            << fmt_duration(total.wall_s) << "\n";
+  report_stored_failures(spec, total);
   // The table: also in the database's saturation table.
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& se : series)
@@ -855,12 +997,50 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     std::printf("%-*s  %5d  %9.1f  %10s  %10s  %12s%s\n", static_cast<int>(w), se.name.c_str(), se.runs, se.zero_lat,
                 sat.c_str(), acc.c_str(), bad.c_str(), se.failed ? "  (a point failed)" : "");
   }
-  return total.failed ? 3 : 0;
+  return final_rc;
 }
 
 }  // namespace
 
-int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
+std::string sweep_definition(const SweepSpec& spec, const std::vector<SweepPoint>& pts) {
+  std::vector<std::string> hs;
+  for (const auto& p : pts) hs.push_back(p.hash);
+  std::sort(hs.begin(), hs.end());
+  nlohmann::json d = {{"points", hs}};
+  if (spec.search.on)
+    d["saturation_search"] = {{"low", spec.search.low},
+                              {"high", spec.search.high},
+                              {"resolution", spec.search.resolution},
+                              {"max_latency", spec.search.max_latency},
+                              {"latency_factor", spec.latency_factor},
+                              {"accept_ratio", spec.accept_ratio}};
+  if (spec.stop_after_saturation)
+    d["stop_after_saturation"] = {{"latency_factor", spec.latency_factor},
+                                  {"accept_ratio", spec.accept_ratio},
+                                  {"extra_points", spec.extra_points}};
+  return config_hash(d);
+}
+
+int record_revision(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const std::string& db_path) {
+  ResultsDb db(db_path);
+  std::vector<std::string> hs;
+  if (!spec.search.on)  // a search's points join as it chooses their loads
+    for (const auto& p : pts) hs.push_back(p.hash);
+  const SweepRevision r = db.use_revision(spec.name, sweep_definition(spec, pts), hs, spec.path);
+  if (r.fresh && r.previous > 0) {
+    std::cerr << "sweep " << spec.name << ": the sweep differs from its revision " << r.previous << " in " << db_path;
+    if (spec.search.on)
+      std::cerr << " (its series or saturation_search settings changed)";
+    else
+      std::cerr << " (" << r.kept << " points kept, " << r.added << " new, " << r.dropped << " dropped)";
+    std::cerr << "; recording it as revision " << r.number << " (scfly plot shows the latest revision; --revision "
+              << r.previous << " the earlier one)\n";
+  }
+  return r.number;
+}
+
+int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
+  SweepOptions opt = opt_in;
   std::vector<SweepPoint> pts;
   try {
     pts = expand_sweep(spec);
@@ -878,6 +1058,14 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
     pts = std::move(kept);
   }
   if (opt.plan) opt.plan->by_series = by_series;
+  if (!opt.plan && !opt.dry_run && !opt.only_units) {  // a Slurm task's shard has no revisions
+    try {
+      opt.revision = record_revision(spec, pts, opt.db_path);
+    } catch (const DbError& e) {
+      std::cerr << "scfly: error: " << e.what() << "\n";
+      return 2;
+    }
+  }
   if (spec.search.on) return run_search(spec, opt, pts);
   if (opt.plan) {
     std::vector<Outcome> res;
@@ -916,13 +1104,14 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
   const int rc = counts.rc;
   const double wall = counts.wall_s;
   std::cerr << "sweep " << spec.name << ": " << finished << " run (" << failed << " failed), " << already
-            << " already in the database, " << skipped << " skipped past saturation; wall "
-            << fmt_duration(wall) << "\n";
+            << " already in the database" << stored_counts(counts) << ", " << skipped
+            << " skipped past saturation; wall " << fmt_duration(wall) << "\n";
   if (!complete && rc == 0) {
     std::cerr << "scfly: sweep interrupted; run the same command again to resume\n";
     return 130;
   }
   if (rc) return rc;
+  report_stored_failures(spec, counts);
 
   if (has_load_axis && opt.summary) {
     try {
@@ -935,6 +1124,11 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
       std::printf("%-*s  %6s  %9s  %10s  %8s  %8s\n", static_cast<int>(w), "series", "points",
                   "zero-lat", "sat.thru", "@offered", "knee");
       for (const auto& r : rows) {
+        if (r.value("ok_points", 1) == 0) {  // nothing measured: no latency or throughput to show
+          std::printf("%-*s  %6d  %9s  %10s  %8s  %8s  (every point failed)\n", static_cast<int>(w),
+                      r["series"].get<std::string>().c_str(), r["points"].get<int>(), "-", "-", "-", "-");
+          continue;
+        }
         char knee[32] = "-";
         if (!r["latency_knee_load"].is_null())
           std::snprintf(knee, sizeof knee, "%.4g", r["latency_knee_load"].get<double>());
@@ -948,7 +1142,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt) {
       return 2;
     }
   }
-  return failed ? 3 : 0;
+  return failed || !counts.failed_labels.empty() ? 3 : 0;
 }
 
 }  // namespace scfly

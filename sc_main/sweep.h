@@ -116,6 +116,7 @@ struct SweepOptions {
   std::string db_path;
   int jobs = 1;
   bool retry_failed = false;  // re-run points recorded with status 'error'
+  int revision = 0;           // the sweep's revision in the database (run_sweep sets it)
   bool dry_run = false;       // list the points, run nothing
   bool progress_bar = false;  // redraw one status line (terminal) vs a line per point
   bool summary = true;        // print (and store) the saturation summary at the end
@@ -123,9 +124,20 @@ struct SweepOptions {
   const std::set<std::string>* only_units = nullptr;  // set: only these units (a Slurm task)
 };
 
-// Runs the sweep; returns the exit code (0 all ok, 3 some point failed, 2 bad input,
-// 130 interrupted).
+// Runs the sweep; returns the exit code (0 all ok, 3 some point of the sweep failed, now or
+// in an earlier run (a point recorded as failed is reported, not run again, unless
+// retry_failed), 2 bad input, 130 interrupted). The run records into the sweep's revision:
+// the latest when the sweep's definition (sweep_definition) is unchanged, else a new one
+// (ResultsDb::use_revision), and says so.
 int run_sweep(const SweepSpec& spec, const SweepOptions& opt);
+
+// A sweep's definition for revisions: the hash of its points' configuration hashes (for a
+// saturation search, of its series' templates) and of the settings that choose which points
+// run (saturation_search; stop_after_saturation with its criteria).
+std::string sweep_definition(const SweepSpec& spec, const std::vector<SweepPoint>& pts);
+// Records the sweep's revision in database `db_path` (see run_sweep) and prints a notice
+// when it is new and an earlier one exists. Returns the revision (DbError on failure).
+int record_revision(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const std::string& db_path);
 
 // Recomputes and prints the saturation table of a finished sweep (also written to the
 // database's `saturation` table).
