@@ -3,7 +3,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <vector>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -61,6 +64,24 @@ bool make_dirs(const std::string& path) {
     if (::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return false;
   }
   return true;
+}
+
+// Keeps the cache at most kDeadlockCacheEntries verdicts: the least recently written go
+// first (every dirty build writes its own entries, so an unbounded cache grows with every
+// rebuild of a working tree). Best effort: a file another process removes first is fine.
+void prune_cache(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<std::pair<fs::file_time_type, fs::path>> files;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() != ".json") continue;
+    const auto t = fs::last_write_time(it->path(), ec);
+    if (!ec) files.emplace_back(t, it->path());
+    ec.clear();
+  }
+  if (files.size() <= kDeadlockCacheEntries) return;
+  std::sort(files.begin(), files.end());
+  for (size_t i = 0; i + kDeadlockCacheEntries < files.size(); ++i) fs::remove(files[i].second, ec);
 }
 
 }  // namespace
@@ -140,6 +161,7 @@ DeadlockValidation validate_deadlock(const SimConfig& c, uint64_t max_states, ui
         out << stored.dump() << "\n";
       }
       if (std::rename(tmp.c_str(), file.c_str()) != 0) std::remove(tmp.c_str());
+      prune_cache(dir);
     }
   }
   const nlohmann::json& r = stored["result"];

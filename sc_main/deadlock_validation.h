@@ -10,6 +10,8 @@
 // pays for one check. The build is part of the key: the git revision, and for a tree with
 // uncommitted changes also the executable's size and modification time, so a rebuilt
 // routing unit is never judged by an older verdict. An unwritable cache only costs time.
+// The cache holds at most kDeadlockCacheEntries verdicts (a few hundred bytes to a few KB
+// each): writing one more removes the least recently written.
 //
 // Budget: the check enumerates every routing state (switch, input, VC, header) and calls the
 // unit over every draw and congestion view in each; networks beyond the budget (dfly(4,8,4)
@@ -45,6 +47,8 @@ struct DeadlockValidation {
 constexpr uint64_t kRunTimeMaxStates = 2000000, kRunTimeMaxCalls = 15000000;
 DeadlockValidation validate_deadlock(const SimConfig& c, uint64_t max_states = kRunTimeMaxStates,
                                      uint64_t max_calls = kRunTimeMaxCalls);
+
+constexpr size_t kDeadlockCacheEntries = 512;
 
 // The cache directory in use ("" when none can be found).
 std::string deadlock_cache_dir();

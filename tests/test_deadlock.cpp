@@ -7,6 +7,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -285,6 +286,39 @@ TEST_F(DeadlockValidationTest, BeyondTheBudgetItSaysNotCheckedAndATornCacheFileI
   const DeadlockValidation w = validate_deadlock(c, 1000);
   EXPECT_FALSE(w.cached);
   EXPECT_EQ(w.verdict, "too large");
+}
+
+// The run-time verdict cache is bounded: a cache already over kDeadlockCacheEntries
+// entries is cut back to the limit when a verdict is written, the oldest going first and
+// the new verdict staying.
+TEST(DeadlockCache, WritingAVerdictPrunesTheOldestEntries) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("scfly-dlcache-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "deadlock");
+  const auto old = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  for (size_t i = 0; i < kDeadlockCacheEntries + 40; ++i) {
+    const fs::path f = root / "deadlock" / ("old" + std::to_string(i) + ".json");
+    std::ofstream(f) << "{}\n";
+    fs::last_write_time(f, old + std::chrono::seconds(i));
+  }
+  ::setenv("SCFLY_CACHE_DIR", root.c_str(), 1);
+  const SimConfig c = load_config(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml", {});
+  const DeadlockValidation v = validate_deadlock(c);
+  ::unsetenv("SCFLY_CACHE_DIR");
+  EXPECT_FALSE(v.cached);
+  size_t n = 0, olds = 0;
+  bool first_old_left = false;
+  for (const auto& e : fs::directory_iterator(root / "deadlock")) {
+    ++n;
+    const std::string name = e.path().filename().string();
+    if (name.rfind("old", 0) == 0) ++olds;
+    if (name == "old0.json") first_old_left = true;
+  }
+  EXPECT_EQ(n, kDeadlockCacheEntries);
+  EXPECT_EQ(olds, kDeadlockCacheEntries - 1);  // the new verdict is the one beside them
+  EXPECT_FALSE(first_old_left);                // the oldest went first
+  fs::remove_all(root);
 }
 
 }  // namespace
