@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "rtl_models/switch/flit.h"
 #include "rtl_models/switch/ring_buffer.h"
 #include "topologies/common/rng.h"
 #include "tb/stats.h"
@@ -166,4 +167,23 @@ TEST(Candidates, FirstFreeInOrderLowestVcFirst) {
   for (int i = 0; i < kMaxCandidates; ++i) EXPECT_TRUE(full.add(i, 0, 0));
   EXPECT_FALSE(full.add(9, 0, 0));
   EXPECT_EQ(full.n, kMaxCandidates);
+}
+
+// A reference into the packet pool outlives any number of allocations: a unit may hold a
+// packet while a control frame is originated (flit.h).
+TEST(PacketPool, ReferencesSurviveAllocations) {
+  scfly::PacketPool pool;
+  const scfly::PacketId first = pool.alloc();
+  scfly::Packet& p = pool[first];
+  p.src_node = 1234;
+  const scfly::Packet* addr = &p;
+  for (int i = 0; i < 200000; ++i) pool[pool.alloc()].src_node = i;
+  EXPECT_EQ(&pool[first], addr);
+  EXPECT_EQ(p.src_node, 1234);
+  EXPECT_EQ(pool.live(), 200001u);
+  // Released slots are reused, reset.
+  pool.release(first);
+  const scfly::PacketId again = pool.alloc();
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(pool[again].src_node, -1);
 }

@@ -4,7 +4,11 @@
 // network has reached its working population.
 #pragma once
 
+#include <sys/mman.h>
+
 #include <cstdint>
+#include <new>
+#include <stdexcept>
 #include <vector>
 
 #include "routing_units/route_types.h"
@@ -46,10 +50,24 @@ struct Flit {
   bool head() const { return seq == 0; }
 };
 
-// Packets by id. alloc() may grow the storage: a Packet& or Packet* taken before it is
-// invalid after it (keep ids, or copy the fields needed, across an allocation).
+// Packets by id, in one array that never moves: its address range is reserved up front
+// (kMaxPackets packets of virtual memory, backed by physical memory only as packets are
+// first used), so a Packet& or Packet* stays valid across alloc() (until its packet is
+// released) and a lookup costs what a vector's does. A mechanism that samples a packet and
+// then originates a control frame, or a unit handed a packet while another is allocated,
+// never reads through a dangling reference.
 class PacketPool {
  public:
+  static constexpr uint64_t kMaxPackets = 1ULL << 27;  // alive at once; 8 GiB of address space
+  PacketPool() {
+    void* p = ::mmap(nullptr, kMaxPackets * sizeof(Packet), PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    m_pkts = static_cast<Packet*>(p);
+  }
+  ~PacketPool() { ::munmap(m_pkts, kMaxPackets * sizeof(Packet)); }
+  PacketPool(const PacketPool&) = delete;
+  PacketPool& operator=(const PacketPool&) = delete;
   PacketId alloc() {
     ++m_live;
     if (!m_free.empty()) {
@@ -58,10 +76,11 @@ class PacketPool {
       m_pkts[id] = Packet{};
       return id;
     }
-    m_pkts.emplace_back();
+    if (m_size == kMaxPackets) throw std::length_error("packet pool: more than 2^27 packets alive at once");
+    new (&m_pkts[m_size]) Packet{};
     m_payload.emplace_back();
     m_arrival.emplace_back();
-    return static_cast<PacketId>(m_pkts.size() - 1);
+    return static_cast<PacketId>(m_size++);
   }
   void release(PacketId id) {
     --m_live;
@@ -77,7 +96,8 @@ class PacketPool {
   int16_t& arrival_port(PacketId id) { return m_arrival[id]; }
 
  private:
-  std::vector<Packet> m_pkts;
+  Packet* m_pkts = nullptr;
+  uint64_t m_size = 0;
   std::vector<uint32_t> m_payload;
   std::vector<int16_t> m_arrival;
   std::vector<PacketId> m_free;

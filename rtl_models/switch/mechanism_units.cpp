@@ -238,8 +238,8 @@ class QcnUnit final : public SwitchUnit {
         victim = m_scratch[m_rng.below(static_cast<uint32_t>(m_scratch.size()))];
     }
     if (!victim) return;
-    // Copies: originating the CNM allocates a packet, which may move the pool and leave
-    // `victim` dangling.
+    // Copies of what the CNM needs (the pool never moves a packet, flit.h, but the victim
+    // is only this cycle's sample).
     const int victim_src = victim->src_node;
     RouteHeader h = victim->route;
     victim = nullptr;
