@@ -193,6 +193,9 @@ int cmd_run(const RunArgs& a) {
   }
   if (!r.error.empty()) {
     if (quiet || trace_failed) std::cerr << "scfly: error: " << r.error << "\n";
+    if (cfg.drain && !r.drained)  // e.g. lost credits: the balance names the channel, the drain what it left
+      std::cerr << "scfly: error: drain incomplete after " << cfg.drain_timeout_cycles << " cycles ("
+                << r.metrics.packets_in_network << " packets in network, " << r.metrics.packets_queued << " queued)\n";
     return trace_failed ? kExitWriteFailed : kExitSimError;
   }
   if (!r.conservation_ok) {

@@ -509,7 +509,41 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   out.conservation_ok = m.packets_generated == m.packets_injected + m.packets_queued &&
                         m.packets_injected == m.packets_delivered + m.packets_in_network &&
                         m_ctx.pool.live() == m.packets_in_network + cs.in_flight() + held;
+  if (out.error.empty()) out.error = credit_balance();
   return out;
+}
+
+// The credit balance of every switch-to-switch channel, per VC: the sender's credits
+// (landed, or taken ahead, and those on their way back) plus the phits that hold one at the
+// receiver (buffered, or on the link) equal the receiver's buffer. A credit or phit lost or
+// duplicated anywhere breaks it, drained or not. Checked where each credit stands for one
+// buffered phit: credit flow control with the output buffer outside the credit loop and
+// credits returned per phit (the default; with switch.output_credits inside or
+// switch.credit_return packet a credit is spent or returned for a whole packet at its
+// grant, and the injection links' credits live in the NICs: not checked).
+std::string Network::credit_balance() const {
+  const SwitchParams& sp = m_cfg.sw;
+  if (sp.flow_control != FlowControl::Credit || sp.out_in_credit_loop || sp.credit_at_grant) return {};
+  const Topology& t = *m_topo;
+  for (int s = 0; s < t.num_switches(); ++s) {
+    const Switch& up = *m_switches[static_cast<size_t>(s)];
+    for (int op = t.host_ports(); op < up.radix(); ++op) {
+      if (!t.connected(s, op)) continue;
+      const PortEnd d = t.neighbor(s, op);
+      const Switch& down = *m_switches[static_cast<size_t>(d.sw)];
+      for (int v = 0; v < up.out_vcs(op); ++v) {
+        const int64_t credits = up.credits_held_out(op, v), held = down.credits_held_in(d.port, v, up.last_run());
+        const int64_t cap = up.credit_capacity(op, v);
+        if (credits + held == cap) continue;
+        return "credit balance broken on the channel " + std::string(up.name()) + " port " + std::to_string(op) +
+               " -> " + std::string(down.name()) + " port " + std::to_string(d.port) + ", VC " + std::to_string(v) +
+               ": " + std::to_string(credits) + " credits at the sender + " + std::to_string(held) +
+               " phits holding one at the receiver != its buffer of " + std::to_string(cap) + " phits (" +
+               (credits + held < cap ? "credits lost" : "credits duplicated") + ")";
+      }
+    }
+  }
+  return {};
 }
 
 }  // namespace scfly

@@ -83,8 +83,12 @@ class Network : public sc_core::sc_module {
   // Packets in the network or queued at their sources.
   uint64_t packets_pending() const;
   // The run's results as of now: metrics of the measurement window, time series, the
-  // conservation check, the first error. `sim_wall_s` and `drained` are the driver's.
+  // conservation check, the first error (a model error, else a broken credit balance:
+  // credit_balance()). `sim_wall_s` and `drained` are the driver's.
   RunOutcome outcome(double sim_wall_s, bool drained);
+  // Every switch-to-switch channel's credit balance, per VC (network.cpp says where it
+  // applies): empty if it holds, else the first channel and VC where it does not.
+  std::string credit_balance() const;
   // The block scheduler's block length in cycles, 0 when every block is a SystemC process
   // (sim.scheduler: kernel, or a run that needs it: scheduler_note() says why).
   uint64_t block_cycles() const { return m_blocks ? m_block : 0; }

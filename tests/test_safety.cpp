@@ -59,12 +59,22 @@ TEST(Safety, LostCreditsWedgeAnOutputAndTheWatchdogDumpsIt) {
                 "routed to out[5].vc0"});
 }
 
-// The same fault with the watchdog out of the way: the drain times out.
+// The same fault with the watchdog out of the way: the drain times out, and the credit
+// balance names the channel.
 TEST(Safety, LostCreditsLeaveTheDrainIncomplete) {
   expect_fires(tiny_config(),
                "load=0.3 warmup_cycles=500 measure_cycles=3000 watchdog_cycles=1000000 drain=true "
                "drain_timeout_cycles=5000",
-               "lose-credits:0:5:0:1000", {"drain incomplete after 5000 cycles"});
+               "lose-credits:0:5:0:1000",
+               {"drain incomplete after 5000 cycles", "credit balance broken on the channel net.sw0 port 5"});
+}
+
+// A few credits lost near the end of a run (no drain, the watchdog far away): nothing
+// wedges before the run ends, yet the end-of-run credit balance of the channel names it.
+TEST(Safety, LostCreditsBreakTheEndOfRunCreditBalance) {
+  expect_fires(tiny_config(), "load=0.05 warmup_cycles=500 measure_cycles=3000", "lose-credits:0:5:0:3300",
+               {"credit balance broken on the channel net.sw0 port 5 -> net.sw35 port 6, VC 0",
+                "(credits lost)"});
 }
 
 // PFC: PAUSE frames lost on a channel into the congested switch: its headroom overflows.

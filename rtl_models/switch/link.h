@@ -141,6 +141,17 @@ class FlitLine {
     }
     m_runs.push_unbounded(Run{arrival, f.pkt, f.seq, f.vc, static_cast<uint8_t>(1 | (f.tail ? kTail : 0))});
   }
+  // Phits of VC `vc` in the line landing by cycle `upto` (the end-of-run credit balance;
+  // not on the hot path).
+  uint64_t phits_on(uint8_t vc, uint64_t upto) const {
+    uint64_t n = 0;
+    for (uint32_t i = 0; i < m_runs.size(); ++i) {
+      const Run& r = m_runs.at(i);
+      if (r.vc != vc || r.cycle > upto) continue;
+      n += std::min<uint64_t>(r.count(), upto - r.cycle + 1);
+    }
+    return n;
+  }
   // Arrival cycle of the first tail phit in the line, UINT64_MAX if none.
   uint64_t tail_cycle() const {
     for (uint32_t i = 0; i < m_runs.size(); ++i)
@@ -234,6 +245,15 @@ class CreditLine {
     }
     q.push_unbounded(Run{arrival, kind == FlowMsg::Credit ? count : 1, kind});
     ++m_pending;
+  }
+  // Credits for VC `vc` in the line (the end-of-run credit balance; not on the hot path).
+  uint64_t credits_on(uint8_t vc) const {
+    if (vc >= m_nvc) return 0;
+    uint64_t n = 0;
+    const RingBuffer<Run>& q = m_vc[vc];
+    for (uint32_t i = 0; i < q.size(); ++i)
+      if (q.at(i).kind == FlowMsg::Credit) n += q.at(i).count;
+    return n;
   }
   // Cache hint (no effect on the contents).
   void prefetch_front() const {
@@ -347,6 +367,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   }
   bool get_direct_mem_ptr(LinkMsg&, tlm::tlm_dmi&) override { return false; }
   unsigned int transport_dbg(LinkMsg&) override { return 0; }
+  uint64_t latency_cycles() const { return m_latency_cycles; }
 
  private:
   sc_core::sc_time m_latency;

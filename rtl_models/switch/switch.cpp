@@ -1031,6 +1031,26 @@ uint32_t Switch::data_phits_in(int port) const {
   return phits_of(m_ivc[static_cast<size_t>(port)], m_in_data[static_cast<size_t>(port)], seen());
 }
 
+int64_t Switch::credits_held_in(int port, int vc, uint64_t sender_cycle) const {
+  const InVc& iv = m_ivc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
+  const LinkRx& rx = *m_in[static_cast<size_t>(port)];
+  int64_t n = static_cast<int64_t>(iv.buf.size()) +
+              static_cast<int64_t>(rx.line.phits_on(static_cast<uint8_t>(vc), sender_cycle + rx.latency_cycles()));
+  if (iv.credited) {  // the connected packet's remaining phits: credited when its tail landed
+    for (uint32_t j = 0; j < iv.buf.size(); ++j)
+      if (iv.buf.at(j).tail) {
+        n -= j + 1;
+        break;
+      }
+  }
+  return n;
+}
+
+int64_t Switch::credits_held_out(int port, int vc) const {
+  const OutVc& ov = m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
+  return static_cast<int64_t>(ov.cr.credits) + static_cast<int64_t>(m_out[static_cast<size_t>(port)]->credits.credits_on(static_cast<uint8_t>(vc)));
+}
+
 uint64_t Switch::buffered_phits() const {
   uint64_t landing = 0;  // filed, still to land
   const uint64_t now = seen();

@@ -185,6 +185,17 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   const uint32_t* in_xoff(int port, int vc) const { return &m_ivc[port][vc].pfc.xoff; }
   const int32_t* xbar_connection(int port, int vc) const { return &m_ivc[port][vc].xbar_out; }
   uint64_t buffered_phits() const;
+  // The credit balance of a channel (credit flow control, checked at the end of a run,
+  // tb/network.h): for input VC (port, vc), the phits that hold one of the sender's credits
+  // (in the buffer, or on the link toward it and sent by the sender's cycle
+  // `sender_cycle`: a sender puts the rest of a packet on the link ahead and spends their
+  // credits as they leave; less those whose credits are on their way back already); for
+  // output VC (port, vc), the credits held here (landed or taken ahead) and on the link
+  // back, and the buffer size they count; the last cycle this switch ran.
+  int64_t credits_held_in(int port, int vc, uint64_t sender_cycle) const;
+  uint64_t last_run() const { return seen(); }
+  int64_t credits_held_out(int port, int vc) const;
+  int32_t credit_capacity(int port, int vc) const { return m_ovc[static_cast<size_t>(port)][static_cast<size_t>(vc)].cr.cap; }
   // The switch's conditional forwarding table, null unless its routing forwards by table.
   const ForwardingTable* table() const { return m_table.get(); }
   // The mechanism units' observable values (VCD and per-switch series), in unit order.
