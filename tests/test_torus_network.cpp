@@ -171,6 +171,24 @@ TEST(TorusNetwork, GalInjectionQueuesAreLosslessAndMinimalWhenUncongested) {
   }
 }
 
+// gal.tie (GAL sec. IV.E, docs/repro-gal.md): past saturation on UR the published rule
+// (lower) drifts T to T_min and GAL collapses to non-minimal routing; a tie that raises T
+// keeps it minimal-first and carries far more. Echoed only away from the default.
+TEST(TorusNetwork, GalTieRaiseStaysStablePastSaturation) {
+  const std::string common = "routing=gal topology.terminal_ports=4 switch.vcs.injection=4 traffic=un load=1.1 "
+                             "warmup_cycles=3000 measure_cycles=3000 ";
+  const ScflyRun lower = run_scfly(torus_config(), common);
+  const ScflyRun raise = run_scfly(torus_config(), common + "gal.tie=raise");
+  expect_ok(lower);
+  expect_ok(raise);
+  EXPECT_FALSE(lower.json["config"]["gal"].contains("tie"));
+  EXPECT_EQ(raise.json["config"]["gal"]["tie"], "raise");
+  EXPECT_LT(metrics(lower)["accepted_load"].get<double>(), 0.6);
+  EXPECT_GT(metrics(lower)["nonminimal_fraction"].get<double>(), 0.3);
+  EXPECT_GT(metrics(raise)["accepted_load"].get<double>(), 0.75);
+  EXPECT_LT(metrics(raise)["nonminimal_fraction"].get<double>(), 0.1);
+}
+
 // Terminal bandwidth: with one terminal port a node accepts at most 1 phit/cycle, so NN
 // (whose network bound is 4 on the 8-ary 2-cube) is capped at 1; with four it carries more
 // than twice that, every port is used both ways, and everything drains. GAL's injection
@@ -272,6 +290,7 @@ TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
   EXPECT_NE(err("routing=gal gal.sets=3").find("gal.sets"), std::string::npos);
   EXPECT_NE(err("routing=gal gal.t_min=9 gal.t_max=4").find("gal.t_min"), std::string::npos);
   EXPECT_NE(err("routing=gal gal.threshold=200").find("gal.threshold"), std::string::npos);
+  EXPECT_NE(err("routing=gal gal.tie=up").find("config key 'gal.tie': value 'up'"), std::string::npos);
   EXPECT_NE(err("topology.kind=mesh routing=gal").find("not allowed on 8-ary 2-mesh"), std::string::npos);
   EXPECT_NE(err("topology.terminal_ports=9").find("topology.terminal_ports"), std::string::npos);
   EXPECT_NE(err("'traffic=mix(nn:1,adv+1:1)'").find("mix component adv+1"), std::string::npos);
