@@ -173,7 +173,8 @@ TEST(TorusNetwork, GalInjectionQueuesAreLosslessAndMinimalWhenUncongested) {
 
 // gal.tie (GAL sec. IV.E, docs/repro-gal.md): past saturation on UR the published rule
 // (lower) drifts T to T_min and GAL collapses to non-minimal routing; a tie that raises T
-// keeps it minimal-first and carries far more. Echoed only away from the default.
+// keeps it minimal-first and carries far more, as long as a full minimal queue does not
+// pass T. Echoed only away from the default.
 TEST(TorusNetwork, GalTieRaiseStaysStablePastSaturation) {
   const std::string common = "routing=gal topology.terminal_ports=4 switch.vcs.injection=4 traffic=un load=1.1 "
                              "warmup_cycles=3000 measure_cycles=3000 ";
@@ -187,6 +188,17 @@ TEST(TorusNetwork, GalTieRaiseStaysStablePastSaturation) {
   EXPECT_GT(metrics(lower)["nonminimal_fraction"].get<double>(), 0.3);
   EXPECT_GT(metrics(raise)["accepted_load"].get<double>(), 0.75);
   EXPECT_LT(metrics(raise)["nonminimal_fraction"].get<double>(), 0.1);
+  // Once the minimal injection queues are full (8-packet queues fill within the warm-up)
+  // T = T_max = the depth sends the excess the long way; T_max one above the depth lets a
+  // full minimal queue hold the head back instead, and GAL stays minimal.
+  const ScflyRun full = run_scfly(torus_config(), common + "gal.tie=raise gal.queue_depth=8");
+  const ScflyRun above = run_scfly(torus_config(), common + "gal.tie=raise gal.queue_depth=8 gal.t_max=9");
+  expect_ok(full);
+  expect_ok(above);
+  EXPECT_LT(metrics(full)["accepted_load"].get<double>(), 0.7);
+  EXPECT_GT(metrics(full)["nonminimal_fraction"].get<double>(), 0.15);
+  EXPECT_GT(metrics(above)["accepted_load"].get<double>(), 0.75);
+  EXPECT_LT(metrics(above)["nonminimal_fraction"].get<double>(), 0.05);
 }
 
 // Terminal bandwidth: with one terminal port a node accepts at most 1 phit/cycle, so NN
