@@ -19,6 +19,13 @@
 // it). With `adaptive` false T stays at its initial value (the fixed-threshold GAL of
 // Fig. 13).
 //
+// A tie (dD = 0) lowers T in the rule as published (`tie` Lower, gal.tie: lower). In a
+// steady state the two counts have the same mean, so ties make T drift to T_min and GAL
+// unstable past saturation (docs/repro-gal.md). Two other readings of "if the throughput
+// has decreased, increment T, else decrement it" are options: Hold (a tie leaves T
+// unchanged; only a strict rise lowers T) and Raise (a tie raises T: T falls only when the
+// departures rose, so a steady state drifts to T_max).
+//
 // Implementation: event-driven, so 64 x 64 controllers of an 8-ary 2-cube cost nothing
 // while idle. departure(t) records a departure time; value(t) applies every update instant
 // up to t from the recorded times (at most n1 + n2 cycles of them are kept); an idle span
@@ -33,11 +40,15 @@
 
 namespace scfly {
 
+// What an update with dD = 0 does (gal.tie).
+enum class GalTie : uint8_t { Lower, Hold, Raise };
+
 struct GalThresholdParams {
   uint32_t t_min = 2, t_max = 128;
   uint32_t n1 = 50, n2 = 20;
   uint32_t t0 = 2;        // initial T (and the fixed T when not adaptive)
   bool adaptive = true;
+  GalTie tie = GalTie::Lower;
 };
 
 class GalThreshold {
@@ -59,16 +70,22 @@ class GalThreshold {
       while (m_head < m_dep.size() && m_dep[m_head] < horizon) ++m_head;
       if (m_head == m_dep.size()) {
         // Nothing recorded in the windows of u and every later instant up to t: each of
-        // them sees dD = 0 and lowers T by one.
+        // them sees dD = 0 (a tie).
         const uint64_t steps = (t - u) / n2 + 1;
-        m_t = m_t > p.t_min && m_t - p.t_min > steps ? static_cast<uint32_t>(m_t - steps) : p.t_min;
+        if (p.tie == GalTie::Lower)
+          m_t = m_t > p.t_min && m_t - p.t_min > steps ? static_cast<uint32_t>(m_t - steps) : p.t_min;
+        else if (p.tie == GalTie::Raise)
+          m_t = m_t < p.t_max && p.t_max - m_t > steps ? static_cast<uint32_t>(m_t + steps) : p.t_max;
         u += steps * n2;
         break;
       }
       const int64_t now_sum = count(u - std::min(u, n1), u);
       const int64_t then_sum = u >= n2 ? count(u - n2 - std::min(u - n2, n1), u - n2) : 0;
-      if (now_sum - then_sum < 0) m_t = m_t < p.t_max ? m_t + 1 : p.t_max;
-      else m_t = m_t > p.t_min ? m_t - 1 : p.t_min;
+      const int64_t dD = now_sum - then_sum;
+      const bool up = dD < 0 || (dD == 0 && p.tie == GalTie::Raise);
+      const bool down = dD > 0 || (dD == 0 && p.tie == GalTie::Lower);
+      if (up) m_t = m_t < p.t_max ? m_t + 1 : p.t_max;
+      else if (down) m_t = m_t > p.t_min ? m_t - 1 : p.t_min;
       u += n2;
     }
     m_next = u;

@@ -337,6 +337,10 @@ void validate(ParseState& s) {
                       "gal.adaptive: true; the initial threshold must lie in [gal.t_min, gal.t_max] = [" +
                       std::to_string(th.t_min) + ", " + std::to_string(th.t_max) + "]");
   if (c.sw.rtl_gal_threshold) {
+    if (th.tie != GalTie::Lower)
+      throw ConfigError(std::string("config key 'gal.tie': value '") + (th.tie == GalTie::Hold ? "hold" : "raise") +
+                        "' is not allowed with rtl gal_threshold; the RTL controller implements the rule as "
+                        "published (lower)");
     // The RTL controller's widths (rtl_models/interface/widths.def).
     if (th.n1 > static_cast<uint32_t>(kGalN1Max))
       throw ConfigError("config key 'gal.n1': value " + std::to_string(th.n1) + " is not allowed with rtl "

@@ -584,6 +584,19 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t0; })
       .echo_if(torus_only, "echoed for a torus or mesh")
       .doc("t_min", "packets, in [t_min, t_max] when adaptive", "the fixed T, or the controller's initial T");
+  K(t, "gal.tie")
+      .choice(std::vector<std::tuple<std::string, GalTie, std::string>>{
+                  {"lower", GalTie::Lower, "the rule as published: dD >= 0 lowers T"},
+                  {"hold", GalTie::Hold, "dD = 0 leaves T unchanged"},
+                  {"raise", GalTie::Raise, "dD <= 0 raises T: T falls only when the departures rose"}},
+              [](SimConfig& c) -> GalTie& { return c.routing_prm.gal.threshold.tie; })
+      .def(sv("lower"))
+      .echo_if([](const SimConfig& c) { return c.routing_prm.gal.threshold.tie != GalTie::Lower; },
+               "echoed when not lower")
+      .doc("lower", "",
+           "what a threshold update with unchanged departures (dD = 0) does (GAL §IV.E): lower T (the rule as "
+           "published; drifts to t_min in a steady state), hold it, or raise it (stable past saturation; "
+           "docs/repro-gal.md)");
   K(t, "gal.n1")
       .integer(1, 1000000, "cycles")
       .def(iv(50))

@@ -203,6 +203,7 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml", {"routing=t-par", "tugal.par_set=source"}},
            {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
            {"torus-8x8.yaml", {"routing=chaos", "chaos.multiqueue=8"}},
+           {"torus-8x8.yaml", {"routing=gal", "gal.tie=raise"}},
            {"torus-8x8.yaml", {}},
            {"torus-8x8.yaml", {"topology.kind=mesh"}}})
     out.push_back(load_config(cfg + file, ov));

@@ -203,6 +203,7 @@ TEST(RtlNetwork, TorusRtlRequestsAreValidated) {
   refused(tiny_config(), "routing=min --rtl quadrant", "block 'quadrant' is a torus/mesh unit");
   refused(torus_config(), "routing=min-ad topology.k=300 topology.n=1 --rtl quadrant", "topology.k <= 255");
   refused(torus_config(), "routing=gal gal.n1=257 --rtl gal_threshold", "config key 'gal.n1': value 257");
+  refused(torus_config(), "routing=gal gal.tie=raise --rtl gal_threshold", "config key 'gal.tie': value 'raise'");
 }
 
 // GAL's RTL threshold controllers trace into the VCD under their NIC

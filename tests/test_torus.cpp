@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <functional>
 #include <map>
 #include <set>
@@ -608,8 +609,8 @@ struct NaiveThreshold {
     if (!p.adaptive || c == 0 || c % p.n2 != 0) return;
     const int64_t u = static_cast<int64_t>(c);
     const int64_t dD = sum(u - p.n1, u) - sum(u - p.n2 - p.n1, u - p.n2);
-    if (dD < 0) t = std::min(t + 1, p.t_max);
-    else t = t > p.t_min ? t - 1 : p.t_min;
+    if (dD < 0 || (dD == 0 && p.tie == GalTie::Raise)) t = std::min(t + 1, p.t_max);
+    else if (dD > 0 || p.tie == GalTie::Lower) t = t > p.t_min ? t - 1 : p.t_min;
   }
 };
 
@@ -624,6 +625,9 @@ TEST(GalThreshold, EqualsTheClockedDefinitionWhateverTheQueryPattern) {
   cases.push_back({GalThresholdParams{0, 5, 7, 13, 3, true}, "n2 > n1, narrow clamps"});
   cases.push_back({GalThresholdParams{1, 9, 4, 1, 5, true}, "n2 = 1"});
   cases.push_back({GalThresholdParams{2, 128, 50, 20, 17, false}, "fixed"});
+  cases.push_back({GalThresholdParams{2, 128, 50, 20, 2, true, GalTie::Hold}, "paper, tie holds"});
+  cases.push_back({GalThresholdParams{2, 128, 50, 20, 2, true, GalTie::Raise}, "paper, tie raises"});
+  cases.push_back({GalThresholdParams{0, 5, 7, 13, 3, true, GalTie::Raise}, "tie raises, n2 > n1"});
   const size_t cycles = 6000;
   for (const Case& cs : cases)
     for (int pattern = 0; pattern < 4; ++pattern) {
@@ -665,6 +669,46 @@ TEST(GalThreshold, EqualsTheClockedDefinitionWhateverTheQueryPattern) {
         EXPECT_LT(lo, hi) << "the threshold never moved";
       }
     }
+}
+
+// gal.tie: an idle set sees dD = 0 at every update; `hold` keeps T, `raise` raises it to
+// T_max. Under a constant departure rate `raise` drifts T to T_max (the tie is the most
+// likely outcome at S = N rates), `hold` leaves it a driftless walk (away from T_min most
+// of the time, where the published rule `lower` pins it).
+TEST(GalThreshold, TieReadingsHoldOrRaiseT) {
+  const GalThresholdParams hold{2, 128, 50, 20, 100, true, GalTie::Hold};
+  const GalThresholdParams raise{2, 128, 50, 20, 100, true, GalTie::Raise};
+  GalThreshold h(hold), r(raise);
+  EXPECT_EQ(h.value(1000000, hold), 100u);
+  EXPECT_EQ(r.value(20 * 10, raise), 110u);
+  EXPECT_EQ(r.value(1000000, raise), 128u);
+  for (const double rate : {0.007, 0.44}) {
+    SCOPED_TRACE("departure rate " + std::to_string(rate));
+    GalThresholdParams pr = raise, ph = hold, pl = hold;
+    pr.t0 = 2;
+    ph.t0 = pl.t0 = 64;
+    pl.tie = GalTie::Lower;
+    GalThreshold tr(pr), th(ph), tl(pl);
+    Rng rng(3, StreamKind::Traffic, static_cast<uint64_t>(rate * 1000));
+    uint64_t t_max_at = 0, hold_at_min = 0, lower_at_min = 0;
+    const uint64_t cycles = 60000;
+    for (uint64_t c = 0; c < cycles; ++c) {
+      if (tr.value(c, pr) == pr.t_max && t_max_at == 0) t_max_at = c;
+      hold_at_min += th.value(c, ph) == ph.t_min;
+      lower_at_min += tl.value(c, pl) == pl.t_min;
+      if (rng.uniform() < rate) {
+        tr.departure(c);
+        th.departure(c);
+        tl.departure(c);
+      }
+    }
+    EXPECT_GT(t_max_at, 0u) << "raise: T never reached T_max from T_min";
+    if (rate < 0.1) {
+      EXPECT_LT(t_max_at, 5000u);
+    }
+    EXPECT_LT(hold_at_min * 4, cycles) << "hold: T pinned at T_min";
+    EXPECT_GT(lower_at_min, 2 * hold_at_min + cycles / 10) << "lower: expected at T_min far more often than hold";
+  }
 }
 
 // An idle set: every update sees dD = 0 and lowers T by one down to T_min; a falling

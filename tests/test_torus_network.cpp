@@ -171,6 +171,36 @@ TEST(TorusNetwork, GalInjectionQueuesAreLosslessAndMinimalWhenUncongested) {
   }
 }
 
+// gal.tie (GAL sec. IV.E, docs/repro-gal.md): past saturation on UR the published rule
+// (lower) drifts T to T_min and GAL collapses to non-minimal routing; a tie that raises T
+// keeps it minimal-first and carries far more, as long as a full minimal queue does not
+// pass T. Echoed only away from the default.
+TEST(TorusNetwork, GalTieRaiseStaysStablePastSaturation) {
+  const std::string common = "routing=gal topology.terminal_ports=4 switch.vcs.injection=4 traffic=un load=1.1 "
+                             "warmup_cycles=3000 measure_cycles=3000 ";
+  const ScflyRun lower = run_scfly(torus_config(), common);
+  const ScflyRun raise = run_scfly(torus_config(), common + "gal.tie=raise");
+  expect_ok(lower);
+  expect_ok(raise);
+  EXPECT_FALSE(lower.json["config"]["gal"].contains("tie"));
+  EXPECT_EQ(raise.json["config"]["gal"]["tie"], "raise");
+  EXPECT_LT(metrics(lower)["accepted_load"].get<double>(), 0.6);
+  EXPECT_GT(metrics(lower)["nonminimal_fraction"].get<double>(), 0.3);
+  EXPECT_GT(metrics(raise)["accepted_load"].get<double>(), 0.75);
+  EXPECT_LT(metrics(raise)["nonminimal_fraction"].get<double>(), 0.1);
+  // Once the minimal injection queues are full (8-packet queues fill within the warm-up)
+  // T = T_max = the depth sends the excess the long way; T_max one above the depth lets a
+  // full minimal queue hold the head back instead, and GAL stays minimal.
+  const ScflyRun full = run_scfly(torus_config(), common + "gal.tie=raise gal.queue_depth=8");
+  const ScflyRun above = run_scfly(torus_config(), common + "gal.tie=raise gal.queue_depth=8 gal.t_max=9");
+  expect_ok(full);
+  expect_ok(above);
+  EXPECT_LT(metrics(full)["accepted_load"].get<double>(), 0.7);
+  EXPECT_GT(metrics(full)["nonminimal_fraction"].get<double>(), 0.15);
+  EXPECT_GT(metrics(above)["accepted_load"].get<double>(), 0.75);
+  EXPECT_LT(metrics(above)["nonminimal_fraction"].get<double>(), 0.05);
+}
+
 // Terminal bandwidth: with one terminal port a node accepts at most 1 phit/cycle, so NN
 // (whose network bound is 4 on the 8-ary 2-cube) is capped at 1; with four it carries more
 // than twice that, every port is used both ways, and everything drains. GAL's injection
@@ -272,6 +302,7 @@ TEST(TorusNetwork, ConfigErrorsNameTheKeyAndWhatIsAllowed) {
   EXPECT_NE(err("routing=gal gal.sets=3").find("gal.sets"), std::string::npos);
   EXPECT_NE(err("routing=gal gal.t_min=9 gal.t_max=4").find("gal.t_min"), std::string::npos);
   EXPECT_NE(err("routing=gal gal.threshold=200").find("gal.threshold"), std::string::npos);
+  EXPECT_NE(err("routing=gal gal.tie=up").find("config key 'gal.tie': value 'up'"), std::string::npos);
   EXPECT_NE(err("topology.kind=mesh routing=gal").find("not allowed on 8-ary 2-mesh"), std::string::npos);
   EXPECT_NE(err("topology.terminal_ports=9").find("topology.terminal_ports"), std::string::npos);
   EXPECT_NE(err("'traffic=mix(nn:1,adv+1:1)'").find("mix component adv+1"), std::string::npos);
