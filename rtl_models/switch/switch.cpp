@@ -42,6 +42,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   if (prm.credit_at_grant && !prm.out_in_credit_loop)
     throw std::invalid_argument("switch.credit_return packet needs switch.output_credits inside");
   m_credit_at_grant = prm.credit_at_grant;
+  m_pfc_host_credits = m_pfc && prm.pfc_host_credits;
   m_eject_idle = prm.eject_on_idle_host;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
@@ -748,8 +749,13 @@ void Switch::traverse_crossbar(uint64_t now) {
             }
             m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
           }
-        } else if (iv.pfc.drained(iv.buf.size(), m_xon[c.in_port])) {  // resume the sender
-          m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
+        } else {
+          // source.when_full skip under PFC: the host input buffer also returns a credit per
+          // phit, for the NIC's room check only (it never gates the link, PFC does).
+          if (m_pfc_host_credits && m_is_host[c.in_port]) [[unlikely]]
+            m_in[c.in_port]->send_credit(c.in_vc, now);
+          if (iv.pfc.drained(iv.buf.size(), m_xon[c.in_port]))  // resume the sender
+            m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
         }
       }
     }
@@ -1063,6 +1069,17 @@ uint32_t Switch::queued_for_output(int port) const {
   const uint64_t now = seen();
   for_each_waiting_for(port, [&](const InVc& iv) { n += iv.landed(now); });
   return n;
+}
+
+uint32_t Switch::output_phits(int port) const {
+  return phits_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)], 0);
+}
+
+const Packet* Switch::first_output_packet(int port) const {
+  const auto& vcs = m_ovc[static_cast<size_t>(port)];
+  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v)
+    if (!vcs[v].buf.empty()) return &m_ctx.pool[vcs[v].buf.front().pkt];
+  return nullptr;
 }
 
 const Packet* Switch::last_packet_out(int port) const {
