@@ -551,7 +551,10 @@ std::vector<KeySpec> build() {
            "the landed phits of every input data VC whose routed head waits for the port (the virtual output queue), "
            "the culprit being the packet whose arrival was sampled; `output`, the port's output data VCs only, the "
            "culprit being the first data packet in them (FOGSim's IOQ congestion point reads its output FIFO and "
-           "takes the first non-CNM packet from the head; an empty output queue sends no CNM)");
+           "takes the first non-CNM packet from the head; an empty output queue sends no CNM). An output VC is "
+           "filled by one connection at a time, so with `switch.crossbar: connections` (one phit per cycle, the "
+           "link's rate) a port whose traffic takes one VC never queues more than about a packet there: use "
+           "`output` with `switch.crossbar: transfer`, as FOGSim's IOQ switch does");
   K(t, "qcn.local_update_port")
       .choice(std::vector<std::tuple<std::string, QcnLocalPort, std::string>>{
                   {"sampled", QcnLocalPort::Sampled, "the port whose congestion point fired"},
@@ -1224,9 +1227,10 @@ std::vector<KeySpec> build() {
            "the unbounded source queue (the offered load is generated whatever the network accepts); `skip` does "
            "not generate it, as FOGSim's hosts do (generated load falls to what the network accepts; counter "
            "`source_skipped_generations`). Under `switch.flow_control: pfc` the injection link still pauses and "
-           "resumes on PFC frames; with `skip` the switch also returns one credit per phit leaving its host input "
-           "buffer, used only for this room check (the buffer's free phits as the NIC sees them one host-link "
-           "latency later, as under credit flow control)");
+           "resumes on PFC frames; with `skip` the switch also returns a packet's credits from its host input "
+           "buffer when the packet is granted the crossbar (FOGSim's input buffer frees a packet's room then), "
+           "used only for this room check (the buffer's room as the NIC sees it one host-link latency later, as "
+           "under credit flow control)");
 
   K(t, "source.injection_vc")
       .run_only()

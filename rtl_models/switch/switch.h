@@ -113,8 +113,9 @@ struct SwitchParams {
   // a packet whole at its grant); phit (false): one credit per phit as it leaves. Needs
   // out_in_credit_loop (every sender spends a packet's credits at its start).
   bool credit_at_grant = false;
-  // Under PFC: host input buffers also return one credit per phit leaving them, which the
-  // NIC counts for source.when_full: skip (set with it; the link is still gated by PFC).
+  // Under PFC: host input buffers also return a packet's credits when it is granted the
+  // crossbar, which the NIC counts for source.when_full: skip (set with it; the link is
+  // still gated by PFC).
   bool pfc_host_credits = false;
   // switch.ejection_grant: host-idle: a packet for a host is granted the crossbar only while
   // that host's link is idle (the node is not receiving a packet), at most one per allocator
@@ -438,9 +439,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // switch.pipeline_position: output: cycles a head waits in its output buffer after
   // crossing (the input side then has m_pipeline = 0); 0 otherwise.
   int m_out_delay = 0;
-  // switch.credit_return: packet (SwitchParams::credit_at_grant).
+  // switch.credit_return: packet (SwitchParams::credit_at_grant); under PFC, pfc_host_credits.
   bool m_credit_at_grant = false;
-  bool m_pfc_host_credits = false;  // SwitchParams::pfc_host_credits (under PFC)
   // switch.ejection_grant: host-idle (SwitchParams::eject_on_idle_host): per port, the
   // phits granted toward a host and not yet in its ejection buffer, and the allocator pass
   // (the allocator's pass_id()) that last granted it.
