@@ -33,9 +33,9 @@ Variants (all with FOGSim's allocator: 2 passes, transit priority):
           switch/ioqSwitchModule.cc:498, :512-516)
   fogioq  fogq + the rest of FOGSim's IOQ switch (transfer crossbar, one output FIFO per port,
           credits at the grant, XbarDelay at the output, consume port on idle host)
-  fogioql fogioq + qcn.local_update_port=minimal (switch/ioqSwitchModule.cc:546-550);
-          = sc_main/configs/qcn-fogsim-tiny.yaml with FOGSim's allocator
-  fogioqlt fogioql + qcn.sampling_clock=time (FOGSim's cycle-timer sampling)
+  fogioql fogioq + qcn.local_update_port=minimal (switch/ioqSwitchModule.cc:546-550)
+  fogioqlt fogioql + qcn.sampling_clock=time (FOGSim's cycle-timer sampling);
+          = sc_main/configs/qcn-fogsim-tiny.yaml
   pfcskip pfc + source.when_full=skip (FOGSim's generator under PFC)
 Variants with no JSON in --scfly-json keep their committed CSVs and totals rows.
 Definitions (settling, F, times): compare_qcn_fogsim.py's docstring. P_mid = mean over the 27

@@ -12,9 +12,9 @@
 #            fogql:  fogq + qcn.local_update_port=minimal (FOGSim's local update: the culprit's
 #                    minimal port)
 #            fogioq: fogq + FOGSim's remaining IOQ structure (scfly_run_d484.sh's fogio keys)
-#            fogioql: fogioq + qcn.local_update_port=minimal; = sc_main/configs/qcn-fogsim-tiny.yaml
-#                    with FOGSim's allocator
-#            fogioqlt: fogioql + qcn.sampling_clock=time (FOGSim samples on a cycle timer)
+#            fogioql: fogioq + qcn.local_update_port=minimal
+#            fogioqlt: fogioql + qcn.sampling_clock=time (FOGSim samples on a cycle timer);
+#                    = sc_main/configs/qcn-fogsim-tiny.yaml
 #            pfcskip: pfc + source.when_full=skip (FOGSim's generator under PFC)
 #   SET      tiny_un2adv, tiny_adv2un (change at 20,000, run 140,000), tinylong_adv2un (change
 #            at 100,000, run 220,000), tiny_un2adv_short (the first 0.1 ms after the change:
