@@ -6,6 +6,8 @@ namespace scfly {
 
 const char* to_string(QcnSampling s) { return s == QcnSampling::Input ? "input" : "output"; }
 const char* to_string(QcnClock c) { return c == QcnClock::Time ? "time" : "packets"; }
+const char* to_string(QcnCpQueue q) { return q == QcnCpQueue::Output ? "output" : "waiting"; }
+const char* to_string(QcnLocalPort p) { return p == QcnLocalPort::Minimal ? "minimal" : "sampled"; }
 
 uint32_t qcn_feedback(uint32_t q, uint32_t q_old, uint32_t qeq, uint32_t w) {
   const int64_t raw = (static_cast<int64_t>(q) - qeq) + static_cast<int64_t>(w) * (static_cast<int64_t>(q) - q_old);

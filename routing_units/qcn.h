@@ -58,6 +58,23 @@ const char* to_string(QcnSampling s);
 // flows, so a paused, congested port is sampled too (FOGSim samples on a cycle counter).
 enum class QcnClock : uint8_t { Packets, Time };
 const char* to_string(QcnClock c);
+// What an output-sampling congestion point reads as the port's queue Q, and where its
+// culprit comes from. `waiting`: the port's output data VCs plus every input data VC whose
+// routed head waits for the port (SwitchState::queued_for_output, the virtual output
+// queue); the culprit is the packet whose arrival triggered the sample (time-paced: one of
+// that queue drawn at random). `output`: the port's output data VCs only, and the culprit is
+// the first data packet in them (FOGSim's IOQ congestion point reads the port's output FIFO,
+// `switch/ioqSwitchModule.cc:498` of fuentesp/fogsim, and takes the first non-CNM packet
+// from its head, `:512-516`); a sample of an empty output queue sends nothing.
+enum class QcnCpQueue : uint8_t { Waiting, Output };
+const char* to_string(QcnCpQueue q);
+// Which port a local update (a culprit from one of this switch's own hosts) decreases.
+// `sampled`: the port whose congestion point fired (the CNM would come back to it).
+// `minimal`: the culprit's minimal output port at this switch, as FOGSim does
+// (`routing->minOutputPort(culprit->destId)`, `switch/ioqSwitchModule.cc:546-550`), which
+// differs from the sampled port when the culprit was misrouted through it.
+enum class QcnLocalPort : uint8_t { Sampled, Minimal };
+const char* to_string(QcnLocalPort p);
 
 // Table I defaults. Queue sizes are in phits; qeq is a fraction of the sampled buffer.
 struct QcnParams {
@@ -75,6 +92,8 @@ struct QcnParams {
   uint32_t th1 = 0, th2 = 30;       // feedback-comparison thresholds
   uint32_t p_min = 0;               // probability floor, fixed point (not in the paper)
   uint16_t cnm_phits = 0;           // CNM frame size; 0 = one data packet (as FOGSim)
+  QcnCpQueue cp_queue = QcnCpQueue::Waiting;        // output sampling: what Q reads (above)
+  QcnLocalPort local_port = QcnLocalPort::Sampled;  // the port a local update decreases
 };
 
 // Quantized feedback 0..63 (formula above). qeq >= 1.

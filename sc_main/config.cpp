@@ -368,6 +368,9 @@ void validate(ParseState& s) {
     throw ConfigError("config key 'qcn.source_processing': value true is not allowed with qcn.sampling: output; "
                       "source processing is the input-sampling variant (paper sec. 3.3.1), output sampling "
                       "already notifies S_out's own port");
+  if (q.cp_queue == QcnCpQueue::Output && q.sampling != QcnSampling::Output)
+    throw ConfigError("config key 'qcn.cp_queue': value output is not allowed with qcn.sampling: input; it chooses "
+                      "what an output-buffer congestion point reads; use waiting");
   AcorLevelParams& lp = c.routing_prm.acor.ctrl;
   Misroute pols[3];
   lp.levels = static_cast<uint32_t>(sequence_policies(c.routing_prm.acor.sequence, pols));

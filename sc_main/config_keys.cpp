@@ -537,6 +537,38 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> uint16_t& { return c.routing_prm.qcn.cnm_phits; })
       .doc("packet_phits", "1–4096, at most every local/global buffer",
            "CNM frame size (FOGSim sends packet-sized CNMs)");
+  K(t, "qcn.cp_queue")
+      .choice(std::vector<std::tuple<std::string, QcnCpQueue, std::string>>{
+                  {"waiting", QcnCpQueue::Waiting, "output VCs + input VCs waiting for the port"},
+                  {"output", QcnCpQueue::Output, "the output VCs only (FOGSim)"}},
+              [](SimConfig& c) -> QcnCpQueue& { return c.routing_prm.qcn.cp_queue; })
+      .def(sv("waiting"))
+      // Added after sweep databases existed: echoed only when output, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.routing_prm.qcn.cp_queue != QcnCpQueue::Waiting; },
+               "echoed when output")
+      .doc("waiting", "waiting, output; output needs qcn.sampling output",
+           "what an output congestion point reads as the port's queue Q: `waiting`, the port's output data VCs plus "
+           "the landed phits of every input data VC whose routed head waits for the port (the virtual output queue), "
+           "the culprit being the packet whose arrival was sampled; `output`, the port's output data VCs only, the "
+           "culprit being the first data packet in them (FOGSim's IOQ congestion point reads its output FIFO and "
+           "takes the first non-CNM packet from the head; an empty output queue sends no CNM). An output VC is "
+           "filled by one connection at a time, so with `switch.crossbar: connections` (one phit per cycle, the "
+           "link's rate) a port whose traffic takes one VC never queues more than about a packet there: use "
+           "`output` with `switch.crossbar: transfer`, as FOGSim's IOQ switch does");
+  K(t, "qcn.local_update_port")
+      .choice(std::vector<std::tuple<std::string, QcnLocalPort, std::string>>{
+                  {"sampled", QcnLocalPort::Sampled, "the port whose congestion point fired"},
+                  {"minimal", QcnLocalPort::Minimal, "the culprit's minimal output port (FOGSim)"}},
+              [](SimConfig& c) -> QcnLocalPort& { return c.routing_prm.qcn.local_port; })
+      .def(sv("sampled"))
+      // Added after sweep databases existed: echoed only when minimal, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.routing_prm.qcn.local_port != QcnLocalPort::Sampled; },
+               "echoed when minimal")
+      .doc("sampled", "sampled, minimal",
+           "the port a local update decreases (a congested sample whose culprit came from one of the switch's own "
+           "hosts, so its CNM would come back to this switch): `sampled`, the port whose congestion point fired; "
+           "`minimal`, the culprit's minimal output port at this switch, as FOGSim does (they differ when the "
+           "culprit was misrouted through the sampled port)");
 
   // ---- GAL (tori)
   K(t, "gal.sets")
@@ -1198,19 +1230,20 @@ std::vector<KeySpec> build() {
         if (s.c.routing == RoutingAlgo::Gal)
           return "config key 'source.when_full': value 'skip' is not allowed with routing gal (its packets wait in "
                  "GAL's injection queues, not in the switch's injection buffer); use queue";
-        if (s.c.sw.flow_control == FlowControl::Pfc)
-          return "config key 'source.when_full': value 'skip' needs switch.flow_control credit (the room it checks "
-                 "is the injection buffer's credits); use queue";
         return "";
       })
       // Added after sweep databases existed: echoed only when skip, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.source_when_full != SourceWhenFull::Queue; }, "echoed when skip")
-      .doc("queue", "queue, skip; skip not with routing gal or switch.flow_control pfc",
+      .doc("queue", "queue, skip; skip not with routing gal",
            "a packet generated while the switch's injection buffer has no room for it (its credits, over the "
            "injection VCs and terminal ports, less the packets already waiting at the node): `queue` keeps it in "
            "the unbounded source queue (the offered load is generated whatever the network accepts); `skip` does "
            "not generate it, as FOGSim's hosts do (generated load falls to what the network accepts; counter "
-           "`source_skipped_generations`)");
+           "`source_skipped_generations`). Under `switch.flow_control: pfc` the injection link still pauses and "
+           "resumes on PFC frames; with `skip` the switch also returns a packet's credits from its host input "
+           "buffer when the packet is granted the crossbar (FOGSim's input buffer frees a packet's room then), "
+           "used only for this room check (the buffer's room as the NIC sees it one host-link latency later, as "
+           "under credit flow control)");
 
   K(t, "source.injection_vc")
       .run_only()

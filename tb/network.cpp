@@ -118,6 +118,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     if (np.rtl_gal_threshold) np.sleep = false;  // its registers are clocked every cycle
   }
   SwitchParams sp = cfg.sw;
+  sp.pfc_host_credits = np.pfc && np.skip_when_full;  // the NIC's room check under PFC
   sp.scheduled = m_blocks;
   sp.packet_phits = static_cast<uint16_t>(cfg.packet_phits);
   // Construction order: switches, then NICs, unless `--shuffle-construction SEED` (a test

@@ -114,7 +114,9 @@ void Nic::start(TermPort& tp, PacketId id, int vc, uint64_t now) {
     f.tail = i + 1 == phits;
     tp.out->send(f, now, static_cast<uint32_t>(i));
   }
-  if (!m_prm.pfc) tp.credits[static_cast<size_t>(vc)] -= phits;
+  // Under PFC the credits count only for skip_when_full's room check (the switch returns
+  // them then, SwitchParams::pfc_host_credits); PFC alone gates the link.
+  if (!m_prm.pfc || m_prm.skip_when_full) tp.credits[static_cast<size_t>(vc)] -= phits;
   m_ctx.phit_moves += static_cast<uint64_t>(phits);
   tp.free_at = now + static_cast<uint64_t>(phits);
 }

@@ -24,6 +24,8 @@
 // source.when_full: skip (NicParams::skip_when_full, FOGSim's hosts): a generation that finds
 // no room for its packet in the injection buffer (credits over the ports' VCs, less the
 // packets waiting in the source queue) creates no packet (counter source_skipped_generations).
+// Under PFC the switch returns credits from the host input buffer for this check only
+// (SwitchParams::pfc_host_credits); the link itself still starts a packet on PFC's state.
 // The source queue is unbounded (it holds generation times only); the finite injection
 // buffer is the switch's host-port input buffer, reached with virtual cut-through (a head
 // leaves only when its injection VC has credits for the whole packet).

@@ -194,6 +194,7 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml", {"routing=ugal-l", "ugal.occupancy_scope=vc", "ugal.reevaluate=minimal"}},
            {"dfly-tiny.yaml", {"phases=[{start: 0, load: 0.2}, {start: 500, traffic: adv+1}]"}},
            {"qcn-tiny.yaml", {}},
+           {"qcn-tiny.yaml", {"qcn.cp_queue=output", "qcn.local_update_port=minimal", "source.when_full=skip"}},
            {"dfly-tiny.yaml",
             {"routing=ugal-l", "ugal.intermediate=other-groups", "ugal.segment_link=random", "ugal.multiplier=one-vs-two"}},
            {"dfly-tiny.yaml", {"routing=ugal-g", "ugal.vlb_set=i5src"}},

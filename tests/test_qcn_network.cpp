@@ -152,6 +152,79 @@ TEST(QcnNetwork, AnyHostsPerGlobalPortRunsAndMisroutes) {
   EXPECT_GT(num(r, "nonminimal_fraction"), 0.3);
 }
 
+std::string qcn_fogsim_tiny() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-fogsim-tiny.yaml"; }
+
+// Per-switch series of a qcn-fogsim-tiny run under ADV+1 from cold (1,000-cycle bins).
+nlohmann::json fogsim_tiny_series(const std::string& keys, int cycles) {
+  const ScflyRun r = run_scfly(qcn_fogsim_tiny(), "-q traffic=adv+1 warmup_cycles=0 measure_cycles=" +
+                                                      std::to_string(cycles) +
+                                                      " timeseries.bin_cycles=1000 timeseries.per_switch=true " + keys);
+  expect_ok(r);
+  return r.json.is_null() ? nlohmann::json() : r.json["timeseries"]["per_switch"];
+}
+
+// qcn.cp_queue: under ADV+1 on qcn-fogsim-tiny (output FIFOs inside the credit loop) the
+// mid switches' (0-2 of each group) hosts fill their injection buffers waiting for the
+// port toward S_out (switch 3), whose downstream buffer is full. `waiting` counts those
+// waiting packets in that port's Q: mid switches lower their port 4 before receiving any
+// CNM (local updates) and send CNMs themselves. `output` reads the port's output FIFO only,
+// which holds just what has credits: only the S_out switches, whose global port toward G+1
+// has a FIFO fed faster than its link, send CNMs, and a mid switch's port 4 falls only once
+// a CNM has arrived.
+TEST(QcnNetwork, OutputCpQueueFiresOnlyWhereTheOutputFifoFills) {
+  int mid_local[2] = {0, 0};
+  double mid_sent[2] = {0, 0}, sout_sent[2] = {0, 0};
+  const char* const modes[2] = {"waiting", "output"};
+  for (int m = 0; m < 2; ++m) {
+    const nlohmann::json ps = fogsim_tiny_series(std::string("qcn.cp_queue=") + modes[m], 30000);
+    if (ps.is_null()) return;
+    const auto &p = ps["qcn_p4_local"], &recv = ps["qcn_cnms_received"], &sent = ps["qcn_cnms_sent"];
+    for (size_t sw = 0; sw < 36; ++sw) {
+      (sw % 4 == 3 ? sout_sent : mid_sent)[m] += sent[sent.size() - 1][sw].get<double>();
+      if (sw % 4 == 3) continue;
+      for (size_t i = 0; i < p.size(); ++i)
+        if (p[i][sw].get<double>() < 100 && recv[i][sw].get<double>() == 0) {
+          ++mid_local[m];
+          break;
+        }
+    }
+  }
+  EXPECT_GE(mid_local[0], 3) << "waiting: mid switches lowering port 4 with no CNM received";
+  EXPECT_GT(mid_sent[0], 3.0);
+  EXPECT_EQ(mid_local[1], 0);
+  EXPECT_EQ(mid_sent[1], 0.0);
+  EXPECT_GT(sout_sent[1], 10.0);
+}
+
+// qcn.local_update_port: a P decrease at a switch that received no CNM in that bin is a
+// local update. Under ADV+1 every host's minimal port is port 6 (toward G+1) at S_out and
+// port 4 (toward S_out) at the mid switches. `minimal` lands every local update there;
+// `sampled` also lowers the port whose point fired when the culprit was misrouted through it.
+TEST(QcnNetwork, MinimalLocalUpdatesLandOnTheCulpritsMinimalPort) {
+  int at_min[2] = {0, 0}, elsewhere[2] = {0, 0};
+  const char* const modes[2] = {"sampled", "minimal"};
+  for (int m = 0; m < 2; ++m) {
+    const nlohmann::json ps =
+        fogsim_tiny_series(std::string("qcn.cp_queue=output qcn.local_update_port=") + modes[m], 80000);
+    if (ps.is_null()) return;
+    const auto& recv = ps["qcn_cnms_received"];
+    const std::pair<const char*, int> ports[] = {
+        {"qcn_p2_local", 2}, {"qcn_p3_local", 3}, {"qcn_p4_local", 4}, {"qcn_p5_global", 5}, {"qcn_p6_global", 6}};
+    for (const auto& [key, port] : ports) {
+      const auto& p = ps[key];
+      for (size_t sw = 0; sw < 36; ++sw)
+        for (size_t i = 1; i < p.size(); ++i)
+          if (p[i][sw].get<double>() < p[i - 1][sw].get<double>() &&
+              recv[i][sw].get<double>() == recv[i - 1][sw].get<double>())
+            ++(port == (sw % 4 == 3 ? 6 : 4) ? at_min : elsewhere)[m];
+    }
+  }
+  EXPECT_GT(at_min[0], 10);
+  EXPECT_GE(elsewhere[0], 3) << "sampled: local updates of a port that is not the culprit's minimal one";
+  EXPECT_GT(at_min[1], 10);
+  EXPECT_EQ(elsewhere[1], 0);
+}
+
 TEST(QcnNetwork, BadQcnKeysAreClearErrors) {
   struct Case {
     const char* args;
@@ -167,6 +240,9 @@ TEST(QcnNetwork, BadQcnKeysAreClearErrors) {
       {"min_cond.trigger=credits", "min_cond.trigger"},
       {"qcn.th2=64", "qcn.th2"},
       {"qcn.sampling_clock=sometimes", "qcn.sampling_clock"},
+      {"qcn.cp_queue=fifo", "qcn.cp_queue"},
+      {"qcn.sampling=input qcn.cp_queue=output", "qcn.cp_queue"},
+      {"qcn.local_update_port=nearest", "qcn.local_update_port"},
   };
   for (const Case& c : cases) {
     const ScflyRun r = run_scfly(qcn_tiny(), std::string("-q ") + c.args, false);

@@ -118,7 +118,8 @@ class QcnUnit final : public SwitchUnit {
  public:
   QcnUnit(int sw, const Dragonfly& topo, const QcnParams& q, uint16_t cnm_phits, uint32_t packet_phits, uint64_t seed,
           SimContext& ctx)
-      : m_sw(sw), m_topo(topo), m_q(q), m_cnm_phits(cnm_phits), m_first(topo.p()),
+      : m_sw(sw), m_topo(topo), m_q(q),
+        m_out_only(q.sampling == QcnSampling::Output && q.cp_queue == QcnCpQueue::Output), m_cnm_phits(cnm_phits), m_first(topo.p()),
         m_n(topo.radix() - topo.p()), m_ports(m_first, m_n, q), m_cp(static_cast<size_t>(m_n)),
         m_last_out(static_cast<size_t>(m_n), 0), m_last_in(static_cast<size_t>(m_n), 0),
         m_qeq(static_cast<size_t>(m_n), 1), m_pct(static_cast<size_t>(m_n), 100),
@@ -218,17 +219,22 @@ class QcnUnit final : public SwitchUnit {
   std::unique_ptr<QcnCpBlock> m_cp_rtl;   // ... and the block, shared by the ports' points
   // `arrival`: the sample was triggered by a packet entering the queue (the culprit, for
   // output sampling); otherwise (time-paced) a packet of the queue is drawn.
+  // qcn.cp_queue output (m_out_only): Q is the port's output data VCs only and the culprit
+  // their first packet (FOGSim's IOQ point, `switch/ioqSwitchModule.cc:498` and `:512-516`).
   void sample(int port, bool arrival) {
     const size_t k = static_cast<size_t>(port - m_first);
-    const uint32_t q = sat_queue(m_q.sampling == QcnSampling::Output ? m_state->queued_for_output(port)
-                                                                      : m_state->data_phits_in(port));
+    const uint32_t q = sat_queue(m_q.sampling == QcnSampling::Input ? m_state->data_phits_in(port)
+                                 : m_out_only                      ? m_state->output_phits(port)
+                                                                   : m_state->queued_for_output(port));
     const uint32_t fb = m_cp[k].sample(q, m_qeq[k], m_q.w);
     m_samples += q != 0;  // samples of an empty queue (also those a sleeping switch skips) are not counted
     if (fb == 0) return;
     ++m_congested;
     if (!m_cp[k].emits(m_rng, m_q.cnm_percent)) return;
     const Packet* victim = nullptr;
-    if (m_q.sampling == QcnSampling::Output && arrival) {
+    if (m_out_only) {
+      victim = m_state->first_output_packet(port);
+    } else if (m_q.sampling == QcnSampling::Output && arrival) {
       victim = m_state->last_packet_out(port);  // the frame whose arrival was sampled
     } else {
       m_scratch.clear();
@@ -247,7 +253,13 @@ class QcnUnit final : public SwitchUnit {
       // The victim came from one of this switch's hosts: the CNM would come back here, so
       // the switch updates the port that generated it at once (sec. 3.3.1, S_out).
       ++m_local;
-      m_ports.on_cnm(port, fb);
+      int local_port = port;
+      if (m_q.local_port == QcnLocalPort::Minimal && h.dst_switch != m_sw) {
+        // FOGSim's local update: the culprit's minimal port here (`switch/ioqSwitchModule.cc:546-550`).
+        RouteHeader hm = h;
+        local_port = route_min(m_topo, m_sw, hm, m_rng).port;
+      }
+      if (m_ports.is_transit(local_port)) m_ports.on_cnm(local_port, fb);
     } else {
       ++m_sent;
       ++m_cnms_out;
@@ -275,6 +287,7 @@ class QcnUnit final : public SwitchUnit {
   int m_sw;
   const Dragonfly& m_topo;
   QcnParams m_q;
+  bool m_out_only;  // qcn.cp_queue output (output sampling)
   uint16_t m_cnm_phits;
   int m_first, m_n;
   QcnPortTable m_ports;

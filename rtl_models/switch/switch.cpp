@@ -41,7 +41,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_out_delay = prm.pipeline_at_output ? prm.pipeline : 0;
   if (prm.credit_at_grant && !prm.out_in_credit_loop)
     throw std::invalid_argument("switch.credit_return packet needs switch.output_credits inside");
-  m_credit_at_grant = prm.credit_at_grant;
+  // Under PFC the same grant-time return serves pfc_host_credits (host input ports only).
+  m_credit_at_grant = prm.credit_at_grant || (m_pfc && prm.pfc_host_credits);
   m_eject_idle = prm.eject_on_idle_host;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
@@ -568,10 +569,18 @@ void Switch::allocate() {
     }
     iv.connected = true;
     if (m_credit_at_grant && (!kCtl || r.in_port < radix())) {
-      // switch.credit_return packet: the whole packet's credits go upstream now, all landing
-      // in one cycle; traverse_crossbar sends none for it.
-      for (uint32_t j = 0; j < iv.phits; ++j) m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle);
-      iv.credited = true;
+      if (!m_pfc) {
+        // switch.credit_return packet: the whole packet's credits go upstream now, all landing
+        // in one cycle; traverse_crossbar sends none for it.
+        for (uint32_t j = 0; j < iv.phits; ++j) m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle);
+        iv.credited = true;
+      } else if (m_is_host[static_cast<size_t>(r.in_port)]) {
+        // PFC with source.when_full skip (SwitchParams::pfc_host_credits): a host input
+        // buffer returns a packet's room at its grant, for the NIC's room check only (PFC
+        // alone gates the link; FOGSim's generator sees a packet's room freed at its grant).
+        m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle, FlowMsg::Credit,
+                                                          static_cast<uint16_t>(iv.phits));
+      }
     }
     m_requesting[vix(r.in_port, r.in_vc)] = 0;
     iv.xbar_out = r.out_port;
@@ -1083,6 +1092,17 @@ uint32_t Switch::queued_for_output(int port) const {
   const uint64_t now = seen();
   for_each_waiting_for(port, [&](const InVc& iv) { n += iv.landed(now); });
   return n;
+}
+
+uint32_t Switch::output_phits(int port) const {
+  return phits_of(m_ovc[static_cast<size_t>(port)], m_out_data[static_cast<size_t>(port)], 0);
+}
+
+const Packet* Switch::first_output_packet(int port) const {
+  const auto& vcs = m_ovc[static_cast<size_t>(port)];
+  for (size_t v = 0; v < m_out_data[static_cast<size_t>(port)]; ++v)
+    if (!vcs[v].buf.empty()) return &m_ctx.pool[vcs[v].buf.front().pkt];
+  return nullptr;
 }
 
 const Packet* Switch::last_packet_out(int port) const {

@@ -113,6 +113,10 @@ struct SwitchParams {
   // a packet whole at its grant); phit (false): one credit per phit as it leaves. Needs
   // out_in_credit_loop (every sender spends a packet's credits at its start).
   bool credit_at_grant = false;
+  // Under PFC: host input buffers also return a packet's credits when it is granted the
+  // crossbar, which the NIC counts for source.when_full: skip (set with it; the link is
+  // still gated by PFC).
+  bool pfc_host_credits = false;
   // switch.ejection_grant: host-idle: a packet for a host is granted the crossbar only while
   // that host's link is idle (the node is not receiving a packet), at most one per allocator
   // pass; several packets granted toward a host cross into its ejection buffer one after
@@ -217,6 +221,8 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint32_t out_depth(int port) const override { return m_ovc[static_cast<size_t>(port)][0].buf.capacity(); }
   bool out_stopped(int port, int vc, uint32_t phits) const override;
   uint32_t queued_for_output(int port) const override;
+  uint32_t output_phits(int port) const override;
+  const Packet* first_output_packet(int port) const override;
   const Packet* last_packet_out(int port) const override;
   void output_queue_packets(int port, std::vector<const Packet*>& out) const override;
   void in_packets(int port, std::vector<const Packet*>& out) const override;
@@ -444,7 +450,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // switch.pipeline_position: output: cycles a head waits in its output buffer after
   // crossing (the input side then has m_pipeline = 0); 0 otherwise.
   int m_out_delay = 0;
-  // switch.credit_return: packet (SwitchParams::credit_at_grant).
+  // switch.credit_return: packet (SwitchParams::credit_at_grant); under PFC, pfc_host_credits.
   bool m_credit_at_grant = false;
   // switch.ejection_grant: host-idle (SwitchParams::eject_on_idle_host): per port, the
   // phits granted toward a host and not yet in its ejection buffer, and the allocator pass

@@ -53,6 +53,11 @@ class SwitchState {
   // queue: in this CIOQ switch a single-VC flow leaves the output buffer at line rate and
   // its backlog builds at the inputs, as head-of-line blocked packets).
   virtual uint32_t queued_for_output(int port) const = 0;
+  // The port's output data VCs only, in phits (qcn.cp_queue: output).
+  virtual uint32_t output_phits(int port) const = 0;
+  // The packet at the front of the first non-empty output data VC of the port, in VC order
+  // (null: all empty). Within a VC this is the oldest packet (FIFO).
+  virtual const Packet* first_output_packet(int port) const = 0;
   // The data packet most recently switched into the port's output VCs (null: none yet);
   // valid at the end of the cycle it was switched (it may be delivered later).
   virtual const Packet* last_packet_out(int port) const = 0;

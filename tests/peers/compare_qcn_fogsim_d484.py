@@ -69,6 +69,11 @@ VARIANTS = {
     "fog": "pfc + credit flow control, source.when_full=skip, switch.output_credits=inside",
     "fogio": "fog + one output FIFO per port, credits at the grant, XbarDelay at the output, "
              "transfer crossbar, consume port on idle host",
+    "fogq": "fog + qcn.cp_queue=output (the output FIFO only, culprit its first packet)",
+    "fogql": "fogq + qcn.local_update_port=minimal (local update on the culprit's minimal port)",
+    "fogioq": "fogio + qcn.cp_queue=output",
+    "fogioql": "fogioq + qcn.local_update_port=minimal",
+    "fogioqlt": "fogioql + qcn.sampling_clock=time",
 }
 SEEDS = [1, 2, 3]
 BIN = 2000
@@ -177,6 +182,13 @@ def cmd_import(a):
     out = os.path.join(a.data, "scfly-d484")
     os.makedirs(out, exist_ok=True)
     totals = []
+    # Variants with no JSON here keep their committed totals rows.
+    present = {v for v in VARIANTS for st in SETS for seed in SEEDS
+               if os.path.exists(os.path.join(a.scfly_json, "%s_%s_s%d.json" % (v, st, seed)))}
+    tpath = os.path.join(out, "totals.csv")
+    if os.path.exists(tpath):
+        with open(tpath) as f:
+            totals = [r for r in list(csv.reader(f))[1:] if r and r[0] not in present]
     for v in VARIANTS:
         for st, (_, change, last) in SETS.items():
             per = []
@@ -421,12 +433,21 @@ def cmd_events(a):
                         "to_sout", "to_sout_cnm", "to_sout_nocnm", "global", "global_cnm", "global_nocnm")]
                         + [sout_sent if side != "fogsim" else ""])
     out = os.path.join(a.data, "scfly-d484", "events.csv")
+    # Variants with no JSON here keep their committed rows (FOGSim's are recomputed).
+    done = {r[1] for r in rows}
+    kept = []
+    if os.path.exists(out):
+        with open(out) as f:
+            kept = [r for r in list(csv.reader(f))[1:] if r and r[1] not in done]
+    sides = ["fogsim"] + list(VARIANTS)
+    written = sorted(kept + rows, key=lambda r: (list(SETS).index(r[0]), sides.index(r[1]), int(r[2]), int(r[3])))
+    rows += [[r[0], r[1]] + [int(float(x)) if x != "" else "" for x in r[2:]] for r in kept]
     cols = ["set", "side", "seed", "t_rel_from", "t_rel_to", "to_sout", "to_sout_cnm", "to_sout_nocnm", "global",
             "global_cnm", "global_nocnm", "sout_cnms_sent"]
     with open(out, "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(cols)
-        w.writerows(rows)
+        w.writerows(written)
     print("wrote %s\n" % out)
     print("P-decrease events (a (switch, port) whose P fell within a 20 µs bin), sum over the network, mean "
           "(min–max) over 3 seeds; scfly: toward S_out = with a CNM received in the bin + without (local "

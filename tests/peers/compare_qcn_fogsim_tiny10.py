@@ -29,6 +29,15 @@ Variants (all with FOGSim's allocator: 2 passes, transit priority):
   skip    + source.when_full=skip (FOGSim's generator, generator/generatorModule.cc:199-202)
   fog     + switch.output_credits=inside (FOGSim's output FIFO in the credit loop,
           switch/ioqSwitchModule.cc:405-413)
+  fogq    + qcn.cp_queue=output (the output FIFO only, culprit its first packet,
+          switch/ioqSwitchModule.cc:498, :512-516)
+  fogioq  fogq + the rest of FOGSim's IOQ switch (transfer crossbar, one output FIFO per port,
+          credits at the grant, XbarDelay at the output, consume port on idle host)
+  fogioql fogioq + qcn.local_update_port=minimal (switch/ioqSwitchModule.cc:546-550)
+  fogioqlt fogioql + qcn.sampling_clock=time (FOGSim's cycle-timer sampling);
+          = sc_main/configs/qcn-fogsim-tiny.yaml
+  pfcskip pfc + source.when_full=skip (FOGSim's generator under PFC)
+Variants with no JSON in --scfly-json keep their committed CSVs and totals rows.
 Definitions (settling, F, times): compare_qcn_fogsim.py's docstring. P_mid = mean over the 27
 switches of indices 0-2 of every group of P of their port 4 (toward S_out = switch 3).
 """
@@ -41,7 +50,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import compare_qcn_fogsim as base  # noqa: E402
 
-VARIANTS = ["pfc", "credit", "skip", "fog"]
+VARIANTS = ["pfc", "credit", "skip", "fog", "fogq", "fogioq", "fogioql", "fogioqlt", "pfcskip"]
 SETS = ["tiny_un2adv", "tiny_adv2un", "tinylong_adv2un"]
 SEEDS = list(range(1, 11))
 A = 4
@@ -60,7 +69,15 @@ def cmd_import(a):
     out = os.path.join(a.data, "scfly-variants")
     os.makedirs(out, exist_ok=True)
     totals, pmid = [], []
+    present = {v for v in VARIANTS if any(f.startswith(v + "_") for f in os.listdir(a.scfly_json))}
+    for name, keep in (("totals.csv", totals), ("pmid.csv", pmid)):
+        path = os.path.join(out, name)
+        if os.path.exists(path):
+            with open(path) as f:
+                keep.extend(r for r in list(csv.reader(f))[1:] if r and r[0] not in present)
     for v in VARIANTS:
+        if v not in present:
+            continue
         for st in SETS:
             _, change, length, _ = base.SETS[st]
             for b, sfx in [(2000, ""), (500, "_b500")]:
@@ -85,6 +102,8 @@ def cmd_import(a):
                         totals.append([v, st, "run", seed, c["qcn_cnms_sent"], c["qcn_cnms_received"],
                                        c["qcn_local_updates"], c.get("source_skipped_generations", 0)])
                 name = os.path.join(out, "bins%s_%s_%s.csv" % ("" if b == 2000 else "500", v, st))
+                if not rows:
+                    continue  # not run for this variant
                 if v == "pfc" and st in SAME_AS_COMMITTED:
                     # the committed scfly data of compare_qcn_fogsim.py is this variant: check, do not store twice
                     ref = {(r["seed"], r["t_start"]): r for rr in base.load_bins(a.data, st, b == 500).items()

@@ -13,6 +13,12 @@
 #            fogio: fog + FOGSim's remaining IOQ structure (sc_main/configs/fogsim-dfly-4-8-4.yaml's
 #                 switch keys): one shared output FIFO per port, credits returned at the grant,
 #                 XbarDelay at the output, packet-transfer crossbar, consume port on idle host
+#            fogq: fog + qcn.cp_queue=output (the congestion point reads the output FIFO only,
+#                 culprit its first packet, as FOGSim)
+#            fogql: fogq + qcn.local_update_port=minimal (FOGSim's local update on the culprit's
+#                 minimal port)
+#            fogioq, fogioql: fogio + the same keys (fogq's, fogql's)
+#            fogioqlt: fogioql + qcn.sampling_clock=time (FOGSim samples on a cycle timer)
 set -u
 V=$1; S=$2; N=$3
 REPO=$(cd "$(dirname "$0")/../../.." && pwd); CFG=$REPO/sc_main/configs/qcn-dfly-4-8-4.yaml; SCFLY=${SCFLY:-$REPO/build/scfly}
@@ -23,7 +29,20 @@ case $V in
   fogio) FOG+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside
                switch.output_sharing=port switch.credit_return=packet switch.pipeline_position=output
                switch.crossbar=transfer switch.ejection_grant=host-idle switch.output_buffer.ejection=2000);;
-  *) echo "unknown variant $V (pfc, fog, fogio)"; exit 2;;
+  fogq) FOG+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output);;
+  fogql) FOG+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+               qcn.local_update_port=minimal);;
+  fogioq) FOG+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+               switch.output_sharing=port switch.credit_return=packet switch.pipeline_position=output
+             switch.crossbar=transfer switch.ejection_grant=host-idle switch.output_buffer.ejection=2000);;
+  fogioql) FOG+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+               qcn.local_update_port=minimal switch.output_sharing=port switch.credit_return=packet switch.pipeline_position=output
+             switch.crossbar=transfer switch.ejection_grant=host-idle switch.output_buffer.ejection=2000);;
+  fogioqlt) FOG+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+               qcn.local_update_port=minimal qcn.sampling_clock=time switch.output_sharing=port
+               switch.credit_return=packet switch.pipeline_position=output switch.crossbar=transfer
+               switch.ejection_grant=host-idle switch.output_buffer.ejection=2000);;
+  *) echo "unknown variant $V (pfc, fog, fogio, fogq, fogql, fogioq, fogioql, fogioqlt)"; exit 2;;
 esac
 case $S in
   d484_un2adv) A=(measure_cycles=60000 'phases=[{start: 0, traffic: un}, {start: 5000, traffic: adv+1}]');;

@@ -7,6 +7,15 @@
 #            credit: pfc + switch.flow_control=credit (source queue kept)
 #            skip:   credit + source.when_full=skip (FOGSim's generator)
 #            fog:    skip + switch.output_credits=inside (FOGSim's IOQ output FIFO in the loop)
+#            fogq:   fog + qcn.cp_queue=output (the congestion point reads the output FIFO only,
+#                    culprit its first packet, as FOGSim)
+#            fogql:  fogq + qcn.local_update_port=minimal (FOGSim's local update: the culprit's
+#                    minimal port)
+#            fogioq: fogq + FOGSim's remaining IOQ structure (scfly_run_d484.sh's fogio keys)
+#            fogioql: fogioq + qcn.local_update_port=minimal
+#            fogioqlt: fogioql + qcn.sampling_clock=time (FOGSim samples on a cycle timer);
+#                    = sc_main/configs/qcn-fogsim-tiny.yaml
+#            pfcskip: pfc + source.when_full=skip (FOGSim's generator under PFC)
 #   SET      tiny_un2adv, tiny_adv2un (change at 20,000, run 140,000), tinylong_adv2un (change
 #            at 100,000, run 220,000), tiny_un2adv_short (the first 0.1 ms after the change:
 #            run 30,000, for the run counters of that window, e.g. qcn_local_updates)
@@ -19,7 +28,21 @@ case $V in
   credit) K+=(switch.flow_control=credit);;
   skip) K+=(switch.flow_control=credit source.when_full=skip);;
   fog) K+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside);;
-  *) echo "unknown variant $V (pfc, credit, skip, fog)"; exit 2;;
+  fogq) K+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output);;
+  fogql) K+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+             qcn.local_update_port=minimal);;
+  fogioq) K+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+             switch.output_sharing=port switch.credit_return=packet switch.pipeline_position=output
+             switch.crossbar=transfer switch.ejection_grant=host-idle switch.output_buffer.ejection=2000);;
+  fogioql) K+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+             qcn.local_update_port=minimal switch.output_sharing=port switch.credit_return=packet switch.pipeline_position=output
+             switch.crossbar=transfer switch.ejection_grant=host-idle switch.output_buffer.ejection=2000);;
+  fogioqlt) K+=(switch.flow_control=credit source.when_full=skip switch.output_credits=inside qcn.cp_queue=output
+             qcn.local_update_port=minimal qcn.sampling_clock=time switch.output_sharing=port switch.credit_return=packet
+             switch.pipeline_position=output switch.crossbar=transfer switch.ejection_grant=host-idle
+             switch.output_buffer.ejection=2000);;
+  pfcskip) K+=(source.when_full=skip);;
+  *) echo "unknown variant $V (pfc, credit, skip, fog, fogq, fogql, fogioq, fogioql, fogioqlt, pfcskip)"; exit 2;;
 esac
 UA='phases=[{start: 0, traffic: un}, {start: 20000, traffic: adv+1}]'
 AU='phases=[{start: 0, traffic: adv+1}, {start: 20000, traffic: un}]'
