@@ -1043,8 +1043,11 @@ uint32_t Switch::data_phits_in(int port) const {
 int64_t Switch::credits_held_in(int port, int vc, uint64_t sender_cycle) const {
   const InVc& iv = m_ivc[static_cast<size_t>(port)][static_cast<size_t>(vc)];
   const LinkRx& rx = *m_in[static_cast<size_t>(port)];
-  int64_t n = static_cast<int64_t>(iv.buf.size()) +
-              static_cast<int64_t>(rx.line.phits_on(static_cast<uint8_t>(vc), sender_cycle + rx.latency_cycles()));
+  const uint64_t horizon = sender_cycle + rx.latency_cycles();  // what the sender has accounted lands by then
+  int64_t n = static_cast<int64_t>(iv.buf.size()) + static_cast<int64_t>(rx.line.phits_on(static_cast<uint8_t>(vc), horizon));
+  // Streaming (receive()) files a run of phits at its first landing: those landing after
+  // the horizon are still the sender's to account (one per cycle, up to land_last).
+  if (iv.land_last > horizon) n -= static_cast<int64_t>(std::min<uint64_t>(iv.buf.size(), iv.land_last - horizon));
   if (iv.credited) {  // the connected packet's remaining phits: credited when its tail landed
     for (uint32_t j = 0; j < iv.buf.size(); ++j)
       if (iv.buf.at(j).tail) {
