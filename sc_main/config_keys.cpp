@@ -1293,6 +1293,18 @@ std::vector<KeySpec> build() {
            "SystemC process clocked each cycle. Runs that share state across switches every cycle (UGAL-G, "
            "Piggyback, PB-ACOR), RTL co-simulation, VCD and packet traces, `--fault` and `sim.check_vc_order` "
            "use `kernel` whatever this says");
+  K(t, "sim.max_memory")
+      .run_only()
+      .integer(0, int64_t{1} << 30, "MiB (0 = the memory available)")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> uint64_t& { return c.max_memory_mib; })
+      // Changes no result: echoed only when given, so that every stored sweep point keeps its hash.
+      .echo_if([](const SimConfig& c) { return c.max_memory_mib != 0; }, "echoed when not 0")
+      .doc("0", "MiB, ≥ 0",
+           "the most memory the network may need, MiB: the network measures its first switch and NIC as it builds "
+           "them and refuses (exit 2, before the rest is allocated) when switches, hosts and the packets alive at "
+           "the offered load would exceed this; 0 takes the memory available when the run starts (MemAvailable, "
+           "or the cgroup's limit). The summary prints the estimate beside the peak resident memory");
   K(t, "sim.check_vc_order")
       .run_only()
       .boolean()

@@ -107,6 +107,13 @@ nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
               {"sim_wall_s", r.sim_wall_s},
               {"router_cycles_per_s", r.router_cycles_per_s},
               {"scheduler", r.scheduler},
+              {"memory",
+               {{"estimate_bytes", r.memory.measured ? nlohmann::json(r.memory.total()) : nlohmann::json()},
+                {"per_switch_bytes", r.memory.per_switch},
+                {"per_host_bytes", r.memory.per_host},
+                {"packets_bytes", r.memory.packets},
+                {"limit_bytes", r.memory.limit},
+                {"peak_rss_bytes", r.peak_rss}}},
               {"warnings", warnings}};
   return j;
 }
@@ -196,6 +203,9 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
       r.router_cycles_per_s, r.scheduler.c_str());
   std::string s = buf;
+  if (r.memory.measured)
+    s += "  memory            estimated " + r.memory.describe() + "; peak resident " + format_bytes(r.peak_rss) +
+         "\n";
   // Nothing measured: say so instead of printing zeros (metrics_to_json writes null).
   const auto replace_line = [&s](const std::string& head, const std::string& text) {
     const size_t at = s.find("  " + head);

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "rtl_models/verilog/rtl_blocks.h"
+#include "tb/memory.h"
 #include "tb/packet_trace.h"
 #include "tb/tlm_endpoint.h"
 
@@ -18,6 +19,47 @@ namespace scfly {
 namespace {
 sc_core::sc_time period_of(double clock_ghz) {
   return sc_core::sc_time(1000.0 / clock_ghz, sc_core::SC_PS);
+}
+
+// Bytes of packets alive at once at the offered load, below saturation (Little's law):
+// packets per node per cycle x nodes x a latency bound (twice the highest-latency route
+// from switch 0 to any switch, hop by hop: link latency + pipeline + a packet's phits; twice
+// for non-minimal routes), each packet a 64-byte Packet plus the pool's 12 bytes of
+// bookkeeping, and the pool's vectors grow by doubling (x1.5 on average).
+uint64_t packet_bytes_estimate(const SimConfig& cfg, const Topology& t) {
+  const int S = t.num_switches(), R = t.radix();
+  std::vector<uint64_t> dist(static_cast<size_t>(S), UINT64_MAX);
+  std::vector<int> queue{0};
+  dist[0] = 0;
+  uint64_t far = 0;
+  for (size_t i = 0; i < queue.size(); ++i) {  // breadth first by hops; the latency sums along
+    const int s = queue[i];
+    for (int q = t.host_ports(); q < R; ++q) {
+      if (!t.connected(s, q)) continue;
+      const PortEnd e = t.neighbor(s, q);
+      if (e.sw < 0 || dist[static_cast<size_t>(e.sw)] != UINT64_MAX) continue;
+      const int c = t.port_class_of(q);
+      dist[static_cast<size_t>(e.sw)] = dist[static_cast<size_t>(s)] + cfg.sw.latency[c] +
+                                        static_cast<uint64_t>(cfg.sw.pipeline) + static_cast<uint64_t>(cfg.packet_phits);
+      far = std::max(far, dist[static_cast<size_t>(e.sw)]);
+      queue.push_back(e.sw);
+    }
+  }
+  const double latency = 2.0 * static_cast<double>(far + 2 * cfg.sw.latency[kHostClass] + cfg.sw.pipeline +
+                                                   static_cast<uint64_t>(cfg.packet_phits));
+  double load = 0;
+  for (const auto& ph : cfg.phases) load = std::max(load, ph.load);
+  double live = load / cfg.packet_phits * t.num_nodes() * latency;
+  // No more than the switches' buffers hold (a network past saturation fills them; its
+  // source queues, which grow with the run, are not counted).
+  double room = 0;
+  for (int q = 0; q < R; ++q) {
+    const int c = t.port_class_of(q);
+    const double vcs = cfg.sw.vcs[c] + cfg.sw.ctrl_vcs[c];
+    room += vcs * std::max(1.0, static_cast<double>(cfg.sw.in_buf[c] + cfg.sw.out_buf[c]) / cfg.packet_phits);
+  }
+  live = std::min(live, room * S);
+  return static_cast<uint64_t>(live * (sizeof(Packet) + 12) * 1.5);
 }
 
 std::vector<std::string> class_names(const Topology& t) {
@@ -147,7 +189,23 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   NicParams ep_np = np;
   for (NicPhase& ph : ep_np.phases) ph.load = 0;
   ep_np.sleep = false;
+  // The memory estimate (tb/memory.h): the first switch and the first NIC are measured as
+  // they are built; once both are, the whole network is projected and refused (before the
+  // rest is allocated) when it exceeds sim.max_memory.
+  m_mem.base = resident_now();
+  m_mem.switches = static_cast<uint64_t>(S);
+  m_mem.hosts = static_cast<uint64_t>(N);
+  m_mem.packets = packet_bytes_estimate(cfg, topo);
+  m_mem.limit = cfg.max_memory_mib > 0 ? cfg.max_memory_mib << 20 : available_memory();
+  // The first kSample switches and NICs built are measured (their mean: the registries
+  // SystemC appends every module and port to grow by doubling, which one module alone sees
+  // unevenly); once they are, the network is projected and refused if it will not fit.
+  constexpr int kSample = 4;
+  int sw_seen = 0, nic_seen = 0;
+  uint64_t sw_bytes = 0, nic_bytes = 0;
+  bool projected = false;
   for (int k : order) {
+    const uint64_t before = projected ? 0 : heap_in_use();
     if (k < S)
       m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
                                                                     m_routing, m_ctx, cfg.seed, m_clk);
@@ -155,6 +213,24 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(("nic" + std::to_string(k - S)).c_str(), k - S, topo,
                                                                  is_ep[static_cast<size_t>(k - S)] ? ep_np : np, m_ctx,
                                                                  m_stats, cfg.seed, m_clk);
+    if (projected) continue;
+    const uint64_t after = heap_in_use();
+    const uint64_t used = after > before ? after - before : 0;
+    if (k < S && sw_seen < kSample) sw_bytes += used, ++sw_seen;
+    if (k >= S && nic_seen < kSample) nic_bytes += used, ++nic_seen;
+    // The NICs come after every switch: the switches alone are checked as soon as they are
+    // measured, the whole network once the NICs are.
+    const bool sw_done = sw_seen >= std::min(kSample, S), nic_done = nic_seen >= std::min(kSample, N);
+    if (!sw_done || (!nic_done && (sw_seen != kSample || k >= S))) continue;
+    projected = sw_done && nic_done;
+    m_mem.per_switch = sw_seen ? sw_bytes / static_cast<uint64_t>(sw_seen) : 0;
+    m_mem.per_host = nic_seen ? nic_bytes / static_cast<uint64_t>(nic_seen) : 0;
+    m_mem.measured = m_mem.per_switch > 0;
+    if (m_mem.measured && m_mem.limit > 0 && m_mem.total() > m_mem.limit)
+      throw MemoryLimitError("the network needs an estimated " + m_mem.describe() + ", more than sim.max_memory = " +
+                             (cfg.max_memory_mib > 0 ? std::to_string(cfg.max_memory_mib) + " MiB"
+                                                     : format_bytes(m_mem.limit) + " (the memory available now)") +
+                             "; give sim.max_memory (MiB) a larger value to try anyway, or run a smaller network");
   }
   // TLM endpoints: their NICs inject the user's messages (tb/tlm_endpoint.h).
   if (!trace.endpoints.empty()) {
@@ -455,6 +531,8 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
       out.error = std::string("a phit or credit reached the unconnected port ") + t->name();
   out.cycles = cycle();
   out.scheduler = scheduler_note();
+  out.memory = m_mem;
+  out.peak_rss = peak_rss();
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s
                          : 0;

@@ -12,6 +12,7 @@
 
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +22,7 @@
 #include "rtl_models/switch/fault_spec.h"
 #include "rtl_models/switch/switch.h"
 #include "tb/sim_config.h"
+#include "tb/memory.h"
 #include "tb/nic.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"
@@ -56,12 +58,21 @@ struct RunOutcome {
   std::string scheduler;
   double sim_wall_s = 0;     // wall time of the simulation proper (no elaboration)
   double router_cycles_per_s = 0;
+  MemoryEstimate memory;   // what the network was estimated to need (tb/memory.h)
+  uint64_t peak_rss = 0;   // the process's peak resident set at the run's end, bytes
 };
 
 class FaultLink;
 class PacketTrace;
 class TlmEndpoint;
 class MessageTable;
+
+// The network would exceed sim.max_memory (tb/memory.h): thrown while it is being built,
+// before most of it is allocated.
+class MemoryLimitError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 class Network : public sc_core::sc_module {
  public:
@@ -95,6 +106,8 @@ class Network : public sc_core::sc_module {
   std::string scheduler_note() const;
 
   const Topology& topology() const { return *m_topo; }
+  // What the network was estimated to need as it was built (tb/memory.h).
+  const MemoryEstimate& memory_estimate() const { return m_mem; }
   // The TLM endpoint of `node` (one of TraceRequest::endpoints; std::out_of_range otherwise):
   // bind its sockets to the user's model before the simulation starts.
   TlmEndpoint& endpoint(int node);
@@ -129,6 +142,7 @@ class Network : public sc_core::sc_module {
   uint64_t queued() const;
 
   SimConfig m_cfg;
+  MemoryEstimate m_mem;
   std::unique_ptr<Topology> m_topo;
   Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
   RoutingUnit m_routing;

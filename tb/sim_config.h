@@ -73,6 +73,9 @@ struct SimConfig {
   int packet_phits = 8;
   int phit_bytes = 25;     // for buffer sizes given in bytes (25 B = 200 Gb/s at 1 GHz)
   double clock_ghz = 1.0;  // network clock; 1 cycle = 1/clock_ghz ns
+  // sim.max_memory: the network's estimated bytes may not exceed this, MiB (0: the memory
+  // the machine has available when the run starts; tb/memory.h).
+  uint64_t max_memory_mib = 0;
   SwitchParams sw;         // vcs/in_buf/out_buf/latency indexed by PortClass
   // The traffic phases in force; always at least one, the first starting at cycle 0.
   // Without a `phases` key this is {0, traffic, load}; `phases_given` says which.
