@@ -120,8 +120,8 @@ std::string events(uint64_t n) { return std::to_string(n) + (n == 1 ? " event" :
 // "switch S port P (to switch S' port P')".
 std::string fault_channel(const SimConfig& cfg, const FaultSpec& f) {
   const PortEnd far = make_topology(cfg)->neighbor(f.sw, f.port);
-  return "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) + " (to switch " + std::to_string(far.sw) +
-         " port " + std::to_string(far.port) + ")";
+  return "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) + " (to switch " +
+         std::to_string(far.sw) + " port " + std::to_string(far.port) + ")";
 }
 }  // namespace
 
@@ -168,10 +168,10 @@ std::string fault_never_fired(const SimConfig& cfg, const RunOutcome& r) {
       break;
     default: break;
   }
-  return "--fault '" + to_string(f) + "' never fired (0 events injected): on the channel from " + fault_channel(cfg, f) +
-         ", from cycle " + std::to_string(f.cycle) + " to the end of the run (cycle " + std::to_string(r.cycles) + "), " +
-         what + "; " + why + ". A fault run that injected nothing tested nothing: pick a busier channel, another VC "
-         "or an earlier cycle";
+  return "--fault '" + to_string(f) + "' never fired (0 events injected): on the channel from " +
+         fault_channel(cfg, f) + ", from cycle " + std::to_string(f.cycle) + " to the end of the run (cycle " +
+         std::to_string(r.cycles) + "), " + what + "; " + why +
+         ". A fault run that injected nothing tested nothing: pick a busier channel, another VC or an earlier cycle";
 }
 
 std::string fault_undetected(const SimConfig& cfg, const RunOutcome& r) {

@@ -36,13 +36,15 @@ std::string fault_problem(const SimConfig& cfg, const Topology& topo, const Faul
     return head + "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) +
            " is not a switch-to-switch link of " + topo.describe() + links;
   if (!topo.connected(f.sw, f.port))
-    return head + "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) + " is not a switch-to-switch link of " +
-           topo.describe() + ": it is a mesh edge, connected to nothing; pick a port with a neighbour" + links;
+    return head + "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) +
+           " is not a switch-to-switch link of " + topo.describe() +
+           ": it is a mesh edge, connected to nothing; pick a port with a neighbour" + links;
   const int cls = topo.port_class_of(f.port);
   const int data_vcs = cfg.sw.vcs[cls], vcs = data_vcs + cfg.sw.ctrl_vcs[cls];
   if (f.vc >= vcs)
-    return head + "VC " + std::to_string(f.vc) + " of switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) +
-           ": the port has " + std::to_string(vcs) + (vcs == 1 ? " VC (allowed: 0)" : " VCs (allowed: 0-" + std::to_string(vcs - 1) + ")");
+    return head + "VC " + std::to_string(f.vc) + " of switch " + std::to_string(f.sw) + " port " +
+           std::to_string(f.port) + ": the port has " + std::to_string(vcs) +
+           (vcs == 1 ? " VC (allowed: 0)" : " VCs (allowed: 0-" + std::to_string(vcs - 1) + ")");
   const bool pfc = cfg.sw.flow_control == FlowControl::Pfc;
   switch (f.kind) {
     case FaultKind::ExtraCredit:

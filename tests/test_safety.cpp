@@ -216,7 +216,8 @@ TEST(Safety, FaultsThatCannotFireAreRefused) {
   expect_refused(torus_ring(), "-q topology.kind=mesh --fault lose-credits:0:2:0:100",
                  {"switch 0 port 2 is not a switch-to-switch link of 8-ary 1-mesh: it is a mesh edge"});
   // The window's last cycle is not refused (whether anything crosses then is the run's to say).
-  const ScflyRun last = run_scfly(tiny_config(), "-q warmup_cycles=500 measure_cycles=3000 --fault lose-credits:0:5:0:3499");
+  const ScflyRun last =
+      run_scfly(tiny_config(), "-q warmup_cycles=500 measure_cycles=3000 --fault lose-credits:0:5:0:3499");
   EXPECT_NE(last.code, 2) << last.err;
   EXPECT_EQ(last.err.find("is not within the run"), std::string::npos) << last.err;
 }
