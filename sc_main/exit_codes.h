@@ -8,10 +8,12 @@ inline constexpr int kExitOk = 0;
 // missing argument.
 inline constexpr int kExitUsage = 1;
 // Bad input, refused before anything is allocated or written: a config key, a sweep file, an
-// option's value, an output that cannot be written, a network that can deadlock.
+// option's value, an output that cannot be written, a network that can deadlock, a --fault
+// that cannot apply or cannot fire within the run.
 inline constexpr int kExitBadInput = 2;
 // The simulation failed (watchdog, invariant violation, conservation failure, drain
-// incomplete, an injected fault detected); for a sweep, some point failed.
+// incomplete, an injected fault detected, a --fault that never fired); for a sweep, some
+// point failed.
 inline constexpr int kExitSimError = 3;
 // The answer is "no": check-deadlock found a dependency cycle or a routing error; sweep
 // --gather: points are still missing.

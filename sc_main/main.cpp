@@ -139,15 +139,32 @@ int cmd_run(const RunArgs& a) {
     check_output("--vcd", trace.path);
     check_output("--packet-trace", trace.packet_trace);
     cfg = load_config(config_path, a.overrides);
-    deadlock = validate_deadlock(cfg);  // a network that can deadlock is a configuration error
-                                        // (its progress lines: sc_main/progress.h)
     if (!fault.empty()) {
+      // A fault that cannot apply, or cannot fire within the run, is refused here: a run with
+      // it would test nothing (tb/network.h fault_problem; docs/reliability.md).
       try {
         trace.fault = parse_fault(fault);
       } catch (const std::invalid_argument& e) {
         throw ConfigError(e.what());
       }
+      if (const std::string why = fault_problem(cfg, *make_topology(cfg), trace.fault); !why.empty())
+        throw ConfigError(why);
+      // The run's cycles are [0, end): the window, then the drain's timeout when drain is on
+      // (sc_main/run_driver.cpp). A message sent at cycle C or later is the fault's.
+      const uint64_t window = cfg.warmup_cycles + cfg.measure_cycles;
+      const uint64_t end = cfg.drain ? window + std::min(cfg.drain_timeout_cycles, UINT64_MAX - window) : window;
+      if (trace.fault.cycle >= end)
+        throw ConfigError("--fault '" + to_string(trace.fault) + "': cycle " + std::to_string(trace.fault.cycle) +
+                          " is not within the run, which simulates cycles 0-" + std::to_string(end - 1) +
+                          " (warmup_cycles " + std::to_string(cfg.warmup_cycles) + " + measure_cycles " +
+                          std::to_string(cfg.measure_cycles) +
+                          (cfg.drain ? " + drain_timeout_cycles " + std::to_string(cfg.drain_timeout_cycles) +
+                                           " at most, drain: true"
+                                     : std::string()) +
+                          "), so the fault could never fire; allowed: a cycle in [0, " + std::to_string(end - 1) + "]");
     }
+    deadlock = validate_deadlock(cfg);  // a network that can deadlock is a configuration error
+                                        // (its progress lines: sc_main/progress.h)
     if (!trace.path.empty()) {
       const std::unique_ptr<Topology> t = make_topology(cfg);
       trace.switches = parse_switch_list(trace_list.empty() ? "0" : trace_list, t->num_switches());
@@ -156,7 +173,7 @@ int cmd_run(const RunArgs& a) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
-  const auto warnings = sizing_warnings(cfg);
+  auto warnings = sizing_warnings(cfg);
   for (const auto& w : warnings) std::cerr << "scfly: warning: " << w << "\n";
 
   std::unique_ptr<Network> net_ptr;
@@ -174,7 +191,17 @@ int cmd_run(const RunArgs& a) {
     for (const std::string& n : net_ptr->construction_order(8)) std::cerr << " " << n;
     std::cerr << " ...\n";
   }
-  const RunOutcome r = run(*net_ptr, cfg);
+  RunOutcome r = run(*net_ptr, cfg);
+  // --fault: a fault that injected nothing tested nothing, and the run says so and fails
+  // (exit 3) unless it failed already; one that fired with no check stopping the run is
+  // the run's finding (exit 0), said in a warning (docs/reliability.md, exit codes).
+  if (r.fault.kind != FaultKind::None) {
+    if (r.fault_injected == 0 && r.error.empty()) r.error = fault_never_fired(cfg, r);
+    if (const std::string w = fault_undetected(cfg, r); !w.empty()) {
+      std::cerr << "scfly: warning: " << w << "\n";
+      warnings.push_back(w);
+    }
+  }
   bool written = true;
   if (!trace.path.empty()) {
     net_ptr.reset();  // closes the VCD, so a failed write is known now
@@ -650,7 +677,10 @@ int scfly::cli_main(int argc, char* argv[]) {
   // The kinds and blocks come from the lists the parsers check against (fault_spec.h, config.h).
   run->add_option("--fault", ra.fault, std::string("inject a fault to see the safety checks fire: "
                                                    "KIND:SWITCH:PORT:VC:CYCLE, KIND one of ") +
-                                           scfly::fault_kinds() + " (rtl_models/switch/fault_link.h)");
+                                           scfly::fault_kinds() +
+                                           " (rtl_models/switch/fault_link.h). The summary and JSON give the events "
+                                           "injected; a fault that cannot apply or falls after the run is refused "
+                                           "(exit 2), one that never fired fails the run (exit 3)");
   run->add_option("--shuffle-construction", ra.shuffle,
                   "build the switches and NICs in an order shuffled by this seed (so SystemC evaluates them in another "
                   "order within a cycle); results must be identical (a test option)")

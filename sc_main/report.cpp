@@ -115,7 +115,81 @@ nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
                 {"limit_bytes", r.memory.limit},
                 {"peak_rss_bytes", r.peak_rss}}},
               {"warnings", warnings}};
+  if (r.fault.kind != FaultKind::None)
+    j["fault"] = {{"kind", to_string(r.fault.kind)}, {"switch", r.fault.sw}, {"port", r.fault.port},
+                  {"vc", r.fault.vc}, {"cycle", r.fault.cycle}, {"injected", r.fault_injected}};
   return j;
+}
+
+namespace {
+std::string events(uint64_t n) { return std::to_string(n) + (n == 1 ? " event" : " events"); }
+
+// "switch S port P (to switch S' port P')".
+std::string fault_channel(const SimConfig& cfg, const FaultSpec& f) {
+  const PortEnd far = make_topology(cfg)->neighbor(f.sw, f.port);
+  return "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) + " (to switch " +
+         std::to_string(far.sw) + " port " + std::to_string(far.port) + ")";
+}
+}  // namespace
+
+std::string fault_summary(const RunOutcome& r) {
+  const FaultSpec& f = r.fault;
+  std::string s = "  fault             " + std::string(to_string(f.kind)) + " at switch " + std::to_string(f.sw) +
+                  " port " + std::to_string(f.port) + " VC " + std::to_string(f.vc) + " from cycle " +
+                  std::to_string(f.cycle) + ": injected " + events(r.fault_injected);
+  if (r.fault_injected == 0) s += " (it never fired)";
+  return s + "\n";
+}
+
+std::string fault_never_fired(const SimConfig& cfg, const RunOutcome& r) {
+  const FaultSpec& f = r.fault;
+  const std::string vc = "VC " + std::to_string(f.vc);
+  const std::string none = "traffic and routing sent nothing of " + vc + " that way after the cycle";
+  const std::string idle = none + " (the routing may never use " + vc +
+                           " on that port's class, the load was too light or the cycle too late)";
+  std::string what, why;  // what had to cross the channel for the fault to act; why it may not have
+  switch (f.kind) {
+    case FaultKind::ExtraCredit:
+    case FaultKind::DoubleCredits:
+    case FaultKind::LoseCredits:
+      what = "no credit of " + vc + " came back (the receiver returns one for each phit that crossed)";
+      why = idle;
+      break;
+    case FaultKind::WrongVc:
+      what = "no phit of " + vc + " crossed";
+      why = idle;
+      break;
+    case FaultKind::DropPause:
+      what = "the receiver sent no PAUSE for " + vc;
+      why = "its input VC never filled to the XOFF threshold: the channel was not congested enough, or " + none;
+      break;
+    case FaultKind::DupPhit:
+      what = "no body phit (one after a head) of " + vc + " crossed";
+      why = idle;
+      break;
+    case FaultKind::ClearGlobalDone:
+      what = "no head of " + vc + " crossed with its \"global hop taken\" bit set";
+      why = "a head carries the bit from its segment's global hop to the segment's end: over a global link, and over "
+            "a local link of the group it lands in on the VCs the routing gives it there (MIN: local VC 1, never 0); "
+            "or " + none;
+      break;
+    default: break;
+  }
+  return "--fault '" + to_string(f) + "' never fired (0 events injected): on the channel from " +
+         fault_channel(cfg, f) + ", from cycle " + std::to_string(f.cycle) + " to the end of the run (cycle " +
+         std::to_string(r.cycles) + "), " + what + "; " + why +
+         ". A fault run that injected nothing tested nothing: pick a busier channel, another VC or an earlier cycle";
+}
+
+std::string fault_undetected(const SimConfig& cfg, const RunOutcome& r) {
+  if (r.fault.kind == FaultKind::None || r.fault_injected == 0 || !r.error.empty() || !r.conservation_ok ||
+      (cfg.drain && !r.drained))
+    return {};
+  std::string s = "--fault '" + to_string(r.fault) + "' injected " + events(r.fault_injected) +
+                  " and no check stopped the run";
+  if (r.fault.kind == FaultKind::ClearGlobalDone && !cfg.sw.check_vc_order)
+    s += " (only sim.check_vc_order=true sees a cleared \"global hop taken\" bit, by the VC order it breaks)";
+  return s;
 }
 
 namespace {
@@ -287,6 +361,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     s += rl;
   }
   if (c.drain) s += std::string("  drain             ") + (r.drained ? "complete" : "INCOMPLETE") + "\n";
+  if (r.fault.kind != FaultKind::None) s += fault_summary(r);
   if (!r.error.empty()) s += "\nERROR: " + r.error + "\n";
   return s;
 }

@@ -69,6 +69,72 @@ std::vector<std::string> class_names(const Topology& t) {
 }
 }  // namespace
 
+std::string fault_problem(const SimConfig& cfg, const Topology& topo, const FaultSpec& f) {
+  const std::string head = "--fault '" + to_string(f) + "': ";
+  const int S = topo.num_switches();
+  const std::string links = " (ports " + std::to_string(topo.host_ports()) + "-" + std::to_string(topo.radix() - 1) +
+                            " of switches 0-" + std::to_string(S - 1) + ")";
+  if (f.sw < 0 || f.sw >= S || f.port < topo.host_ports() || f.port >= topo.radix())
+    return head + "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) +
+           " is not a switch-to-switch link of " + topo.describe() + links;
+  if (!topo.connected(f.sw, f.port))
+    return head + "switch " + std::to_string(f.sw) + " port " + std::to_string(f.port) +
+           " is not a switch-to-switch link of " + topo.describe() +
+           ": it is a mesh edge, connected to nothing; pick a port with a neighbour" + links;
+  const int cls = topo.port_class_of(f.port);
+  const int data_vcs = cfg.sw.vcs[cls], vcs = data_vcs + cfg.sw.ctrl_vcs[cls];
+  if (f.vc >= vcs)
+    return head + "VC " + std::to_string(f.vc) + " of switch " + std::to_string(f.sw) + " port " +
+           std::to_string(f.port) + ": the port has " + std::to_string(vcs) +
+           (vcs == 1 ? " VC (allowed: 0)" : " VCs (allowed: 0-" + std::to_string(vcs - 1) + ")");
+  const bool pfc = cfg.sw.flow_control == FlowControl::Pfc;
+  switch (f.kind) {
+    case FaultKind::ExtraCredit:
+    case FaultKind::DoubleCredits:
+    case FaultKind::LoseCredits:
+      if (pfc)
+        return head + to_string(f.kind) + " acts on credits, and this network's switch-to-switch links carry none "
+               "(switch.flow_control: pfc: PAUSE and RESUME frames instead); on it the allowed kinds are drop-pause, "
+               "wrong-vc, dup-phit and clear-global-done";
+      break;
+    case FaultKind::DropPause:
+      if (!pfc)
+        return head + "drop-pause drops PFC PAUSE frames, and this network sends none (switch.flow_control: credit); "
+               "it needs switch.flow_control: pfc; under credits the allowed kinds are extra-credit, double-credits, "
+               "lose-credits, wrong-vc, dup-phit and clear-global-done";
+      break;
+    case FaultKind::ClearGlobalDone:
+      // Every Dragonfly routing sets and reads the bit (the hop-slot VC rule, minimal.h, and the
+      // forwarding tables' VC rules, forwarding_table.h); no torus or mesh routing touches it.
+      if (dynamic_cast<const Dragonfly*>(&topo) == nullptr)
+        return head + "clear-global-done clears the Dragonfly route header's \"global hop taken\" bit, which no " +
+               topo.describe() + " routing sets or reads, so it cannot fire; it is allowed on a Dragonfly";
+      break;
+    case FaultKind::DupPhit: {
+      // dup-phit repeats a body phit (not a head): a packet or frame of one phit has none.
+      if (f.vc < data_vcs) {
+        if (cfg.packet_phits < 2)
+          return head + "dup-phit repeats a packet's first body phit (one after its head), and every packet here is " +
+                 std::to_string(cfg.packet_phits) + " phit long (packet_phits " + std::to_string(cfg.packet_phits) +
+                 "), so it has none; allowed with packet_phits >= 2";
+        break;
+      }
+      // A control VC carries control frames only (sc_main/config.cpp lists their kinds).
+      uint32_t longest = 0;
+      if (cfg.sw.probe_interval > 0) longest = std::max<uint32_t>(longest, cfg.sw.probe_phits);
+      if (cfg.routing == RoutingAlgo::MinCond && cfg.routing_prm.trigger == MinCondTrigger::Qcn)
+        longest = std::max<uint32_t>(longest, cfg.routing_prm.qcn.cnm_phits);
+      if (longest < 2)
+        return head + "dup-phit repeats a frame's first body phit, and VC " + std::to_string(f.vc) +
+               " is a control VC whose frames are all 1 phit long (control.frame_phits, qcn.cnm_phits), so it has "
+               "none; pick a data VC (0-" + std::to_string(data_vcs - 1) + ") or longer control frames";
+      break;
+    }
+    default: break;
+  }
+  return {};
+}
+
 Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const TraceRequest& trace)
     : sc_core::sc_module(name),
       m_cfg(cfg),
@@ -90,6 +156,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   if (topo.num_port_classes() > kMaxPortClasses)
     throw std::logic_error("topology " + topo.describe() + " names " + std::to_string(topo.num_port_classes()) +
                            " port classes; at most " + std::to_string(kMaxPortClasses) + " are supported");
+  if (trace.fault.kind != FaultKind::None)
+    if (const std::string why = fault_problem(cfg, topo, trace.fault); !why.empty()) throw std::invalid_argument(why);
   m_ctx.res_from = cfg.warmup_cycles;
   m_ctx.res_to = cfg.warmup_cycles + cfg.measure_cycles;
   if (m_routing.needs_global_load()) {
@@ -272,13 +340,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         throw std::logic_error("topology " + topo.describe() + ": the neighbour map is not symmetric at switch " +
                                std::to_string(s) + " port " + std::to_string(port));
       if (trace.fault.kind != FaultKind::None && trace.fault.sw == s && trace.fault.port == port) {
-        // --fault: this channel passes through a FaultLink (rtl_models/switch/fault_link.h).
+        // --fault: this channel passes through a FaultLink (rtl_models/switch/fault_link.h);
+        // fault_problem checked the channel and the VC above.
         const int cls = topo.port_class_of(port);
         const int vcs = cfg.sw.vcs[cls] + cfg.sw.ctrl_vcs[cls];
-        if (trace.fault.vc >= vcs)
-          throw std::invalid_argument("--fault: VC " + std::to_string(trace.fault.vc) + " of switch " +
-                                      std::to_string(s) + " port " + std::to_string(port) + ": the port has " +
-                                      std::to_string(vcs) + " VCs");
         m_fault = std::make_unique<FaultLink>(("fault_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
                                               trace.fault, cfg.sw.latency[cls], static_cast<uint8_t>(vcs), m_ctx.pool);
         sw.out(port).socket.bind(m_fault->from_sender);
@@ -288,11 +353,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       sw.out(port).socket.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
     }
   }
-  if (trace.fault.kind != FaultKind::None && !m_fault)
-    throw std::invalid_argument("--fault: switch " + std::to_string(trace.fault.sw) + " port " +
-                                std::to_string(trace.fault.port) + " is not a switch-to-switch link of " +
-                                topo.describe() + " (ports " + std::to_string(topo.host_ports()) + "-" +
-                                std::to_string(topo.radix() - 1) + " of switches 0-" + std::to_string(S - 1) + ")");
+  assert(trace.fault.kind == FaultKind::None || m_fault);
 
   if (!trace.packet_trace.empty()) {
     m_packet_trace = std::make_unique<PacketTrace>(trace.packet_trace, topo, trace.from, trace.to);
@@ -530,6 +591,10 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
     if (out.error.empty() && t->touched())
       out.error = std::string("a phit or credit reached the unconnected port ") + t->name();
   out.cycles = cycle();
+  if (m_fault) {
+    out.fault = m_fault->spec();
+    out.fault_injected = m_fault->injected();
+  }
   out.scheduler = scheduler_note();
   out.memory = m_mem;
   out.peak_rss = peak_rss();

@@ -60,7 +60,21 @@ struct RunOutcome {
   double router_cycles_per_s = 0;
   MemoryEstimate memory;   // what the network was estimated to need (tb/memory.h)
   uint64_t peak_rss = 0;   // the process's peak resident set at the run's end, bytes
+  // A fault injected on one channel (TraceRequest::fault; kind None without one) and the
+  // events it injected so far (rtl_models/switch/fault_link.h says what one event is).
+  FaultSpec fault;
+  uint64_t fault_injected = 0;
 };
+
+// Why the fault `f` cannot apply to the configuration `cfg` on `topo`, or "" when it can:
+// its channel is not a switch-to-switch link, its VC is not one of the port's, or its kind
+// acts on something this network never carries on that VC (credits under PFC, PAUSE frames
+// under credits, the Dragonfly header's "global hop taken" bit on a torus or mesh, a body
+// phit where every packet or frame is one phit long). The message names --fault, the value
+// and what is allowed. The Network constructor throws std::invalid_argument with it; `scfly
+// run` asks first and exits 2. Whether the fault's cycle falls within the run is the
+// run's own question (sc_main/main.cpp).
+std::string fault_problem(const SimConfig& cfg, const Topology& topo, const FaultSpec& f);
 
 class FaultLink;
 class PacketTrace;

@@ -1,5 +1,6 @@
 #include "rtl_models/switch/fault_link.h"
 
+#include <climits>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -7,6 +8,25 @@
 namespace scfly {
 
 const char* fault_kinds() { return "extra-credit, double-credits, lose-credits, wrong-vc, drop-pause, dup-phit, clear-global-done"; }
+
+const char* to_string(FaultKind k) {
+  switch (k) {
+    case FaultKind::None: return "none";
+    case FaultKind::ExtraCredit: return "extra-credit";
+    case FaultKind::DoubleCredits: return "double-credits";
+    case FaultKind::LoseCredits: return "lose-credits";
+    case FaultKind::WrongVc: return "wrong-vc";
+    case FaultKind::DropPause: return "drop-pause";
+    case FaultKind::DupPhit: return "dup-phit";
+    case FaultKind::ClearGlobalDone: return "clear-global-done";
+  }
+  return "none";
+}
+
+std::string to_string(const FaultSpec& f) {
+  return std::string(to_string(f.kind)) + ":" + std::to_string(f.sw) + ":" + std::to_string(f.port) + ":" +
+         std::to_string(f.vc) + ":" + std::to_string(f.cycle);
+}
 
 FaultSpec parse_fault(const std::string& s) {
   std::vector<std::string> f;
@@ -29,7 +49,8 @@ FaultSpec parse_fault(const std::string& s) {
     long long v[4];
     for (int i = 0; i < 4; ++i) {
       v[i] = std::stoll(f[static_cast<size_t>(i) + 1], &used);
-      if (used != f[static_cast<size_t>(i) + 1].size() || v[i] < 0) throw std::invalid_argument("");
+      if (used != f[static_cast<size_t>(i) + 1].size() || v[i] < 0 || (i < 3 && v[i] > INT_MAX))
+        throw std::invalid_argument("");
     }
     out.sw = static_cast<int>(v[0]);
     out.port = static_cast<int>(v[1]);

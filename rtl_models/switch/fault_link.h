@@ -6,21 +6,33 @@
 // as the only implementations of the TLM interfaces.)
 //
 // Faults (on the channel leaving switch `sw` through output port `port`, for messages of VC
-// `vc`, from cycle `cycle` on, by the message's send cycle):
+// `vc`, from cycle `cycle` on, by the message's send cycle), and what one injected event of
+// each is (injected() counts them; `scfly run` reports the count, and a run whose fault
+// injected nothing exits 3):
 //   extra-credit   the first credit is delivered twice (a duplicated credit): the sender's
-//                  credits exceed the receiver's buffer once the channel is idle;
+//                  credits exceed the receiver's buffer once the channel is idle.
+//                  Event: the credit duplicated (at most 1);
 //   double-credits every credit is delivered twice: under load the sender overruns the
-//                  receiver's input buffer;
-//   lose-credits   every credit is dropped: the sender's output VC wedges;
-//   wrong-vc       the first phit is delivered on a VC the receiving port does not have;
+//                  receiver's input buffer. Event: one credit doubled;
+//   lose-credits   every credit is dropped: the sender's output VC wedges. Event: one
+//                  credit lost;
+//   wrong-vc       the first phit is delivered on a VC the receiving port does not have.
+//                  Event: the phit's VC rewritten (at most 1);
 //   drop-pause     every PFC PAUSE is dropped (switch.flow_control: pfc): the receiver's
-//                  headroom overflows;
+//                  headroom overflows. Event: one PAUSE frame dropped (RESUMEs pass);
 //   dup-phit       the first body phit (not a head) is delivered twice, and the next credit
 //                  of that VC dropped so the flow control stays balanced: the packet reaches
-//                  its NIC with a phit repeated (the sink's phit-order check);
+//                  its NIC with a phit repeated (the sink's phit-order check). Event: the
+//                  phit duplicated (at most 1; the dropped credit is part of it). A 1-phit
+//                  packet has no body phit: nothing to duplicate;
 //   clear-global-done  every head's route header loses its "global hop taken" bit (a soft
 //                  error in the header): the next switch gives the packet's last local hop
-//                  the VC of its first (sim.check_vc_order).
+//                  the VC of its first (sim.check_vc_order). Event: one head whose bit was
+//                  set, cleared (a head whose bit is already clear is not counted: nothing
+//                  changed). Only Dragonfly routings set and read the bit.
+// Credits returned several at a time (LinkMsg::count > 1) are acted on, and counted, one by
+// one. Which faults cannot apply to a configuration, and are refused before the network is
+// built, is fault_problem (tb/network.h).
 #pragma once
 
 #include <string>
@@ -44,14 +56,17 @@ class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm
   }
   LinkTargetSocket from_sender;    // the sender's initiator socket binds this
   LinkInitiatorSocket to_receiver;  // this binds the receiver's target socket
+  // Events injected so far (see above for what one event is per kind).
   uint64_t injected() const { return m_done; }
+  const FaultSpec& spec() const { return m_f; }
 
   tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
     if (m_f.kind == FaultKind::WrongVc && !m_done && active(m) && m.flit.vc == m_f.vc) {
       m.flit.vc = m_bad_vc;
       ++m_done;
     }
-    if (m_f.kind == FaultKind::ClearGlobalDone && active(m) && m.flit.vc == m_f.vc && m.flit.head()) {
+    if (m_f.kind == FaultKind::ClearGlobalDone && active(m) && m.flit.vc == m_f.vc && m.flit.head() &&
+        m_pool[m.flit.pkt].route.global_done) {
       m_pool[m.flit.pkt].route.global_done = 0;
       ++m_done;
     }

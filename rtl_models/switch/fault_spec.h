@@ -19,5 +19,9 @@ struct FaultSpec {
 // naming what is wrong.
 FaultSpec parse_fault(const std::string& s);
 const char* fault_kinds();
+// The kind's name as --fault spells it ("lose-credits"); "none" for FaultKind::None.
+const char* to_string(FaultKind k);
+// The spec as --fault spells it: "KIND:SWITCH:PORT:VC:CYCLE".
+std::string to_string(const FaultSpec& f);
 
 }  // namespace scfly
