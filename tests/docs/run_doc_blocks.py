@@ -32,7 +32,7 @@ The convention (docs/reliability.md, "Documentation as tests", says the same):
     fresh-cache           give the block its own, empty deadlock-verdict cache
     continues             run in the directory the page's previous command block ran in
                           (its files kept: a plot of the sweep before it), not a fresh one
-    timeout: SECONDS      per command (default 120)
+    timeout: SECONDS      per command (default 300)
     expect: REGEX         the output must contain a match (re.MULTILINE; repeatable)
     compare: MODE         exact (default), subset (the shown lines in this order, others
                           between them allowed) or unordered (each shown line somewhere)
@@ -561,8 +561,10 @@ class Runner:
         changed = sorted(os.path.relpath(p, self.source) for p in set(before) | set(after)
                          if before.get(p) != after.get(p))
         if changed:
-            ok, detail = False, ("changed files of the source tree (write into the block's own "
-                                 "directory instead, e.g. with sub:): " + ", ".join(changed[:10]))
+            ok, detail = False, ("files of the source tree changed while the block ran: "
+                                 + ", ".join(changed[:10]) + " (a command wrote through the links of "
+                                 "its directory: make it write into the directory, e.g. with sub:; "
+                                 "or the tree was edited during the test)")
         secs = time.monotonic() - t0
         if ok:
             self.passed += 1
@@ -677,7 +679,7 @@ def main():
                     metavar="NAME=PATH", help="a program the docs name (e.g. scfly-custom), put on PATH")
     ap.add_argument("--only", action="append", default=[], metavar="FILE[:LINE]",
                     help="run only these files or blocks (repeatable)")
-    ap.add_argument("--timeout", type=float, default=120, help="seconds per command (default 120)")
+    ap.add_argument("--timeout", type=float, default=300, help="seconds per command (default 300)")
     ap.add_argument("--list", action="store_true", help="list the blocks and what would happen; run nothing")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directories")
     ap.add_argument("-v", "--verbose", action="store_true", help="print each command's time")
