@@ -167,7 +167,7 @@ def parse_doc(root, rel):
     """The fenced blocks of one Markdown file, with their markers and output blocks."""
     with open(os.path.join(root, rel), encoding="utf-8") as f:
         lines = f.read().split("\n")
-    blocks, markers_used, section = [], set(), ""
+    blocks, markers_used, section, inside = [], set(), "", set()
     i = 0
     while i < len(lines):
         m = FENCE.match(lines[i])
@@ -184,6 +184,7 @@ def parse_doc(root, rel):
         if j == len(lines):
             raise DocError(f"{rel}:{start + 1}: unclosed code block")
         b = Block(rel, start + 1, tag, lines[start + 1:j], section)
+        inside.update(range(start + 1, j + 2))
         # The marker: the nearest non-blank text before the fence, if it closes a comment.
         k = start - 1
         while k >= 0 and not lines[k].strip():
@@ -200,7 +201,7 @@ def parse_doc(root, rel):
         blocks.append(b)
         i = j + 1
     for n, line in enumerate(lines, 1):
-        if MARK_OPEN in line and n not in markers_used:
+        if MARK_OPEN in line and n not in markers_used and n not in inside:
             raise DocError(f"{rel}:{n}: doc-test marker not directly before a code block")
     # Output blocks.
     prev = None
