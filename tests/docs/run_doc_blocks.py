@@ -5,7 +5,7 @@
     python3 tests/docs/run_doc_blocks.py --scfly build/scfly --list     # the plan, nothing run
     python3 tests/docs/run_doc_blocks.py --scfly build/scfly --only docs/sweeps.md:216
 
-The convention (docs/reliability.md, "Documentation as tests", says the same):
+The convention (docs/reliability.md, "The documentation's commands as tests", for writers):
 
 - Every fenced block has a language tag. `sh`, `bash` and `console` blocks are commands and
   run; any other tag (`text`, `yaml`, `cpp`, `cmake`, ...) does not. An untagged block fails.
@@ -17,8 +17,8 @@ The convention (docs/reliability.md, "Documentation as tests", says the same):
   that block's output, and is compared with what the commands printed (stdout and stderr
   together): exactly, line by line, where a line `...` stands for any lines.
 - An HTML comment `<!-- doc-test: ... -->` as the nearest non-blank text before a block
-  sets what happens to it (invisible on the site). Its directives, one a line (or one
-  alone on the comment's first line):
+  sets what happens to it (invisible on the site). Its directives, one a line (the first
+  may follow `doc-test:` on the comment's first line):
 
     note: TEXT            a remark for the reader of the marker (why the block is scaled down)
     skip: REASON          not run (or, on an output block: not compared); reason required
@@ -40,16 +40,19 @@ The convention (docs/reliability.md, "Documentation as tests", says the same):
                           before comparing (timings, paths; repeatable)
     output-of: COMMAND    this block is not a command: it is the output of COMMAND, which
                           runs (as a one-command block) and is compared with it
+    file: PATH            this (yaml, text, ...) block shows the repository file PATH: its
+                          text must be the file's, exactly
 
-  OLD/NEW and PATH are literal text (`\\n` in OLD or NEW is a line break); every OLD must occur (a doc that drifted from a file
-  fails). A block changed by args/sub/edit/run no longer shows its own output, so a
-  following output block must then say what to check with `expect:` (or `skip:`).
-  A marker the runner does not understand, a marker attached to no block, and a command
-  block it cannot run as written without one all fail.
+  OLD, NEW and PATH are literal text (`\\n` in OLD or NEW is a line break); every OLD must
+  occur (a page that drifted from a file fails). A block changed by args/sub/edit/run no
+  longer shows its own output, so a following output block must then say what to check
+  with `expect:` (or `skip:`). A marker the runner does not understand, a marker attached
+  to no block, an untagged block and a command block that fails as written all fail.
 
-Each block (unless it `continues`) runs in a fresh temporary directory that mirrors the source tree (directories
-created, files symlinked; `edit:` replaces a link by an edited copy), with `build/scfly`
-and `scfly` on PATH both the binary under test, HOME and TMPDIR inside it. The
+Each block (unless it `continues`) runs in a fresh temporary directory that mirrors the
+source tree (directories made, files symlinked; `edit:` replaces a link by an edited
+copy), from its top, with `build/scfly` and `scfly` on PATH both the binary under test,
+HOME and TMPDIR inside it, SCFLY_* variables cleared and SCFLY_PROGRESS=off. The
 deadlock-verdict cache (SCFLY_CACHE_DIR) is shared by the blocks of one run, as a user's
 ~/.cache is, unless the block says `fresh-cache`. A block that changes a file of the
 source tree through a link fails.
@@ -62,7 +65,6 @@ import difflib
 import glob
 import os
 import re
-import shlex
 import shutil
 import signal
 import subprocess
@@ -74,7 +76,7 @@ RUN_TAGS = {"sh", "bash", "console"}
 FENCE = re.compile(r"^( {0,3})(`{3,}|~{3,})\s*([^\s`]*)[^`]*$")
 MARK_OPEN = "<!-- doc-test:"
 DIRECTIVES = {"note", "skip", "needs", "args", "sub", "edit", "run", "cwd", "fresh-cache", "continues",
-              "timeout", "expect", "compare", "vary", "output-of"}
+              "timeout", "expect", "compare", "vary", "output-of", "file"}
 REPEATABLE = {"note", "needs", "args", "sub", "edit", "run", "expect", "vary"}
 FLAGS = {"fresh-cache", "continues"}
 RUN_ONLY = {"needs", "args", "sub", "edit", "run", "cwd", "fresh-cache", "continues", "timeout"}
@@ -223,7 +225,8 @@ def parse_doc(root, rel):
         bad = set(m) - ({"skip", "note"} | (RUN_ONLY if is_cmd or m.get("output-of") else set())
                         | ({"expect"} if is_cmd or is_out else set())
                         | (COMPARE_ONLY if is_out or b.tag == "console" else set())
-                        | ({"output-of"} if not is_cmd else set()))
+                        | ({"output-of"} if not is_cmd else set())
+                        | ({"file"} if not is_cmd and not is_out else set()))
         if bad:
             what = ("command" if is_cmd else "output" if is_out else f"'{b.tag}' (neither a command "
                     f"nor an output)")
@@ -285,7 +288,7 @@ def console_commands(lines, first_line):
 
 
 class Sandbox:
-    def __init__(self, source, base, name, bindir, shared_cache):
+    def __init__(self, source, base, name, bindir):
         self.source, self.dir = source, os.path.join(base, name)
         os.makedirs(self.dir)
         self.mirror(source, self.dir, top=True)
@@ -295,7 +298,6 @@ class Sandbox:
         self.tmp = os.path.join(self.dir, ".tmp")
         os.makedirs(self.home)
         os.makedirs(self.tmp)
-        self.cache = shared_cache
 
     def mirror(self, src, dst, top=False):
         for name in sorted(os.listdir(src)):
@@ -517,8 +519,24 @@ class Runner:
             changed = True
         return cmds, changed
 
+    def check_file(self, b):
+        rel = b.get("file")
+        path = os.path.join(self.source, rel)
+        if not os.path.isfile(path):
+            raise DocError(f"{b.where}: file: '{rel}' is not a file of the repository")
+        with open(path, encoding="utf-8") as f:
+            text = f.read().rstrip("\n").split("\n")
+        if text == b.lines:
+            self.passed += 1
+            print(f"ok   {b.where} (the text of {rel})", flush=True)
+            return
+        self.fail(b, f"the block is not the text of {rel} (- in the doc, + the file):\n" + "\n".join(
+            difflib.unified_diff(b.lines, text, "doc", rel, lineterm="", n=1)))
+
     def run_block(self, b):
         m = b.marker or {}
+        if m.get("file"):
+            return self.check_file(b)
         if m.get("skip"):
             self.skipped.append(f"{b.where}: {m['skip']}")
             print(f"skip {b.where}: {m['skip']}", flush=True)
@@ -541,7 +559,7 @@ class Runner:
         else:
             self.forget()
             self.n += 1
-            box = Sandbox(self.source, self.base, f"b{self.n:03d}", self.bindir, self.cache)
+            box = Sandbox(self.source, self.base, f"b{self.n:03d}", self.bindir)
         self.last = (b.path, None)
         cache = self.cache
         if m.get("fresh-cache"):
@@ -588,7 +606,12 @@ class Runner:
                 if not m.get("expect"):
                     raise DocError(f"{b.where}: a console block changed by args/sub/edit/run shows "
                                    f"another run's output: give expect: lines for the changed run")
-            for n, cmd, want, shown in console_commands(b.lines, b.line + 1):
+            try:
+                steps = console_commands(b.lines, b.line + 1)
+            except DocError as e:
+                raise DocError(f"{b.where}: {e}")
+            every = []
+            for n, cmd, want, shown in steps:
                 cmds, changed = self.prepare(b, [cmd])
                 outs = []
                 for dl, c, w in cmds:
@@ -597,14 +620,13 @@ class Runner:
                         return False, err
                     outs.append(out)
                 out = "".join(outs)
+                every.append(out)
                 if not changed:
                     d = compare(shown, out.split("\n"), m.get("compare", "exact"), m.get("vary", []))
                     if d:
                         return False, f"line {n}: $ {cmd}\n{d}"
-                err = self.check_expect(m, out, n, cmd)
-                if err:
-                    return False, err
-            return True, None
+            err = self.check_expect(m, "".join(every), b.line, "the block")
+            return (False, err) if err else (True, None)
         if m.get("output-of"):
             cmd = m["output-of"]
             cmds, changed = [(b.line, cmd, expected_exit(cmd))], False
@@ -703,7 +725,7 @@ def main():
     def selected(b):
         return not a.only or any(b.path == o or b.where == o for o in a.only)
     todo = [b for b in blocks if selected(b) and
-            (b.tag in RUN_TAGS or (b.marker or {}).get("output-of"))]
+            (b.tag in RUN_TAGS or b.get("output-of") or b.get("file"))]
     if a.only and not todo:
         ap.error("--only matched no command block")
     if a.list:
