@@ -271,9 +271,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   constexpr int kSample = 4;
   int sw_seen = 0, nic_seen = 0;
   uint64_t sw_bytes = 0, nic_bytes = 0;
-  bool projected = false;
   for (int k : order) {
-    const uint64_t before = projected ? 0 : heap_in_use();
+    // Only the first kSample of each kind are measured (mallinfo2 walks the heap's bins).
+    const bool measure = k < S ? sw_seen < kSample : nic_seen < kSample;
+    const uint64_t before = measure ? heap_in_use() : 0;
     if (k < S)
       m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
                                                                     m_routing, m_ctx, cfg.seed, m_clk);
@@ -281,16 +282,15 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(("nic" + std::to_string(k - S)).c_str(), k - S, topo,
                                                                  is_ep[static_cast<size_t>(k - S)] ? ep_np : np, m_ctx,
                                                                  m_stats, cfg.seed, m_clk);
-    if (projected) continue;
+    if (!measure) continue;
     const uint64_t after = heap_in_use();
     const uint64_t used = after > before ? after - before : 0;
-    if (k < S && sw_seen < kSample) sw_bytes += used, ++sw_seen;
-    if (k >= S && nic_seen < kSample) nic_bytes += used, ++nic_seen;
-    // The NICs come after every switch: the switches alone are checked as soon as they are
-    // measured, the whole network once the NICs are.
+    if (k < S) sw_bytes += used, ++sw_seen;
+    else nic_bytes += used, ++nic_seen;
+    // The NICs come after every switch: the switches alone are checked once they are
+    // measured, the whole network once the NICs are too.
     const bool sw_done = sw_seen >= std::min(kSample, S), nic_done = nic_seen >= std::min(kSample, N);
-    if (!sw_done || (!nic_done && (sw_seen != kSample || k >= S))) continue;
-    projected = sw_done && nic_done;
+    if (!sw_done || (!nic_done && k >= S)) continue;
     m_mem.per_switch = sw_seen ? sw_bytes / static_cast<uint64_t>(sw_seen) : 0;
     m_mem.per_host = nic_seen ? nic_bytes / static_cast<uint64_t>(nic_seen) : 0;
     m_mem.measured = m_mem.per_switch > 0;
