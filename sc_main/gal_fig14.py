@@ -20,7 +20,7 @@ import os
 import subprocess
 import sys
 
-BASE = "sc_main/configs/torus-8x8.yaml"
+BASE = "sc_main/configs/torus-8x8-1port.yaml"
 COMMON = ["topology.terminal_ports=4", "switch.vcs.injection=4", "warmup_cycles=0"]
 # name -> (label, overrides)
 VARIANTS = {

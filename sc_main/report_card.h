@@ -9,7 +9,7 @@
 //
 // Card file:
 //   name: gal-report-card                  # default: the file's stem; names the row sweeps
-//   base: ../configs/torus-8x8.yaml        # as a sweep's base
+//   base: ../configs/torus-8x8-1port.yaml        # as a sweep's base
 //   set: {topology: {terminal_ports: 4}}   # overrides of every run
 //   columns:                               # the mechanisms, in order: name -> overrides
 //     VAL: {routing: val}

@@ -202,11 +202,11 @@ std::vector<SimConfig> echo_samples() {
            {"dfly-tiny.yaml", {"routing=t-ugal-g", "tugal.tau_global=1.25", "tugal.tau_local=2"}},
            {"dfly-tiny.yaml", {"routing=t-par", "tugal.paths=" + tiny_paths_file()}},
            {"dfly-tiny.yaml", {"routing=t-par", "tugal.par_set=source"}},
-           {"torus-8x8.yaml", {"routing=gal", "topology.terminal_ports=2"}},
-           {"torus-8x8.yaml", {"routing=chaos", "chaos.multiqueue=8"}},
-           {"torus-8x8.yaml", {"routing=gal", "gal.tie=raise"}},
-           {"torus-8x8.yaml", {}},
-           {"torus-8x8.yaml", {"topology.kind=mesh"}}})
+           {"torus-8x8-1port.yaml", {"routing=gal", "topology.terminal_ports=2"}},
+           {"torus-8x8-1port.yaml", {"routing=chaos", "chaos.multiqueue=8"}},
+           {"torus-8x8-1port.yaml", {"routing=gal", "gal.tie=raise"}},
+           {"torus-8x8-1port.yaml", {}},
+           {"torus-8x8-1port.yaml", {"topology.kind=mesh"}}})
     out.push_back(load_config(cfg + file, ov));
   return out;
 }
@@ -258,7 +258,7 @@ TEST(ConfigSchema, EveryKeyRejectsAWrongTypeNamingKeyAndValue) {
   const std::string cfg = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/";
   int checked = 0;
   for (const KeySpec& k : config_keys()) {
-    const std::string base = k.scope == KeyScope::Torus ? "torus-8x8.yaml" : "dfly-tiny.yaml";
+    const std::string base = k.scope == KeyScope::Torus ? "torus-8x8-1port.yaml" : "dfly-tiny.yaml";
     std::string e;
     try {
       load_config(cfg + base, {k.path + "={x: 1}"});

@@ -125,7 +125,7 @@ std::string mutate(const std::string& text, const std::vector<std::string>& keys
 TEST(ConfigFuzz, MutatedPresetsParseOrFailWithAConfigError) {
   const std::string dir = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/";
   // The small presets (the large ones differ only in sizes, which the mutations reach).
-  const std::vector<std::string> presets = {"dfly-tiny.yaml", "qcn-tiny.yaml", "torus-8x8.yaml", "torus-ring-8.yaml",
+  const std::vector<std::string> presets = {"dfly-tiny.yaml", "qcn-tiny.yaml", "torus-8x8-1port.yaml", "torus-ring-8.yaml",
                                             "tugal-dfly-4-8-4-9.yaml"};
   int parsed = 0, rejected = 0;
   const auto t0 = std::chrono::steady_clock::now();

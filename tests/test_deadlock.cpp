@@ -249,7 +249,7 @@ TEST_F(DeadlockValidationTest, ChecksOnceAndReadsTheVerdictBackPerShape) {
   EXPECT_FALSE(validate_deadlock(config("dfly-tiny.yaml", {"routing=val", "switch.vcs.local=5"})).cached);
   EXPECT_EQ(cached_files(), 3u);
   // Escape-VC schemes pass by Duato's condition.
-  EXPECT_EQ(validate_deadlock(config("torus-8x8.yaml", {"routing=min-ad"})).verdict, "duato");
+  EXPECT_EQ(validate_deadlock(config("torus-8x8-1port.yaml", {"routing=min-ad"})).verdict, "duato");
 }
 
 TEST_F(DeadlockValidationTest, ANetworkThatCanDeadlockIsAConfigErrorWithItsCycle) {

@@ -31,23 +31,23 @@ double bound(const IdealResult& r, const std::string& routing) {
 }
 
 TEST(Ideal, EightAryTwoCubeMatchesTheHandWorkedBounds) {
-  const IdealResult tor = ideal_throughput(config("torus-8x8.yaml", {"traffic=tor"}));
+  const IdealResult tor = ideal_throughput(config("torus-8x8-1port.yaml", {"traffic=tor"}));
   EXPECT_NEAR(tor.ideal, 8.0 / 15, 1e-6);
   EXPECT_NEAR(bound(tor, "dor"), 1.0 / 3, 1e-9);
   EXPECT_NEAR(bound(tor, "val"), 0.5, 1e-9);
-  const IdealResult bc = ideal_throughput(config("torus-8x8.yaml", {"traffic=bc"}));
+  const IdealResult bc = ideal_throughput(config("torus-8x8-1port.yaml", {"traffic=bc"}));
   EXPECT_NEAR(bc.ideal, 0.5, 1e-6);
   EXPECT_NEAR(bound(bc, "dor"), 0.5, 1e-9);
-  const IdealResult tp = ideal_throughput(config("torus-8x8.yaml", {"traffic=tp"}), false);
+  const IdealResult tp = ideal_throughput(config("torus-8x8-1port.yaml", {"traffic=tp"}), false);
   EXPECT_NEAR(bound(tp, "dor"), 2.0 / 7, 1e-9);
   EXPECT_NEAR(bound(tp, "val"), 8.0 / 15, 1e-9);
-  const IdealResult nn = ideal_throughput(config("torus-8x8.yaml", {"traffic=nn"}));
+  const IdealResult nn = ideal_throughput(config("torus-8x8-1port.yaml", {"traffic=nn"}));
   EXPECT_NEAR(nn.lp, 4.0, 1e-6);
   EXPECT_NEAR(nn.terminal, 1.0, 1e-9);
   EXPECT_NEAR(nn.ideal, 1.0, 1e-9);
   EXPECT_NEAR(nn.capacity, 1.0, 1e-12);
   // Four terminal ports per node lift the terminal bound to the network's 4.
-  const IdealResult nn4 = ideal_throughput(config("torus-8x8.yaml", {"traffic=nn", "topology.terminal_ports=4"}));
+  const IdealResult nn4 = ideal_throughput(config("torus-8x8-1port.yaml", {"traffic=nn", "topology.terminal_ports=4"}));
   EXPECT_NEAR(nn4.terminal, 4.0, 1e-9);
   EXPECT_NEAR(nn4.ideal, 4.0, 1e-6);
   EXPECT_NEAR(nn4.capacity, 1.0, 1e-12);
@@ -68,7 +68,7 @@ TEST(Ideal, RingTornadoAndSmallTranspose) {
   const IdealResult ring = ideal_throughput(config("torus-ring-8.yaml", {"traffic=tor"}));
   EXPECT_NEAR(ring.ideal, 8.0 / 15, 1e-6);  // 5/8 minimal, 3/8 the long way (Fig. 2)
   EXPECT_NEAR(bound(ring, "dor"), 1.0 / 3, 1e-9);
-  const IdealResult tp = ideal_throughput(config("torus-8x8.yaml", {"topology.k=4", "traffic=tp"}));
+  const IdealResult tp = ideal_throughput(config("torus-8x8-1port.yaml", {"topology.k=4", "traffic=tp"}));
   EXPECT_GE(tp.ideal + 1e-9, bound(tp, "dor"));
   EXPECT_GE(tp.ideal + 1e-9, bound(tp, "val"));
 }
@@ -102,11 +102,11 @@ TEST(Ideal, PatternWeightsAreTheSamplersLaw) {
   for (const Case& c : {Case{"dfly-tiny.yaml", "un"}, Case{"dfly-tiny.yaml", "adv+2"}, Case{"dfly-tiny.yaml", "advc"},
                         Case{"dfly-tiny.yaml", "advl"}, Case{"dfly-tiny.yaml", "hot"}, Case{"dfly-tiny.yaml", "perm"},
                         Case{"dfly-tiny.yaml", "group-perm"}, Case{"dfly-tiny.yaml", "mixed(50,50)"},
-                        Case{"dfly-tiny.yaml", "tmixed(30,70,2,1)"}, Case{"torus-8x8.yaml", "nn"},
-                        Case{"torus-8x8.yaml", "tor"}, Case{"torus-8x8.yaml", "tp"},
-                        Case{"torus-8x8.yaml", "topology.kind=mesh traffic=nn"}, Case{"torus-8x8.yaml", "hs"},
-                        Case{"torus-8x8.yaml", "topology.k=3 traffic=hs"}, Case{"torus-8x8.yaml", "mix(nn:3,tor:1)"},
-                        Case{"torus-8x8.yaml", "mix(tp:1,nn:1)"}, Case{"dfly-tiny.yaml", "mix(un:1,adv+1:2,perm:1)"}}) {
+                        Case{"dfly-tiny.yaml", "tmixed(30,70,2,1)"}, Case{"torus-8x8-1port.yaml", "nn"},
+                        Case{"torus-8x8-1port.yaml", "tor"}, Case{"torus-8x8-1port.yaml", "tp"},
+                        Case{"torus-8x8-1port.yaml", "topology.kind=mesh traffic=nn"}, Case{"torus-8x8-1port.yaml", "hs"},
+                        Case{"torus-8x8-1port.yaml", "topology.k=3 traffic=hs"}, Case{"torus-8x8-1port.yaml", "mix(nn:3,tor:1)"},
+                        Case{"torus-8x8-1port.yaml", "mix(tp:1,nn:1)"}, Case{"dfly-tiny.yaml", "mix(un:1,adv+1:2,perm:1)"}}) {
     SCOPED_TRACE(std::string(c.file) + " " + c.traffic);
     std::vector<std::string> ov;
     std::string tr = c.traffic;

@@ -63,7 +63,7 @@ TEST(Network, ConstructionOrderDoesNotChangeResults) {
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond min_cond.trigger=pause traffic=un load=0.9"});
   // Every registered torus mechanism (CHAOS's multiqueue: ChaosIsDeterministic... in test_torus_network.cpp).
   for (const std::string& r : scfly_test::registered_routings(false, false, {"chaos"}))
-    cases.push_back({src + "/sc_main/configs/torus-8x8.yaml", "routing=" + r + " traffic=un load=0.6"});
+    cases.push_back({src + "/sc_main/configs/torus-8x8-1port.yaml", "routing=" + r + " traffic=un load=0.6"});
   for (const auto& [config, args] : cases) {
     SCOPED_TRACE(config + " " + args);
     const ScflyRun a = run_scfly(config, args + w);
@@ -97,7 +97,7 @@ TEST(Network, StreamingInputBuffersEqualFilingEachPhit) {
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond traffic=adv+1 load=0.6", 36});
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond min_cond.trigger=pause traffic=un load=0.9", 36});
   for (const char* r : {"gal", "chaos"})
-    cases.push_back({src + "/sc_main/configs/torus-8x8.yaml", std::string("routing=") + r + " traffic=un load=0.6", 64});
+    cases.push_back({src + "/sc_main/configs/torus-8x8-1port.yaml", std::string("routing=") + r + " traffic=un load=0.6", 64});
   for (const auto& [config, args, n] : cases) {
     SCOPED_TRACE(config + " " + args);
     std::string all;
@@ -136,11 +136,11 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
   cases.push_back({src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond min_cond.trigger=pause traffic=un load=0.9",
                    "blocks of 4 cycles"});
   for (const char* r : {"gal", "chaos", "min-ad"})
-    cases.push_back({src + "/sc_main/configs/torus-8x8.yaml", std::string("routing=") + r + " traffic=un load=0.6",
+    cases.push_back({src + "/sc_main/configs/torus-8x8-1port.yaml", std::string("routing=") + r + " traffic=un load=0.6",
                      "blocks of 1 cycle"});
-  cases.push_back({src + "/sc_main/configs/torus-8x8.yaml", "routing=gal traffic=tor load=0.8 links.link_latency=5",
+  cases.push_back({src + "/sc_main/configs/torus-8x8-1port.yaml", "routing=gal traffic=tor load=0.8 links.link_latency=5",
                    "blocks of 5 cycles"});
-  cases.push_back({src + "/sc_main/configs/torus-8x8.yaml",
+  cases.push_back({src + "/sc_main/configs/torus-8x8-1port.yaml",
                    "routing=min-ad traffic=nn load=1.5 topology.terminal_ports=4 links.link_latency=3",
                    "blocks of 3 cycles"});
   // Shared every cycle: the kernel drives these whatever sim.scheduler says.
@@ -271,7 +271,7 @@ TEST(Network, DestinationInjectionVcsKeepTheRunAndFillOneVcUnderAdv) {
             a["counters"]["source_skipped_generations"].get<uint64_t>());
   EXPECT_NEAR(b["accepted_load"].get<double>(), a["accepted_load"].get<double>(), 0.002);
   EXPECT_LT(b["latency_avg"].get<double>(), 0.85 * a["latency_avg"].get<double>());
-  const ScflyRun gal = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml",
+  const ScflyRun gal = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml",
                                  "routing=gal source.injection_vc=dest");
   EXPECT_EQ(gal.code, 2);
   EXPECT_NE(gal.err.find("source.injection_vc"), std::string::npos) << gal.err;

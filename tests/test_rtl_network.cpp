@@ -160,7 +160,7 @@ TEST(RtlNetwork, VerilatedBlocksTraceIntoTheSameVcd) {
 // switch and GAL's threshold controllers in every NIC give the C++ run's metrics and time
 // series, on tori of n = 1, 2, 3 and a mesh, below and past saturation.
 namespace {
-std::string torus_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml"; }
+std::string torus_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml"; }
 }  // namespace
 
 TEST(RtlNetwork, TorusBlocksRtlGiveIdenticalResults) {

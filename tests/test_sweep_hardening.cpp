@@ -353,7 +353,7 @@ TEST(CliProgress, ForcedDeadlockCheckAndConstructionLinesHaveTheFormat) {
   // 4096 switches take well over the heartbeat's 10 ms to build.
   const Cmd big = with_env("SCFLY_PROGRESS=on SCFLY_PROGRESS_INTERVAL=0",
                            "run " + std::string(SCFLY_SOURCE_DIR) +
-                               "/sc_main/configs/torus-8x8.yaml topology.k=64 warmup_cycles=0 measure_cycles=1 -q");
+                               "/sc_main/configs/torus-8x8-1port.yaml topology.k=64 warmup_cycles=0 measure_cycles=1 -q");
   ASSERT_EQ(big.code, 0) << big.err;
   const std::regex build(R"(scfly: building the network: 64-ary 2-cube \(elapsed \d+:\d\d\))");
   EXPECT_GE(lines_matching(big.err, "scfly: building the network:", build), 1) << big.err;

@@ -108,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
 // A torus switch (DOR), every port.
 TEST(SwitchBench, TorusSwitchUnderDimensionOrderRouting) {
   sc_core::sc_clock clk("clk", 1, sc_core::SC_NS);
-  const SimConfig cfg = config("torus-8x8.yaml", {"routing=dor"});
+  const SimConfig cfg = config("torus-8x8-1port.yaml", {"routing=dor"});
   SwitchBench b("bench", cfg, 9, clk);
   const Coverage cov = drive_random(b, clk, 3000, 4, 11);
   EXPECT_EQ(static_cast<int>(cov.in_ports.size()), b.radix());

@@ -16,7 +16,7 @@
 namespace {
 
 std::string ring_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-ring-8.yaml"; }
-std::string torus_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml"; }
+std::string torus_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml"; }
 
 // Mean minimal distance between distinct switches of a k-ary n-cube (torus) or mesh.
 double mean_distance(int k, int n, bool mesh) {

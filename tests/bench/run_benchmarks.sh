@@ -40,10 +40,10 @@ run "table3 MIN UN 0.01 (idle)"  sc_main/configs/acor-table3.yaml load=0.01 warm
 run "table3 MIN UN 0.4 kernel"   sc_main/configs/acor-table3.yaml load=0.4 warmup_cycles=3000 bench_chunk=200 sim.scheduler=kernel
 run "dfly(8,16,8) MIN UN 0.4"    sc_main/configs/acor-table3.yaml topology.p=8 topology.a=16 topology.h=8 topology.g=129 load=0.4 warmup_cycles=2000 bench_chunk=100
 run "tiny MIN UN 0.3 8-phit"     sc_main/configs/dfly-tiny.yaml load=0.3 warmup_cycles=2000
-run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml load=0.4 warmup_cycles=2000
-run "torus 8x8 MIN AD UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000
-run "torus 8x8 GAL UN 0.4 1-phit" sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000
-run "torus 8x8 CHAOS perm 0.8 1-phit" sc_main/configs/torus-8x8.yaml routing=chaos traffic=perm load=0.8 topology.terminal_ports=2 warmup_cycles=2000
+run "torus 8x8 DOR UN 0.4 1-phit" sc_main/configs/torus-8x8-1port.yaml load=0.4 warmup_cycles=2000
+run "torus 8x8 MIN AD UN 0.4 1-phit" sc_main/configs/torus-8x8-1port.yaml routing=min-ad load=0.4 warmup_cycles=2000
+run "torus 8x8 GAL UN 0.4 1-phit" sc_main/configs/torus-8x8-1port.yaml routing=gal load=0.4 warmup_cycles=2000
+run "torus 8x8 CHAOS perm 0.8 1-phit" sc_main/configs/torus-8x8-1port.yaml routing=chaos traffic=perm load=0.8 topology.terminal_ports=2 warmup_cycles=2000
 # RTL co-simulation (SCFLY_RTL builds): the same points with the Verilated blocks.
 run "medium MIN UN 0.4 rtl min_route" sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000 'rtl=[min_route]'
 run "medium ACOR-Sw ADV+1 0.4 rtl acor" sc_main/configs/dfly-medium.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[acor]'
@@ -56,6 +56,6 @@ run "qcn-tiny MIN-COND ADV+1 0.4 rtl qcn,qcn_cp" sc_main/configs/qcn-tiny.yaml t
 run "qcn-tiny MIN-COND ADV+1 0.4 rtl all" sc_main/configs/qcn-tiny.yaml traffic=adv+1 load=0.4 'rtl=[table,qcn,qcn_cp]'
 run "tiny MIN-TABLE UN 0.4"         sc_main/configs/dfly-tiny.yaml routing=min-table load=0.4 warmup_cycles=2000
 run "tiny MIN-TABLE UN 0.4 rtl table" sc_main/configs/dfly-tiny.yaml routing=min-table load=0.4 warmup_cycles=2000 'rtl=[table]'
-run "torus 8x8 MIN AD UN 0.4 rtl quadrant" sc_main/configs/torus-8x8.yaml routing=min-ad load=0.4 warmup_cycles=2000 'rtl=[quadrant]'
-run "torus 8x8 GAL UN 0.4 rtl gal_threshold" sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[gal_threshold]'
-run "torus 8x8 GAL UN 0.4 rtl both"  sc_main/configs/torus-8x8.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[quadrant,gal_threshold]'
+run "torus 8x8 MIN AD UN 0.4 rtl quadrant" sc_main/configs/torus-8x8-1port.yaml routing=min-ad load=0.4 warmup_cycles=2000 'rtl=[quadrant]'
+run "torus 8x8 GAL UN 0.4 rtl gal_threshold" sc_main/configs/torus-8x8-1port.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[gal_threshold]'
+run "torus 8x8 GAL UN 0.4 rtl both"  sc_main/configs/torus-8x8-1port.yaml routing=gal load=0.4 warmup_cycles=2000 'rtl=[quadrant,gal_threshold]'

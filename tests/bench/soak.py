@@ -50,11 +50,11 @@ CASES = [
     ("QCN-Switch out+FbC ADV+1 (PFC)", C("qcn-tiny.yaml"), ["routing=min-cond", "traffic=adv+1"], QCN_WINDOWS),
     ("MIN-COND pause ADV+1 (PFC)", C("qcn-tiny.yaml"), ["routing=min-cond", "min_cond.trigger=pause", "traffic=adv+1"],
      QCN_WINDOWS),
-    ("torus DOR UN", C("torus-8x8.yaml"), ["routing=dor", "traffic=un"]),
-    ("torus VAL UN", C("torus-8x8.yaml"), ["routing=val", "traffic=un"]),
-    ("torus MIN AD UN", C("torus-8x8.yaml"), ["routing=min-ad", "traffic=un"]),
-    ("torus GOAL UN", C("torus-8x8.yaml"), ["routing=goal", "traffic=un"]),
-    ("torus GAL UN", C("torus-8x8.yaml"), ["routing=gal", "traffic=un"]),
+    ("torus DOR UN", C("torus-8x8-1port.yaml"), ["routing=dor", "traffic=un"]),
+    ("torus VAL UN", C("torus-8x8-1port.yaml"), ["routing=val", "traffic=un"]),
+    ("torus MIN AD UN", C("torus-8x8-1port.yaml"), ["routing=min-ad", "traffic=un"]),
+    ("torus GOAL UN", C("torus-8x8-1port.yaml"), ["routing=goal", "traffic=un"]),
+    ("torus GAL UN", C("torus-8x8-1port.yaml"), ["routing=gal", "traffic=un"]),
 ]
 
 
