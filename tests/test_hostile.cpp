@@ -317,7 +317,7 @@ TEST(Hostile, NetworkOverMaxMemoryIsRefusedBeforeItIsBuilt) {
 // The review's networks that grew to 8 GB and died of bad_alloc: refused by their estimate
 // (a limit is given, so the verdict does not depend on this machine's free memory).
 TEST(Hostile, HugeNetworksAreRefusedByTheirEstimate) {
-  const std::string torus = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8.yaml";
+  const std::string torus = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml";
   const ScflyRun t = run_scfly(torus, "topology.k=1024 topology.n=2 sim.max_memory=8192 -q", false);
   EXPECT_EQ(t.code, 2) << t.err;
   EXPECT_TRUE(has(t.err, "(1048576 switches x ")) << t.err;
