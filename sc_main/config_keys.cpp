@@ -1031,10 +1031,13 @@ std::vector<KeySpec> build() {
       .doc("25", "", "for byte-sized buffers (25 B = 200 Gb/s at 1 GHz)");
   K(t, "clock_ghz")
       .run_only()
-      .real(0.0, 1000.0, "a clock frequency in (0, 1000] GHz")
+      // At most 250 GHz: a cycle of at least 4 ps, SystemC's default time resolution being
+      // 1 ps (the clock's low half and the RTL clock's quarter-cycle offset must not round
+      // to zero; at 1000 GHz SystemC stopped with its error E103).
+      .real(0.0, 250.0, "a clock frequency in (0, 250] GHz (a cycle must last at least 4 ps, 4 steps of SystemC's 1 ps time resolution)")
       .def(rv(1.0))
       .bind([](SimConfig& c) -> double& { return c.clock_ghz; })
-      .doc("1.0", "(0, 1000]", "network clock");
+      .doc("1.0", "(0, 250]", "network clock (a cycle of at least 4 ps: SystemC's time resolution is 1 ps)");
 
   // ---- the switch
   K(t, "switch.speedup")

@@ -342,3 +342,16 @@ TEST(Hostile, MemoryEstimateIsReportedBesideThePeak) {
   EXPECT_LT(est, 1.25 * peak) << est << " vs peak " << peak;
 }
 #endif
+
+// A cycle must last at least 4 ps (SystemC's time resolution is 1 ps): 667 and 1000 GHz
+// stopped inside SystemC (E103, exit 1); they are refused naming the key.
+TEST(Hostile, ClockFasterThanTheTimeResolutionAllowsExits2) {
+  for (const char* g : {"667", "1000", "250.5"}) {
+    const ScflyRun r = run_scfly(tiny_config(), std::string("clock_ghz=") + g + " -q", false);
+    EXPECT_EQ(r.code, 2) << g << r.err;
+    EXPECT_TRUE(has(r.err, "config key 'clock_ghz'")) << r.err;
+    EXPECT_TRUE(has(r.err, "(0, 250] GHz")) << r.err;
+  }
+  const ScflyRun ok = run_scfly(tiny_config(), "clock_ghz=250 warmup_cycles=100 measure_cycles=100 -q", false);
+  EXPECT_EQ(ok.code, 0) << ok.err;
+}
