@@ -14,8 +14,9 @@ TMPDIR there) and must:
   - end within TIMEOUT seconds (no hang) and not be killed by a signal (no crash);
   - exit with a documented code (docs/reliability.md part 1: 0-6);
   - with exit 2, name the option on stderr;
-  - for a numeric option (INT, UINT, FLOAT, CYCLE, N), refuse (exit 1 or 2) every
-    non-numeric, empty, huge or infinite value, and a value outside the range its help gives.
+  - refuse (exit 1 or 2) an empty value (not plot's options, argparse's), and for a numeric
+    option (INT, UINT, FLOAT, CYCLE, N, SEED) every non-numeric, huge or infinite value and a
+    value outside the range its help gives.
 Nothing may be written outside the temporary directory: the source tree is compared before
 and after. Options that need Slurm run with --dry-run (SKIPPED lists what is not run).
 Standard library only. Exit 0 when every case holds, 1 otherwise.
@@ -103,6 +104,8 @@ ROLE = {
 # Cases that found a defect, now fixed: always run, whatever the sample.
 PINNED = {
     ("run", "--trace-from", "empty"),        # read as "not given"
+    ("run", "--json", "empty"),              # read as "not given": no JSON written
+    ("sweep", "--slurm-task", "empty"),      # read as "not given": the whole sweep ran
     ("table", "--switch", "empty"),          # read as the default, switch 0
     ("check-deadlock", "--max-states", "empty"),
     ("tvlb", "--set-seed", "negative"),      # wrapped to 2^64 - 1
@@ -227,7 +230,10 @@ def hostile_values(opt):
 
 
 def must_refuse(opt, kind):
-    """Values a numeric option must refuse (exit 1 or 2)."""
+    """Values an option must refuse (exit 1 or 2): the empty value of any of scfly's own
+    (CLI11) options, and for a numeric one every value that is no number in its range."""
+    if kind == "empty" and opt.cli11:
+        return True
     if not opt.numeric:
         return False
     if kind == "huge" and opt.type == "FLOAT":
