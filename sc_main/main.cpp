@@ -837,6 +837,30 @@ int scfly::cli_main(int argc, char* argv[]) {
   keys->add_flag("--routings", keys_routings,
                  "print the registered routing mechanisms instead (topologies, VC budgets, observations), plug-ins "
                  "included");
+  // Option values (tests/cli_fuzz.py): CLI11 reads an empty value as the option's default,
+  // and an empty text or number held as text reads as "not given" (`--json ''` writes
+  // nothing, `--slurm-task ''` runs the whole sweep); an unsigned one wraps "-1" to
+  // 2^64 - 1 and saturates a number past 2^64. Refuse them (exit 2, "--OPTION: ...").
+  const CLI::Validator not_empty(
+      [](std::string& s) { return s.empty() ? std::string("the value is empty; give a number") : std::string(); }, "");
+  const CLI::Validator not_empty_text(
+      [](std::string& s) { return s.empty() ? std::string("the value is empty") : std::string(); }, "");
+  const CLI::Validator unsigned_text(
+      [](std::string& s) {
+        errno = 0;
+        if (!s.empty() && s.find_first_not_of("0123456789") == std::string::npos &&
+            (std::strtoull(s.c_str(), nullptr, 10), errno != ERANGE))
+          return std::string();
+        return "value '" + s + "' is not allowed; expected an integer in [0, 18446744073709551615]";
+      },
+      "");
+  for (CLI::App* sub : app.get_subcommands({}))
+    for (CLI::Option* o : sub->get_options()) {
+      const std::string t = o->get_type_name();
+      if (t == "UINT") o->check(unsigned_text);
+      else if (t == "INT" || t == "FLOAT" || t == "CYCLE" || t == "N" || t == "SEED") o->check(not_empty);
+      else if (t == "TEXT" && !o->get_positional()) o->check(not_empty_text);  // "--json ''" = no output
+    }
   // Before CLI11, which answers both with only "A subcommand is required".
   std::string subcommands;
   bool known = false;

@@ -268,6 +268,8 @@ def describe(p, phases=None):
 # ----------------------------------------------------------------------------- generic curves
 def plot_curves(plt, a, db, rows):
     ys = [y.strip() for arg in a.y for y in arg.split(",") if y.strip()]
+    if not ys:
+        raise PlotError("--y: no column given (the value is empty)")
     series = [c.strip() for c in (a.series or "").split(",") if c.strip()]
     check_columns(db, "--x", [a.x])
     check_columns(db, "--y", ys)
@@ -941,7 +943,17 @@ def parse_args(argv):
                          "horizontal lines (the ideal and each oblivious routing's)")
     ap.add_argument("--csv", metavar="FILE",
                     help="export the selected rows to this CSV file instead of plotting")
+    # Bytes that are not UTF-8 reach Python as surrogates, which SQLite and the file system
+    # refuse later with a message that names no option.
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            where = f"{argv[i - 1]}: " if i > 0 and argv[i - 1].startswith("-") else ""
+            raise PlotError(f"{where}value '{arg.encode('utf-8', 'backslashreplace').decode()}' is not valid UTF-8")
     a = ap.parse_args(argv)
+    if a.ymax is not None and not math.isfinite(a.ymax):
+        raise PlotError(f"--ymax: value {a.ymax} is not allowed; expected a finite number")
     a.inputs = a.db
     if len(a.inputs) > 1 and a.recipe != "card-permutations":
         raise PlotError(f"{len(a.inputs)} inputs given ({', '.join(a.inputs)}); only --recipe card-permutations "

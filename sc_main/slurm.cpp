@@ -402,7 +402,7 @@ int slurm_task(const SweepSpec& spec, const SweepOptions& opt, const std::string
   }
   const nlohmann::json tj = nlohmann::json::parse(std::ifstream(fs::path(dir) / "tasks.json"), nullptr, false);
   if (!tj.is_object() || !tj.contains("tasks") || !tj["tasks"].is_array()) {
-    std::cerr << "scfly: error: " << (fs::path(dir) / "tasks.json").string() << " is missing or not a task list\n";
+    std::cerr << "scfly: error: --slurm-task: " << (fs::path(dir) / "tasks.json").string() << " is missing or not a task list\n";
     return 2;
   }
   if (task >= static_cast<int>(tj["tasks"].size())) {
