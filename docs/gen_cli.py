@@ -28,7 +28,9 @@ def help_text(scfly, args):
     return "\n".join(line.rstrip() for line in text.strip("\n").splitlines())
 
 
-def subcommands(top):
+def parse_subcommands(top):
+    """The subcommand names listed under "Subcommands:" in `scfly --help` (tests/cli_fuzz.py
+    uses it too)."""
     subs, inside = [], False
     for line in top.splitlines():
         if line.startswith("Subcommands:"):
@@ -40,6 +42,11 @@ def subcommands(top):
             subs.append(m.group(1))
         elif inside:
             break
+    return subs
+
+
+def subcommands(top):
+    subs = parse_subcommands(top)
     if not subs:
         sys.exit("gen_cli.py: found no subcommands in `scfly --help`")
     return subs

@@ -151,19 +151,9 @@ def help_text(scfly, args):
     return r.stdout
 
 
-def parse_subcommands(top):
-    subs, inside = [], False
-    for line in top.splitlines():
-        if line.startswith("Subcommands:"):
-            inside = True
-        elif inside and line.strip():
-            m = re.match(r"\s+(\S+)\s", line)
-            if not m:
-                break
-            subs.append(m.group(1))
-        elif inside:
-            break
-    return subs
+# The subcommands as `scfly --help` lists them: docs/gen_cli.py's reader (it writes docs/cli.md).
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent / "docs"))
+from gen_cli import parse_subcommands  # noqa: E402
 
 
 def parse_options(sub, text):
