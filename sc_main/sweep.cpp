@@ -549,12 +549,6 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   size_t next = 0, finished = 0, failed = 0, skipped = 0, elsewhere = 0;
   size_t to_run = pts.size() - already;
   std::map<std::string, size_t> limit;  // series -> last useful level (early stop)
-  // Test hook (tests/test_sweep.cpp): SCFLY_TEST_CRASH_AFTER_ROWS=N kills the sweep with
-  // SIGKILL right after it writes its N-th row, a crash at a known point (with --jobs 2 the
-  // other point is still running) instead of a kill timed by the wall clock.
-  const char* crash_env = std::getenv("SCFLY_TEST_CRASH_AFTER_ROWS");
-  const long crash_after_rows = crash_env ? std::strtol(crash_env, nullptr, 10) : 0;
-  static long rows_written = 0;  // over the whole process (a search writes a round at a time)
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   auto progress = [&](const std::string& line) {
     const double el = elapsed();
@@ -656,7 +650,6 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     std::remove((base + ".json").c_str());
     std::remove((base + ".err").c_str());
     db->insert(rec);
-    if (crash_after_rows > 0 && ++rows_written == crash_after_rows) raise(SIGKILL);
     Outcome& o = res[r.idx];
     o.done = true;
     o.ok = rec.status == "ok";

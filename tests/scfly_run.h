@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <sqlite3.h>
 
 struct ScflyRun {
   int code = -1;
@@ -26,6 +27,23 @@ inline std::string slurp(const std::string& path) {
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
+}
+
+// The rows of a table in a database that another process may be writing: opened read-only,
+// 0 while the file or the table does not exist yet (or the writer holds the lock).
+inline long long rows_now(const std::string& db, const std::string& table = "points") {
+  sqlite3* h = nullptr;
+  long long n = 0;
+  if (sqlite3_open_v2(db.c_str(), &h, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_busy_timeout(h, 1000);
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(h, ("SELECT COUNT(*) FROM " + table).c_str(), -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW)
+      n = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(h);
+  return n;
 }
 
 inline std::string tiny_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml"; }

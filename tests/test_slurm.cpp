@@ -381,16 +381,20 @@ TEST(Slurm, SubmitKillResumeGatherOnAOneNodeCluster) {
       "search", "set: {warmup_cycles: 1000, measure_cycles: 20000}\naxes:\n  routing: [val]\n"
                 "saturation_search: {low: 0.05, high: 0.9, resolution: 0.05}\n");
   const std::string dbq = tmp("search.sqlite");
-  // This task dies outright after its third point (as on a lost node or by the OOM killer;
-  // the test hook SCFLY_TEST_CRASH_AFTER_ROWS reaches it through sbatch's environment): it
-  // leaves no status file.
-  ::setenv("SCFLY_TEST_CRASH_AFTER_ROWS", "3", 1);
+  // This task dies outright once its shard holds three points, as on a lost node or by the
+  // OOM killer: SIGKILL to its scfly process from outside (scancel would send a signal scfly
+  // catches and records), so it leaves no status file.
   sub = scfly_cmd("sweep " + sq + " --db " + dbq + " --slurm");
-  ::unsetenv("SCFLY_TEST_CRASH_AFTER_ROWS");
   ASSERT_EQ(sub.code, 0) << sub.err;
   const std::string job3 = job_of(sub.out);
   const std::string dq = dbq + ".slurm/sub-1";
+  ASSERT_TRUE(wait_for([&] { return rows_now(dq + "/shard-0.sqlite") >= 3 || queue_empty(job3); }, 180));
+  ASSERT_FALSE(queue_empty(job3)) << "the search ended before it was killed";
+  // ("[-]" keeps the pattern from matching the shell that runs pkill.)
+  ASSERT_EQ(sh("pkill -KILL -f -- '[-]-slurm-task " + dq + "'").code, 0);
   ASSERT_TRUE(wait_for([&] { return queue_empty(job3); }, 180));
+  const long long first_try = rows_now(dq + "/shard-0.sqlite");
+  ASSERT_GE(first_try, 3);
   EXPECT_FALSE(fs::exists(dq + "/task-0.status"));
   g = scfly_cmd("sweep " + sq + " --db " + dbq + " --gather");
   EXPECT_EQ(g.code, 4) << g.out;
@@ -400,7 +404,7 @@ TEST(Slurm, SubmitKillResumeGatherOnAOneNodeCluster) {
   ASSERT_EQ(sub.code, 0) << sub.err;
   {
     scfly::ResultsDb seeded(dbq + ".slurm/sub-2/shard-0.sqlite");
-    EXPECT_EQ(seeded.count("points"), 3);  // the three points of the first try, not run again
+    EXPECT_EQ(seeded.count("points"), first_try);  // the points of the first try, not run again
   }
   ASSERT_TRUE(wait_for([&] { return queue_empty(job_of(sub.out)); }, 180));
   const std::string log2 = slurp(dbq + ".slurm/sub-2/logs/task-0.out");
