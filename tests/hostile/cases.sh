@@ -95,6 +95,8 @@ row "$K" 'config of comments only' "0" "$SCFLY" run "$(y comments.yaml '# nothin
 row "$K" '`--trace-switches` without `--vcd`' "0 (no effect)" "$SCFLY" run $TINY $Q --trace-switches 3
 row "$K" '`--trace-from` without a trace' "-" "$SCFLY" run $TINY $Q --trace-from 100
 row "$K" '0 packets measured (`measure_cycles=1`)' "0, latency 0.0, Jain 0.0000" "$SCFLY" run $TINY warmup_cycles=0 measure_cycles=1
+row "$K" 'X13: `routing=min val.policy=crg-gr` (a key no mechanism in use reads)' "0, no word" "$SCFLY" run $TINY $Q routing=min val.policy=crg-gr
+row "$K" 'X14: `routing=min qcn.cpc=50`' "0, no word" "$SCFLY" run $TINY $Q routing=min qcn.cpc=50
 # --- exit codes
 K="exit codes"
 row "$K" '`check-deadlock` too large (`--max-states 100`)' "3 (dfly-medium VAL, 74 s)" "$SCFLY" check-deadlock $TINY routing=val --max-states 100
