@@ -730,7 +730,9 @@ int scfly::cli_main(int argc, char* argv[]) {
   sweep->add_option("--partition", sweep_mode.so.partition, "Slurm partition")->needs(o_slurm);
   sweep->add_option("--time", sweep_mode.so.time, "Slurm time limit per task (e.g. 2:00:00)")->needs(o_slurm);
   sweep->add_option("--mem", sweep_mode.so.mem, "Slurm memory per task (e.g. 4G)")->needs(o_slurm);
-  sweep->add_option("--max-parallel", sweep_mode.so.max_parallel, "at most N array tasks at once")->needs(o_slurm);
+  auto* o_max_parallel =
+      sweep->add_option("--max-parallel", sweep_mode.so.max_parallel, "at most N array tasks at once (N >= 1; default no limit)")
+          ->needs(o_slurm);
   sweep->add_option("--points-per-task", sweep_mode.so.units_per_task,
                     "points per array task (default 1; saturation_search and stop_after_saturation sweeps: series "
                     "per task)")
@@ -912,7 +914,10 @@ int scfly::cli_main(int argc, char* argv[]) {
     std::cout << (keys_routings ? scfly::routings_markdown() : scfly::keys_markdown());
     return 0;
   }
-  if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
+  if (sweep->parsed()) {
+    sweep_mode.so.max_parallel_given = o_max_parallel->count() > 0;
+    return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
+  }
   if (plot->parsed()) return cmd_plot(plot->remaining());
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out, export_sweep, export_revision);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);

@@ -524,3 +524,42 @@ TEST(InertKeys, EveryKeyCalledInertLeavesTheResultsUnchanged) {
     }
   EXPECT_GT(checked, 500u);  // ~20 routings x the keys each leaves unread
 }
+
+// Slurm options go into a job script: each is checked (exit 2 naming option, value, allowed).
+TEST(Hostile, SlurmOptionsAreCheckedBeforeTheJobScript) {
+  const std::string sw = std::string(SCFLY_SOURCE_DIR) + "/sc_main/experiments/example.yaml";
+  const std::string db = tmp("slurm.sqlite");
+  const std::string head = "sweep " + sw + " --db " + db + " --slurm --dry-run ";
+  for (const auto& [opt, what] : std::vector<std::pair<std::string, std::string>>{
+           {"--max-parallel 0", "--max-parallel: value '0' is not allowed"},
+           {"--max-parallel -2", "--max-parallel: value '-2' is not allowed"},
+           {"--time 2h", "--time: value '2h' is not allowed; expected a Slurm time limit"},
+           {"--time 1:2:3:4", "--time: value '1:2:3:4' is not allowed"},
+           {"--mem 4GB", "--mem: value '4GB' is not allowed"},
+           {"--partition 'a;rm -rf x'", "--partition: value 'a;rm -rf x' is not allowed"},
+           {"--sbatch-arg='--comment=$(id)'", "--sbatch-arg: value '--comment=$(id)' is not allowed"},
+           {"--sbatch-arg='--a=b c'", "--sbatch-arg: value '--a=b c' is not allowed"}}) {
+    const Cmd c = scfly_cmd(head + opt);
+    EXPECT_EQ(c.code, 2) << opt << ": " << c.err;
+    EXPECT_TRUE(has(c.err, what)) << opt << ": " << c.err;
+  }
+  for (const std::string ok : {"--time 90", "--time 1-12", "--time 2:00:00", "--time 1-0:30:00", "--mem 4G",
+                               "--mem 2048", "--partition gpu,cpu", "--max-parallel 5", "--sbatch-arg=--account=arch"}) {
+    const Cmd c = scfly_cmd(head + ok);
+    EXPECT_EQ(c.code, 0) << ok << ": " << c.err;
+  }
+  std::system(("rm -rf " + db + "*").c_str());
+}
+
+// report-card --dry-run checks its outputs as the real run would.
+TEST(Hostile, ReportCardDryRunChecksItsOutputs) {
+  const std::string card = std::string(SCFLY_SOURCE_DIR) + "/sc_main/experiments/gal-report-card.yaml";
+  const std::string db = tmp("card.sqlite");
+  for (const std::string opt : {"--md /nonexistent-dir/x.md", "--json /nonexistent-dir/x.json", "--json /tmp"}) {
+    const Cmd c = scfly_cmd("report-card " + card + " --db " + db + " --rows avg --dry-run " + opt);
+    EXPECT_EQ(c.code, 2) << opt << ": " << c.err;
+    EXPECT_TRUE(has(c.err, "scfly: error: " + opt.substr(0, opt.find(' ')) + ": ")) << c.err;
+  }
+  struct stat st;
+  EXPECT_NE(::stat(db.c_str(), &st), 0);  // refused before any sweep
+}

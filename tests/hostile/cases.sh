@@ -105,6 +105,13 @@ row "$K" '`scfly` alone' "1" "$SCFLY"
 row "$K" '`scfly --version`' "1, \"A subcommand is required\"" "$SCFLY" --version
 row "$K" '`tvlb --jobs 0` (CLI11 range check)' "1" "$SCFLY" tvlb $TINY --quick --jobs 0
 row "$K" '`sweep --jobs 0`' "1" "$SCFLY" sweep "$W/sw.yaml" --jobs 0 --dry-run
+EX=sc_main/experiments/example.yaml
+row "$K" '`sweep --slurm --max-parallel 0`' "0 (no throttle)" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --max-parallel 0
+row "$K" '`sweep --slurm --time 2h`' "0 (into the job script)" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --time 2h
+row "$K" '`sweep --slurm --mem 4GB`' "0" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --mem 4GB
+row "$K" "\`sweep --slurm --partition 'a;rm -rf x'\`" "0" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --partition 'a;rm -rf x'
+row "$K" "\`sweep --slurm --sbatch-arg='--comment=\$(id)'\`" "0" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run '--sbatch-arg=--comment=$(id)'
+row "$K" '`report-card --dry-run --md /nonexistent-dir/x.md`' "0 (checked only by the real run)" "$SCFLY" report-card sc_main/experiments/gal-report-card.yaml --db "$W/c.sqlite" --rows avg --dry-run --md /nonexistent-dir/x.md
 # --- README examples
 K="README examples"
 row "$K" '`--rtl min_route,acor,ugal,pb,table,qcn,qcn_cp` (routing min)' "2 (README example)" "$SCFLY" run $TINY $Q --rtl min_route,acor,ugal,pb,table,qcn,qcn_cp
