@@ -478,7 +478,7 @@ void validate(ParseState& s) {
 }
 
 // Reads every key of the schema in its order (config_schema.h), then the rules between keys.
-SimConfig parse(YAML::Node root) {
+SimConfig parse(YAML::Node root, std::vector<std::string>* given) {
   ParseState s;
   bool checked = false;
   for (const KeySpec& k : config_keys()) {
@@ -499,6 +499,7 @@ SimConfig parse(YAML::Node root) {
       s.topo = make_topology(s.c);
     }
     const YAML::Node v = lookup(root, k.path);
+    if (given && v && !v.IsNull()) given->push_back(k.path);
     if (k.kind == KeyKind::Custom) {
       k.custom(s, v);
       continue;
@@ -527,11 +528,12 @@ YAML::Node load_yaml_text(const std::string& text, const std::string& origin) {
   }
 }
 
-SimConfig parse_with(YAML::Node root, const std::vector<std::string>& overrides) {
+SimConfig parse_with(YAML::Node root, const std::vector<std::string>& overrides, std::vector<std::string>* given) {
   if (!root.IsMap()) throw ConfigError("config: the top level must be a mapping of keys");
   for (const auto& ov : overrides) apply_override(root, ov);
+  if (given) given->clear();
   try {
-    return parse(root);
+    return parse(root, given);
   } catch (const YAML::Exception& e) {
     throw ConfigError(std::string("config: ") + e.what());
   }
@@ -768,15 +770,20 @@ std::string keys_markdown() {
   for (const KeySpec& k : config_keys()) {
     if (k.run_only) run_only += (run_only.empty() ? "`" : ", `") + k.path + "`";
     const std::string where = k.scope == KeyScope::Torus ? "torus/mesh: " : k.scope == KeyScope::Dragonfly ? "Dragonfly: " : "";
-    md += "| `" + k.path + "` | " + cell(k.default_doc) + " | " + cell(allowed_text(k)) + " | " + cell(where + k.doc) +
-          " |\n";
+    const std::string read_by = k.used_by.empty() ? "" : " (read only by " + k.used_by + ")";
+    md += "| `" + k.path + "` | " + cell(k.default_doc) + " | " + cell(allowed_text(k)) + " | " +
+          cell(where + k.doc + read_by) + " |\n";
     if (!k.echo_note.empty()) conditional += (conditional.empty() ? "" : ", ") + ("`" + k.path + "` (" + k.echo_note + ")");
   }
   md += "\nEvery key above is in the JSON `config` echo with its resolved value, except " + conditional +
         ": these appeared after sweep databases keyed by the echo existed, so the echo holds them only where "
         "they were not the behaviour before them, and every stored point keeps its hash.\n\nKeys that change "
         "no route and no VC are left out of the routing shape that keys the cached deadlock verdict of a run "
-        "(docs/model.md, Deadlock freedom): " + run_only + ".\n";
+        "(docs/model.md, Deadlock freedom): " + run_only + "; so are the keys a configuration never reads (those "
+        "marked \"read only by\").\n\nA key marked \"read only by\" that a configuration gives (in the file or as an "
+        "override) but does not read gets a warning, `scfly: warning: config key 'K' has no effect with routing R; "
+        "it is read by ...` (exit code unchanged: one base file serves a sweep over routings; a sweep warns once, of "
+        "the keys no point reads).\n";
   return md;
 }
 
@@ -890,17 +897,41 @@ std::string read_yaml_file(const std::string& path, const std::string& what) {
   return ss.str();
 }
 
-SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides) {
-  return parse_with(load_yaml_text(yaml, "config"), overrides);
+SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides,
+                            std::vector<std::string>* given) {
+  return parse_with(load_yaml_text(yaml, "config"), overrides, given);
 }
 
-SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides) {
+SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides,
+                      std::vector<std::string>* given) {
   YAML::Node root = load_yaml_text(read_yaml_file(path, "config file"), path);
   // An empty file would silently run every default: almost certainly the wrong file.
   if (root.IsMap() && root.size() == 0)
     throw ConfigError("config file '" + path + "' has no keys (it is empty); a configuration names at least its "
                       "topology (start from sc_main/configs/dfly-tiny.yaml; `scfly keys` lists every key)");
-  return parse_with(root, overrides);
+  return parse_with(root, overrides, given);
+}
+
+std::vector<std::string> inert_keys(const SimConfig& c, const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  for (const KeySpec& k : config_keys())
+    if (k.inert_with && k.applies(c.topo_kind) && std::find(given.begin(), given.end(), k.path) != given.end() &&
+        !k.inert_with(c).empty())
+      out.push_back(k.path);
+  return out;
+}
+
+std::string inert_key_warning(const SimConfig& c, const std::string& key) {
+  for (const KeySpec& k : config_keys())
+    if (k.path == key && k.inert_with)
+      return "config key '" + key + "' has no effect with " + k.inert_with(c) + "; it is read by " + k.used_by;
+  return "";
+}
+
+std::vector<std::string> inert_key_warnings(const SimConfig& c, const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  for (const std::string& k : inert_keys(c, given)) out.push_back(inert_key_warning(c, k));
+  return out;
 }
 
 // The echo, derived from the schema: every key of this topology with its resolved value
@@ -910,6 +941,8 @@ nlohmann::json echo_keys(const SimConfig& c, bool shape_only) {
   nlohmann::json j = nlohmann::json::object();
   for (const KeySpec& k : config_keys()) {
     if (!k.applies(c.topo_kind) || (k.echo_if && !k.echo_if(c)) || (shape_only && k.run_only)) continue;
+    // A key this configuration never reads (KeySpec::inert_with) shapes nothing either.
+    if (shape_only && k.inert_with && !k.inert_with(c).empty()) continue;
     const std::vector<std::string> parts = split_path(k.path);
     nlohmann::json* cur = &j;
     for (size_t i = 0; i + 1 < parts.size(); ++i) cur = &(*cur)[parts[i]];

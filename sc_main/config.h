@@ -28,9 +28,16 @@ std::string routing_summary(const SimConfig& c);
 std::string traffic_summary(const SimConfig& c);
 
 // Loads a YAML file, applies `key=value` overrides (dotted paths), parses and validates.
-SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides);
+// `given`, when not null, receives the keys the file or an override set (dotted paths, in
+// schema order; defaults are not given), for inert_keys (config_schema.h).
+SimConfig load_config(const std::string& path, const std::vector<std::string>& overrides,
+                      std::vector<std::string>* given = nullptr);
 // Same from YAML text (tests).
-SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides);
+SimConfig parse_config_text(const std::string& yaml, const std::vector<std::string>& overrides,
+                            std::vector<std::string>* given = nullptr);
+// The warning lines (without "scfly: warning: ") of the keys among `given` that `c` never
+// reads: one per key (config_schema.h, inert_keys).
+std::vector<std::string> inert_key_warnings(const SimConfig& c, const std::vector<std::string>& given);
 
 // Limits on every YAML document scfly reads (configs, overrides, sweep files, report cards):
 // far above any real file, low enough that a hostile one is refused at once.

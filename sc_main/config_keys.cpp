@@ -287,6 +287,178 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
   }
 }
 
+// ---- Which configurations read a mechanism's keys (KeySpec::inert_with, used_by), key by
+// key from where each value is read: routing_units/routing.cpp (RoutingUnit: val.* for VAL,
+// the ACOR sequence, the UGAL family's AdaptiveParams), ugal.cpp (which of those each
+// UGAL variant reads), torus_routing.cpp (the torus mechanisms read none of val/ugal but
+// the occupancy measure), rtl_models/switch/switch.cpp (ugal.occupancy and its scope feed
+// the congestion view), mechanism_units.cpp (the ACOR level controller, Piggyback's
+// detector, UGAL-G's load publisher), tb/network.cpp and tb/nic.cpp (QCN with MIN-COND's
+// qcn trigger; GAL's injection queues) and config.cpp's validate() (the multiqueue only
+// with chaos).
+using R = RoutingAlgo;
+
+bool one_of(RoutingAlgo r, std::initializer_list<RoutingAlgo> rs) {
+  return std::find(rs.begin(), rs.end(), r) != rs.end();
+}
+
+// "routing min", "routing val on a torus".
+std::string routing_text(const SimConfig& c) {
+  std::string s = std::string("routing ") + to_string(c.routing);
+  if (!dfly(c)) s += c.topo_kind == TopologyKind::Mesh ? " on a mesh" : " on a torus";
+  return s;
+}
+
+// The UGAL family: scfly's Dragonfly mechanisms that route by RoutingUnit's AdaptiveParams.
+bool ugal_family(RoutingAlgo r) {
+  return one_of(r, {R::UgalL, R::UgalG, R::Par, R::Pb, R::PbAcor, R::TugalL, R::TugalG, R::TPar});
+}
+
+// Read iff the routing is one of `rs` (and the network a Dragonfly when `dfly_only`).
+std::function<std::string(const SimConfig&)> routings(std::vector<RoutingAlgo> rs, bool dfly_only = true) {
+  return [rs, dfly_only](const SimConfig& c) -> std::string {
+    if (std::find(rs.begin(), rs.end(), c.routing) != rs.end() && (!dfly_only || dfly(c))) return "";
+    return routing_text(c);
+  };
+}
+
+// Read iff `pred` holds of the routing's mechanism (registry.h flags, plug-ins included).
+std::function<std::string(const SimConfig&)> mechanisms(std::function<bool(const RoutingMechanism&)> pred) {
+  return [pred](const SimConfig& c) -> std::string { return pred(mechanism(c.routing)) ? "" : routing_text(c); };
+}
+
+// The names of the registered mechanisms `pred` holds of, "a, b, c".
+std::string names_of(const std::function<bool(const RoutingMechanism&)>& pred) {
+  std::string out;
+  for (const RoutingMechanism* m : routing_mechanisms())
+    if (pred(*m)) out += (out.empty() ? "" : ", ") + m->name;
+  return out;
+}
+
+void read_by(std::vector<KeySpec>& t, const std::vector<std::pair<std::string, std::string>>& plugin_groups) {
+  const auto in_family = [](const SimConfig& c) { return dfly(c) && ugal_family(c.routing); };
+  const auto vlb_set_text = [](const SimConfig& c) {
+    return routing_text(c) + " with ugal.vlb_set " + to_string(c.routing_prm.ugal.vlb_set);
+  };
+  // The UGAL family's keys, read through AdaptiveParams (routing.cpp) by every member.
+  const auto family = [in_family](const SimConfig& c) -> std::string { return in_family(c) ? "" : routing_text(c); };
+  const std::string family_names = "ugal-l, ugal-g, par, pb, pb-acor, t-ugal-l, t-ugal-g, t-par";
+  // With a T-VLB set (ugal.vlb_set other than all): its draw replaces val.policy's, and the
+  // set's own keys apply.
+  const auto with_tvlb = [in_family, vlb_set_text](const SimConfig& c) -> std::string {
+    if (!in_family(c)) return routing_text(c);
+    return c.routing_prm.ugal.vlb_set == TvlbClass::All ? vlb_set_text(c) : "";
+  };
+  struct Row {
+    std::string key;  // a key, or a group "qcn." (every key under it)
+    std::function<std::string(const SimConfig&)> inert_with;
+    std::string used_by;
+  };
+  const std::vector<Row> rows = {
+      {"min_cond.trigger", routings({R::MinCond}), "min-cond"},
+      {"qcn.",
+       [](const SimConfig& c) -> std::string {
+         if (!dfly(c) || c.routing != R::MinCond) return routing_text(c);
+         return c.routing_prm.trigger == MinCondTrigger::Qcn ? "" : "routing min-cond with min_cond.trigger pause";
+       },
+       "min-cond with min_cond.trigger qcn (the QCN-Switch units)"},
+      {"gal.", routings({R::Gal}, false), "gal (its NICs' injection queues and threshold)"},
+      {"chaos.multiqueue", routings({R::Chaos}, false), "chaos"},
+      // VAL's draw (route_val), and the UGAL family's Valiant candidate when val.policy
+      // draws it: no T-VLB set, ugal.intermediate any; ACOR and PB-ACOR take the policy from
+      // their level and restrict themselves.
+      {"val.policy",
+       [vlb_set_text](const SimConfig& c) -> std::string {
+         if (!dfly(c) || !one_of(c.routing, {R::Val, R::UgalL, R::UgalG, R::Par, R::Pb, R::TugalL, R::TugalG, R::TPar}))
+           return routing_text(c);
+         if (c.routing == R::Val) return "";
+         if (c.routing_prm.ugal.vlb_set != TvlbClass::All) return vlb_set_text(c);
+         if (c.routing_prm.ugal.intermediate != UgalIntermediate::Any)
+           return routing_text(c) + " with ugal.intermediate other-groups";
+         return "";
+       },
+       "val (Dragonfly); ugal-l, ugal-g, par and pb with ugal.vlb_set all and ugal.intermediate any"},
+      {"val.restricted", nullptr, ""},  // as val.policy (filled below)
+      {"val.recompute", routings({R::Val, R::Pb}), "val (Dragonfly), pb"},
+      {"acor.sequence",
+       [](const SimConfig& c) -> std::string {
+         return c.routing == R::AcorPacket || uses_level_ctrl(c.routing) ? "" : routing_text(c);
+       },
+       "acor-packet, " + names_of([](const RoutingMechanism& m) { return m.level_ctrl; })},
+      {"acor.hi", mechanisms([](const RoutingMechanism& m) { return m.level_ctrl; }),
+       names_of([](const RoutingMechanism& m) { return m.level_ctrl; }) + " (the ACOR-Switch level controller)"},
+      {"acor.it1", nullptr, ""},
+      {"acor.it2", nullptr, ""},
+      {"acor.dt1", nullptr, ""},
+      {"acor.dt2", nullptr, ""},
+      {"ugal.threshold", family, family_names},
+      // The congestion view's measure: every adaptive mechanism reads its queues through it.
+      {"ugal.occupancy", mechanisms([](const RoutingMechanism& m) { return m.adaptive; }),
+       names_of([](const RoutingMechanism& m) { return m.adaptive; })},
+      // Per-VC occupancy: only the local comparison reads it (UGAL-G compares the network
+      // view's port sums; the torus mechanisms read port sums); an adaptive plug-in may.
+      {"ugal.occupancy_scope",
+       [](const SimConfig& c) -> std::string {
+         const RoutingMechanism& m = mechanism(c.routing);
+         if (m.plugin() ? m.adaptive
+                        : dfly(c) && one_of(c.routing, {R::UgalL, R::Par, R::Pb, R::PbAcor, R::TugalL, R::TPar}))
+           return "";
+         return routing_text(c);
+       },
+       "ugal-l, par, pb, pb-acor, t-ugal-l, t-par (and adaptive plug-ins)"},
+      {"ugal.reevaluate", routings({R::UgalL, R::UgalG, R::Par, R::Pb, R::TugalL, R::TugalG, R::TPar}),
+       "ugal-l, ugal-g, par, pb, t-ugal-l, t-ugal-g, t-par"},
+      {"ugal.intermediate",
+       [in_family, vlb_set_text](const SimConfig& c) -> std::string {
+         if (!in_family(c)) return routing_text(c);
+         return c.routing_prm.ugal.vlb_set == TvlbClass::All ? "" : vlb_set_text(c);
+       },
+       family_names + " with ugal.vlb_set all"},
+      {"ugal.segment_link", family, family_names},
+      {"ugal.multiplier", routings({R::UgalL, R::Par, R::Pb, R::PbAcor, R::TugalL, R::TPar}),
+       "ugal-l, par, pb, pb-acor, t-ugal-l, t-par"},
+      {"ugal.vlb_set", family, family_names},
+      {"ugal.vlb_percent", with_tvlb, family_names + " with a T-VLB set (ugal.vlb_set other than all)"},
+      {"ugal.vlb_seed",
+       [in_family](const SimConfig& c) -> std::string {
+         if (!in_family(c)) return routing_text(c);
+         return c.routing_prm.ugal.vlb_percent > 0 ? "" : routing_text(c) + " with ugal.vlb_percent 0";
+       },
+       family_names + " with ugal.vlb_percent above 0"},
+      {"tugal.paths", with_tvlb, family_names + " with a T-VLB set (ugal.vlb_set other than all)"},
+      {"tugal.tau_global", with_tvlb, family_names + " with a T-VLB set (ugal.vlb_set other than all)"},
+      {"tugal.tau_local", with_tvlb, family_names + " with a T-VLB set (ugal.vlb_set other than all)"},
+      {"tugal.par_set", routings({R::Par, R::TPar}), "par and t-par with a T-VLB set"},
+      {"pb.", mechanisms([](const RoutingMechanism& m) { return m.sat_flags; }),
+       names_of([](const RoutingMechanism& m) { return m.sat_flags; }) + " (Piggyback's saturation flags)"},
+  };
+  const Row* prev = nullptr;
+  for (const Row& row : rows) {
+    const Row& use = row.inert_with ? row : *prev;  // a row without a rule reads as the one above
+    if (row.inert_with) prev = &row;
+    size_t hits = 0;
+    for (KeySpec& k : t) {
+      const bool group = row.key.back() == '.';
+      if (group ? k.path.compare(0, row.key.size(), row.key) != 0 : k.path != row.key) continue;
+      k.inert_with = use.inert_with;
+      k.used_by = use.used_by;
+      ++hits;
+    }
+    if (hits == 0) throw std::logic_error("read_by: no config key '" + row.key + "'");
+  }
+  // A plug-in's keys: read by that plug-in alone.
+  for (const auto& [group, mech] : plugin_groups) {
+    const RoutingMechanism* m = find_routing(mech);
+    if (!m) continue;
+    const RoutingAlgo algo = algo_of(*m);
+    for (KeySpec& k : t)
+      if (k.path.compare(0, group.size() + 1, group + ".") == 0) {
+        k.inert_with = [algo](const SimConfig& c) -> std::string { return c.routing == algo ? "" : routing_text(c); };
+        k.used_by = mech + " (its plug-in key)";
+      }
+  }
+}
+
 std::vector<KeySpec> build() {
   std::vector<KeySpec> t;
   const int64_t kBig = 1LL << 40;
@@ -418,6 +590,7 @@ std::vector<KeySpec> build() {
           .doc(fmt_num(rk.def), "", rk.doc + " (plug-in " + m->name + ")");
     }
   }
+  // (Which routings read each plug-in key: read_by() at the end.)
 
   // ---- MIN-COND and QCN-Switch
   K(t, "min_cond.trigger")
@@ -1377,6 +1550,7 @@ std::vector<KeySpec> build() {
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.timeseries.per_switch; })
       .doc("false", "", "also sample per-switch series at each bin end");
+  read_by(t, plugin_groups);
   // A plug-in's keys must form a group of their own: a mechanism named e.g. `switch` or
   // `ugal` would put its keys among scfly's (and could shadow one of them).
   for (const auto& [group, mech] : plugin_groups) {

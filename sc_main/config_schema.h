@@ -91,6 +91,15 @@ struct KeySpec {
   // keys the cached deadlock verdict (sc_main/deadlock_validation.h). Conservative: a key
   // not marked is part of the shape.
   bool run_only = false;
+  // Whether this configuration reads the key at all: "" when it does, else what makes it
+  // inert ("routing min", "routing min-cond with min_cond.trigger pause"); null: every
+  // configuration reads it. A key the user gives that this configuration never reads is
+  // named in a warning (inert_key_warning), never an error: one base file serves a sweep
+  // over routings. used_by: who reads it ("min-cond with min_cond.trigger qcn"), for that
+  // warning and the docs. Kept honest by tests/test_hostile.cpp (InertKeys): every key
+  // called inert, set away from its default, leaves a run's results unchanged.
+  std::function<std::string(const SimConfig&)> inert_with;
+  std::string used_by;
 
   bool applies(TopologyKind k) const {
     return scope == KeyScope::Any || (scope == KeyScope::Dragonfly) == (k == TopologyKind::Dragonfly);
@@ -104,9 +113,15 @@ const std::vector<KeySpec>& config_keys();
 std::string allowed_text(const KeySpec& k);
 std::string expected_text(const KeySpec& k, const ParseState& s);
 
-// The echo of the keys that shape routes and VCs (every key not run_only): what a
-// deadlock verdict depends on.
+// The echo of the keys that shape routes and VCs (every key not run_only, and not inert in
+// this configuration: inert_with): what a deadlock verdict depends on.
 nlohmann::json routing_shape_json(const SimConfig& c);
+
+// The keys among `given` (dotted paths) that configuration `c` never reads (KeySpec::inert_with),
+// in schema order.
+std::vector<std::string> inert_keys(const SimConfig& c, const std::vector<std::string>& given);
+// "config key 'val.policy' has no effect with routing min; it is read by val (Dragonfly), ..."
+std::string inert_key_warning(const SimConfig& c, const std::string& key);
 
 // The keys table of docs/config.md, generated (Markdown).
 std::string keys_markdown();

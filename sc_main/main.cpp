@@ -100,6 +100,13 @@ void check_output(const std::string& option, const std::string& path) {
     throw scfly::ConfigError(option + ": " + why);
 }
 
+// One warning per key the user gave (file or override) that this configuration never reads
+// (config_schema.h, KeySpec::inert_with). Not in a sweep's point: the sweep warns once.
+void warn_inert_keys(const scfly::SimConfig& cfg, const std::vector<std::string>& given) {
+  if (std::getenv("SCFLY_SWEEP_POINT")) return;
+  for (const std::string& w : scfly::inert_key_warnings(cfg, given)) std::cerr << "scfly: warning: " << w << "\n";
+}
+
 // The options of `scfly run` as given (numbers as text: count_option reads them).
 struct RunArgs {
   std::string config, json, vcd, trace_list, packet_trace, trace_from, trace_to, shuffle, fault;
@@ -115,6 +122,7 @@ int cmd_run(const RunArgs& a) {
   const std::string& fault = a.fault;
   const bool quiet = a.quiet;
   SimConfig cfg;
+  std::vector<std::string> given;  // the keys the file and the overrides set
   TraceRequest trace;
   trace.path = a.vcd;
   trace.packet_trace = a.packet_trace;
@@ -138,7 +146,7 @@ int cmd_run(const RunArgs& a) {
     check_output("--json", json_path);
     check_output("--vcd", trace.path);
     check_output("--packet-trace", trace.packet_trace);
-    cfg = load_config(config_path, a.overrides);
+    cfg = load_config(config_path, a.overrides, &given);
     if (!fault.empty()) {
       // A fault that cannot apply, or cannot fire within the run, is refused here: a run with
       // it would test nothing (tb/network.h fault_problem; docs/reliability.md).
@@ -173,6 +181,7 @@ int cmd_run(const RunArgs& a) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
+  warn_inert_keys(cfg, given);
   auto warnings = sizing_warnings(cfg);
   for (const auto& w : warnings) std::cerr << "scfly: warning: " << w << "\n";
 
@@ -287,15 +296,17 @@ int cmd_table(const std::string& config_path, const std::vector<std::string>& ov
               const std::string& at_text) {
   using namespace scfly;
   SimConfig cfg;
+  std::vector<std::string> given;
   int64_t at = -1;  // no --at
   try {
     if (!at_text.empty())
       at = static_cast<int64_t>(count_option("--at", at_text, uint64_t{1} << 40, "a cycle"));
-    cfg = load_config(config_path, overrides);
+    cfg = load_config(config_path, overrides, &given);
   } catch (const ConfigError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
+  warn_inert_keys(cfg, given);
   if (cfg.topo_kind != TopologyKind::Dragonfly) {
     std::cerr << "scfly: error: 'scfly table' shows a Dragonfly switch's forwarding table; this config is a "
               << to_string(cfg.topo_kind) << " (its routing units forward without a table)\n";
@@ -592,6 +603,7 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
                        const std::string& max_states) {
   using namespace scfly;
   SimConfig cfg;
+  std::vector<std::string> given;
   DeadlockCheckOptions opt;
   try {
     if (!max_states.empty()) {
@@ -600,7 +612,7 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
                                                  std::to_string(uint64_t{1} << 40) + "]");
     }
     check_output("--json", json_path);
-    cfg = load_config(config_path, overrides);
+    cfg = load_config(config_path, overrides, &given);
     const std::unique_ptr<Topology> t = make_topology(cfg);
     std::string classes;
     for (int k = 1; k < t->num_port_classes(); ++k) classes += std::string(k > 1 ? ", " : "") + t->port_class_name(k);
@@ -621,6 +633,7 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
+  warn_inert_keys(cfg, given);
   Progress progress("check-deadlock");
   if (progress.on()) opt.progress = deadlock_progress(progress, opt.max_states);
   try {
@@ -717,7 +730,9 @@ int scfly::cli_main(int argc, char* argv[]) {
   sweep->add_option("--partition", sweep_mode.so.partition, "Slurm partition")->needs(o_slurm);
   sweep->add_option("--time", sweep_mode.so.time, "Slurm time limit per task (e.g. 2:00:00)")->needs(o_slurm);
   sweep->add_option("--mem", sweep_mode.so.mem, "Slurm memory per task (e.g. 4G)")->needs(o_slurm);
-  sweep->add_option("--max-parallel", sweep_mode.so.max_parallel, "at most N array tasks at once")->needs(o_slurm);
+  auto* o_max_parallel =
+      sweep->add_option("--max-parallel", sweep_mode.so.max_parallel, "at most N array tasks at once (N >= 1; default no limit)")
+          ->needs(o_slurm);
   sweep->add_option("--points-per-task", sweep_mode.so.units_per_task,
                     "points per array task (default 1; saturation_search and stop_after_saturation sweeps: series "
                     "per task)")
@@ -899,7 +914,10 @@ int scfly::cli_main(int argc, char* argv[]) {
     std::cout << (keys_routings ? scfly::routings_markdown() : scfly::keys_markdown());
     return 0;
   }
-  if (sweep->parsed()) return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
+  if (sweep->parsed()) {
+    sweep_mode.so.max_parallel_given = o_max_parallel->count() > 0;
+    return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
+  }
   if (plot->parsed()) return cmd_plot(plot->remaining());
   if (exp->parsed()) return cmd_export(db_path, export_table, export_out, export_sweep, export_revision);
   if (tbl->parsed()) return cmd_table(table_config, table_overrides, table_switch, table_at);

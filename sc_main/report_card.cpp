@@ -1,6 +1,9 @@
 #include "sc_main/report_card.h"
+#include "sc_main/exit_codes.h"
+#include "sc_main/output_file.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cctype>
 #include <cmath>
 #include <cstdio>
@@ -269,6 +272,10 @@ int run_report_card(const std::string& path, const ReportCardOptions& opt) {
   std::vector<std::pair<int, int>> seeds;  // per row: the permutation seeds run
   try {
     card = load_card(path);
+    // The outputs as the real run would write them, before any sweep (also with --dry-run).
+    for (const auto& [option, out] : {std::pair<std::string, std::string>{"--md", opt.md_path}, {"--json", opt.json_path}})
+      if (!out.empty())
+        if (const std::string why = output_problem(out); !why.empty()) throw ConfigError(option + ": " + why);
     select_rows(card, opt.rows);
     const PermSelection sel = parse_permutations(opt.permutations);
     for (const Row& row : card.rows) {
@@ -438,20 +445,15 @@ int run_report_card(const std::string& path, const ReportCardOptions& opt) {
   std::cout << "\nreport card " << card.name;
   if (!card.normalize_to.empty()) std::cout << " (in brackets: ratio to " << card.normalize_to << ")";
   std::cout << "\n\n" << md.str();
-  if (!opt.md_path.empty()) {
-    std::ofstream f(opt.md_path);
-    if (!(f << md.str())) {
-      std::cerr << "scfly: error: cannot write " << opt.md_path << "\n";
-      return 2;
-    }
-  }
-  if (!opt.json_path.empty()) {
-    std::ofstream f(opt.json_path);
-    if (!(f << out.dump(1) << "\n")) {
-      std::cerr << "scfly: error: cannot write " << opt.json_path << "\n";
-      return 2;
-    }
-  }
+  bool written = true;
+  for (const auto& [option, file, text] : {std::tuple<std::string, std::string, std::string>{"--md", opt.md_path, md.str()},
+                                           {"--json", opt.json_path, out.dump(1) + "\n"}})
+    if (!file.empty())
+      if (const std::string why = write_output(file, text); !why.empty()) {
+        std::cerr << "scfly: error: " << option << ": " << why << "\n";
+        written = false;
+      }
+  if (!written) return kExitWriteFailed;
   return worst;
 }
 

@@ -242,22 +242,82 @@ std::string abs_path(const std::string& p) {
 
 std::string slurm_dir(const std::string& db_path) { return db_path + ".slurm"; }
 
+namespace {
+bool all_digits(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+// Split `s` at each `sep`; every part must satisfy all_digits.
+bool digit_fields(const std::string& s, char sep, size_t min_parts, size_t max_parts) {
+  size_t parts = 0, from = 0;
+  for (;;) {
+    const size_t at = s.find(sep, from);
+    if (!all_digits(s.substr(from, at == std::string::npos ? std::string::npos : at - from))) return false;
+    ++parts;
+    if (at == std::string::npos) break;
+    from = at + 1;
+  }
+  return parts >= min_parts && parts <= max_parts;
+}
+}  // namespace
+
+std::string slurm_options_problem(const SlurmOptions& so) {
+  const auto bad = [](const std::string& opt, const std::string& v, const std::string& allowed) {
+    return opt + ": value '" + v + "' is not allowed; expected " + allowed;
+  };
+  if (so.max_parallel < 0 || (so.max_parallel_given && so.max_parallel < 1))
+    return bad("--max-parallel", std::to_string(so.max_parallel),
+               "at least 1 array task at once (leave the option out for no limit)");
+  // sbatch's time formats: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS,
+  // DAYS-HOURS:MINUTES, DAYS-HOURS:MINUTES:SECONDS; or UNLIMITED / INFINITE.
+  if (!so.time.empty()) {
+    const std::string& t = so.time;
+    const size_t dash = t.find('-');
+    const bool ok = t == "UNLIMITED" || t == "INFINITE" ||
+                    (dash == std::string::npos ? digit_fields(t, ':', 1, 3)
+                                               : all_digits(t.substr(0, dash)) && digit_fields(t.substr(dash + 1), ':', 1, 3));
+    if (!ok)
+      return bad("--time", t,
+                 "a Slurm time limit: MINUTES, MINUTES:SECONDS, HOURS:MINUTES:SECONDS, DAYS-HOURS, DAYS-HOURS:MINUTES, "
+                 "DAYS-HOURS:MINUTES:SECONDS (e.g. 2:00:00 or 1-12) or UNLIMITED");
+  }
+  if (!so.mem.empty()) {
+    const std::string& m = so.mem;
+    const bool unit = std::string("KMGTkmgt").find(m.back()) != std::string::npos;
+    if (!all_digits(unit ? m.substr(0, m.size() - 1) : m))
+      return bad("--mem", m, "a memory size per node: a whole number of megabytes, or with a suffix K, M, G or T (e.g. 4G)");
+  }
+  if (!so.partition.empty()) {
+    // One partition or a comma-separated list; a name of letters, digits, '_', '-' and '.'.
+    const std::string& p = so.partition;
+    bool ok = p.front() != ',' && p.back() != ',' && p.find(",,") == std::string::npos;
+    for (const unsigned char c : p) ok = ok && (std::isalnum(c) || c == '_' || c == '-' || c == '.' || c == ',');
+    if (!ok)
+      return bad("--partition", p,
+                 "a Slurm partition name (letters, digits, '_', '-', '.'), or several separated by commas");
+  }
+  for (const std::string& a : so.sbatch_args) {
+    // One option, written into the job script as an #SBATCH line: no whitespace, newline, quote
+    // or shell metacharacter (the script is a shell script, and sbatch parses the line).
+    bool ok = a.size() >= 2 && a[0] == '-';
+    for (const unsigned char c : a) ok = ok && (std::isalnum(c) || std::string("-_=.,:/@%+").find(c) != std::string::npos);
+    if (!ok)
+      return bad("--sbatch-arg", a,
+                 "one sbatch option written as --name=value (e.g. --account=A, --qos=high): letters, digits and "
+                 "- _ = . , : / @ % + only (no spaces, quotes, newlines or shell metacharacters)");
+  }
+  return "";
+}
+
 int slurm_submit(const std::string& sweep_path, const SweepSpec& spec, const SweepOptions& opt,
                  const SlurmOptions& so) {
   if (so.units_per_task < 1) {
     std::cerr << "scfly: error: --points-per-task " << so.units_per_task << " is not allowed; expected at least 1\n";
     return 2;
   }
-  if (so.max_parallel < 0) {
-    std::cerr << "scfly: error: --max-parallel " << so.max_parallel << " is not allowed; expected at least 1\n";
+  if (const std::string why = slurm_options_problem(so); !why.empty()) {
+    std::cerr << "scfly: error: " << why << "\n";
     return 2;
   }
-  for (const auto& a : so.sbatch_args)
-    if (a.find('\n') != std::string::npos || a.empty() || a[0] != '-') {
-      std::cerr << "scfly: error: --sbatch-arg '" << a << "' is not allowed; expected one sbatch option such as "
-                << "--account=NAME\n";
-      return 2;
-    }
   if (!so.dry_run && !in_path("sbatch")) {
     std::cerr << "scfly: error: --slurm needs sbatch, which is not in PATH (is this a Slurm submit host?)\n";
     return 2;

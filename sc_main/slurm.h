@@ -32,10 +32,18 @@ namespace scfly {
 struct SlurmOptions {
   std::string partition, time, mem;  // #SBATCH --partition/--time/--mem (empty: site default)
   int max_parallel = 0;              // array throttle %N (0: none)
+  bool max_parallel_given = false;   // --max-parallel given: then at least 1
   int units_per_task = 1;            // --points-per-task: points (or adaptive series) per task
   std::vector<std::string> sbatch_args;  // extra #SBATCH lines, verbatim
   bool dry_run = false;              // write the submission, do not call sbatch
 };
+
+// "" when the options can go into a job script, else the error naming the option, its value
+// and what is allowed: --max-parallel at least 1; --time in one of Slurm's time formats;
+// --mem a whole number with an optional K/M/G/T suffix; --partition names of letters,
+// digits, '_', '-', '.' (a comma-separated list allowed); each --sbatch-arg one option
+// `-x`/`--name=value` without whitespace, quotes, newlines or shell metacharacters.
+std::string slurm_options_problem(const SlurmOptions& so);
 
 // The directory of a database's cluster runs: DB.slurm.
 std::string slurm_dir(const std::string& db_path);

@@ -1,4 +1,5 @@
 #include "sc_main/sweep.h"
+#include "sc_main/config_schema.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -286,6 +287,18 @@ std::string config_hash(const nlohmann::json& config) {
   return buf;
 }
 
+std::vector<std::string> sweep_inert_warnings(const std::vector<SweepPoint>& pts) {
+  std::vector<std::string> out;
+  if (pts.empty()) return out;
+  for (const std::string& k : pts.front().inert) {
+    bool everywhere = true;
+    for (const SweepPoint& p : pts)
+      everywhere = everywhere && std::find(p.inert.begin(), p.inert.end(), k) != p.inert.end();
+    if (everywhere) out.push_back(inert_key_warning(pts.front().cfg, k) + " (in every point of the sweep)");
+  }
+  return out;
+}
+
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
   size_t total = 1;
   for (const auto& a : spec.axes) {
@@ -310,7 +323,9 @@ std::vector<SweepPoint> expand_sweep(const SweepSpec& spec) {
         p.series += (p.series.empty() ? "" : " ") + a.key + "=" + a.values[idx[i]];
     }
     try {
-      p.cfg = load_config(spec.base, p.overrides);
+      std::vector<std::string> given;
+      p.cfg = load_config(spec.base, p.overrides, &given);
+      p.inert = inert_keys(p.cfg, given);
     } catch (const ConfigError& e) {
       std::string where;
       for (const auto& [k, v] : p.axis_values) where += " " + k + "=" + v;
@@ -594,6 +609,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       signal(SIGTERM, SIG_DFL);
       signal(SIGHUP, SIG_DFL);
       ::unsetenv("SCFLY_PROGRESS");  // a point's stderr is its error message, not a terminal
+      ::setenv("SCFLY_SWEEP_POINT", "1", 1);  // the sweep warned of inert keys once, not per point
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
@@ -1051,6 +1067,8 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
     pts = std::move(kept);
   }
   if (opt.plan) opt.plan->by_series = by_series;
+  if (!opt.only_units)  // a Slurm task's shard: its submission warned
+    for (const std::string& w : sweep_inert_warnings(pts)) std::cerr << "scfly: warning: " << w << "\n";
   if (!opt.plan && !opt.dry_run && !opt.only_units) {  // a Slurm task's shard has no revisions
     try {
       opt.revision = record_revision(spec, pts, opt.db_path);

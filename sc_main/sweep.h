@@ -81,6 +81,7 @@ struct SweepPoint {
   std::string series;     // axis values other than load and seed, "routing=min traffic=un"
   double load = 0;        // the point's offered load (top-level `load`)
   size_t level = 0;       // index of `load` among its series' distinct loads
+  std::vector<std::string> inert;  // keys given (base, set, axes) this point never reads (inert_keys)
 };
 
 // A path's file name without its extension (a sweep's or a report card's default name).
@@ -94,6 +95,10 @@ SweepSpec parse_sweep(const YAML::Node& root, const std::string& path);
 std::vector<std::string> expand_range(const std::string& key, const std::string& range);
 // Every point of the sweep, each configuration validated; ordered by series, load, seed.
 std::vector<SweepPoint> expand_sweep(const SweepSpec& spec);
+// The warnings of the keys given that no point of the sweep reads (config_schema.h,
+// inert_keys): once per sweep, not per point, and only for a key inert everywhere (a base
+// file's key read by some routings of a routing axis is not).
+std::vector<std::string> sweep_inert_warnings(const std::vector<SweepPoint>& pts);
 // 64-bit FNV-1a of the configuration's canonical JSON, as 16 hex digits.
 std::string config_hash(const nlohmann::json& config);
 

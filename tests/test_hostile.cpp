@@ -6,8 +6,12 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <fstream>
 
+#include "routing_units/registry.h"
+#include "sc_main/config.h"
+#include "sc_main/config_schema.h"
 #include "scfly_run.h"
 
 namespace {
@@ -354,4 +358,208 @@ TEST(Hostile, ClockFasterThanTheTimeResolutionAllowsExits2) {
   }
   const ScflyRun ok = run_scfly(tiny_config(), "clock_ghz=250 warmup_cycles=100 measure_cycles=100 -q", false);
   EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
+// ---- Keys of a mechanism not in use (review X13, X14): a warning per key, exit unchanged.
+
+namespace {
+
+// A valid non-default value of every key a configuration may call inert (KeySpec::inert_with),
+// each key's prerequisites before it (ugal.vlb_set before ugal.vlb_percent, qcn.sampling
+// before qcn.source_processing).
+const std::vector<std::pair<std::string, std::string>>& inert_values() {
+  static const std::vector<std::pair<std::string, std::string>> v = {
+      {"min_cond.trigger", "pause"}, {"qcn.sampling", "input"}, {"qcn.sampling_clock", "time"},
+      {"qcn.feedback_comparison", "false"}, {"qcn.source_processing", "true"}, {"qcn.qeq", "0.5"},
+      {"qcn.w", "2"}, {"qcn.cpc", "7"}, {"qcn.cnm_percent", "90"}, {"qcn.lf", "1/8"}, {"qcn.pc_limit", "10"},
+      {"qcn.pi", "5"}, {"qcn.th1", "3"}, {"qcn.th2", "10"}, {"qcn.p_min", "5"}, {"qcn.cnm_phits", "4"},
+      {"qcn.cp_queue", "output"}, {"qcn.local_update_port", "minimal"},
+      {"gal.sets", "2"}, {"gal.queue_depth", "16"}, {"gal.adaptive", "false"}, {"gal.t_min", "0"},
+      {"gal.t_max", "1"}, {"gal.threshold", "0"}, {"gal.tie", "hold"}, {"gal.n1", "10"}, {"gal.n2", "5"},
+      {"chaos.multiqueue", "2"},
+      {"val.policy", "crg-gr"}, {"val.restricted", "true"}, {"val.recompute", "true"},
+      {"acor.sequence", "2la"}, {"acor.hi", "50"}, {"acor.it1", "3"}, {"acor.it2", "7"}, {"acor.dt1", "1"},
+      {"acor.dt2", "2"},
+      {"ugal.threshold", "50"}, {"ugal.occupancy", "credits"}, {"ugal.occupancy_scope", "vc"},
+      {"ugal.reevaluate", "blocked"}, {"ugal.intermediate", "other-groups"}, {"ugal.segment_link", "random"},
+      {"ugal.multiplier", "one-vs-two"}, {"ugal.vlb_set", "i4"}, {"ugal.vlb_percent", "50"},
+      {"ugal.vlb_seed", "7"}, {"tugal.tau_global", "1.5"}, {"tugal.tau_local", "2"}, {"tugal.par_set", "source"},
+      {"pb.cg", "50"}, {"pb.tg", "1"}, {"pb.delay", "3"},
+  };
+  return v;
+}
+
+// What a run found, without what depends on the machine or echoes the configuration.
+nlohmann::json findings(nlohmann::json j) {
+  j.erase("config");
+  j.erase("deadlock_check");
+  j["run"].erase("sim_wall_s");
+  j["run"].erase("router_cycles_per_s");
+  j["run"].erase("memory");
+  return j;
+}
+
+size_t count_of(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST(InertKeys, UnusedMechanismKeysWarnAndKeepTheExitCode) {
+  const ScflyRun v = run_scfly(tiny_config(), "routing=min val.policy=crg-gr warmup_cycles=200 measure_cycles=400 -q");
+  EXPECT_EQ(v.code, 0);
+  EXPECT_TRUE(has(v.err, "scfly: warning: config key 'val.policy' has no effect with routing min; it is read by val"))
+      << v.err;
+  const ScflyRun q = run_scfly(tiny_config(), "routing=min qcn.cpc=50 warmup_cycles=200 measure_cycles=400 -q");
+  EXPECT_EQ(q.code, 0);
+  EXPECT_TRUE(has(q.err, "config key 'qcn.cpc' has no effect with routing min; it is read by min-cond with "
+                         "min_cond.trigger qcn"))
+      << q.err;
+  // A key the configuration reads, and a default nobody gave, say nothing.
+  const ScflyRun u = run_scfly(tiny_config(), "routing=ugal-l val.policy=crg-gr warmup_cycles=200 measure_cycles=400 -q");
+  EXPECT_EQ(u.code, 0);
+  EXPECT_FALSE(has(u.err, "has no effect")) << u.err;
+  // The same from the file, and in check-deadlock and table.
+  const std::string f = tiny_with("routing: min\nacor:\n  hi: 20\n");
+  EXPECT_TRUE(has(run_scfly(f, "-q").err, "config key 'acor.hi' has no effect with routing min"));
+  EXPECT_TRUE(has(scfly_cmd("check-deadlock " + f).err, "config key 'acor.hi' has no effect with routing min"));
+  EXPECT_TRUE(has(scfly_cmd("table " + f + " --switch 0").err, "config key 'acor.hi' has no effect with routing min"));
+}
+
+TEST(InertKeys, ASweepWarnsOnceAndOnlyOfKeysNoPointReads) {
+  const std::string db = tmp("inert.sqlite");
+  const std::string sweep =
+      write_file("inert-sweep.yaml", "base: " + tiny_config() +
+                                         "\nset: {warmup_cycles: 200, measure_cycles: 400, val.policy: crg-gr, "
+                                         "qcn.cpc: 50}\n"
+                                         "axes:\n  routing: [min, val]\n  load: [0.1, 0.2]\n");
+  const Cmd c = scfly_cmd("sweep " + sweep + " --db " + db + " --jobs 2");
+  EXPECT_EQ(c.code, 0) << c.err;
+  // qcn.cpc: no point reads it (one line for the 4 points); val.policy: routing val does.
+  EXPECT_EQ(count_of(c.err, "config key 'qcn.cpc' has no effect"), 1u) << c.err;
+  EXPECT_TRUE(has(c.err, "(in every point of the sweep)")) << c.err;
+  EXPECT_EQ(count_of(c.err, "'val.policy' has no effect"), 0u) << c.err;
+  std::remove(db.c_str());
+}
+
+// The mapping's honesty: for every routing of dfly-tiny and a 4x4 torus, every key the
+// warning calls inert, set away from its default, leaves the results identical. A key
+// wrongly called inert changes them (at load 0.5 every mechanism's choices matter).
+TEST(InertKeys, EveryKeyCalledInertLeavesTheResultsUnchanged) {
+  using namespace scfly;
+  // Every key with a rule has a test value here (tugal.paths: a path file of scfly tvlb,
+  // the same rule as tugal.tau_*).
+  for (const KeySpec& k : config_keys())
+    if (k.inert_with && k.path != "tugal.paths") {
+      const auto& v = inert_values();
+      EXPECT_TRUE(std::any_of(v.begin(), v.end(), [&](const auto& kv) { return kv.first == k.path; }))
+          << "no test value for " << k.path;
+    }
+  const std::string torus = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml";
+  struct Net {
+    std::string config;
+    std::vector<std::string> base;
+    bool dragonfly;
+  };
+  const std::vector<Net> nets = {
+      {tiny_config(), {"warmup_cycles=100", "measure_cycles=600", "load=0.5"}, true},
+      {torus, {"topology.k=4", "warmup_cycles=100", "measure_cycles=600", "load=0.5"}, false},
+  };
+  std::vector<std::string> all;
+  for (const KeySpec& k : config_keys())
+    if (k.inert_with) all.push_back(k.path);
+  size_t checked = 0;
+  for (const Net& net : nets)
+    for (const RoutingMechanism* m : routing_mechanisms()) {
+      if (m->plugin() || !m->routes_on(net.dragonfly, false)) continue;
+      std::vector<std::string> base = net.base;
+      base.push_back("routing=" + m->name);
+      const SimConfig c0 = load_config(net.config, base);
+      const std::vector<std::string> inert = inert_keys(c0, all);
+      // Rounds: each adds every inert key it can (in table order) that keeps the config valid
+      // and every added key inert; a key refused with those of its round waits for the next.
+      std::vector<std::pair<std::string, std::string>> left;
+      for (const auto& kv : inert_values())
+        if (std::find(inert.begin(), inert.end(), kv.first) != inert.end()) left.push_back(kv);
+      std::string args0;
+      for (const std::string& b : base) args0 += " " + b;
+      const ScflyRun r0 = run_scfly(net.config, args0 + " -q");
+      ASSERT_EQ(r0.code, 0) << m->name << ": " << r0.err;
+      while (!left.empty()) {
+        std::vector<std::string> ov = base, keys;
+        std::vector<std::pair<std::string, std::string>> later;
+        for (const auto& kv : left) {
+          std::vector<std::string> trial = ov;
+          trial.push_back(kv.first + "=" + kv.second);
+          std::vector<std::string> given;
+          bool ok = true;
+          try {
+            const SimConfig c = load_config(net.config, trial, &given);
+            std::vector<std::string> want = keys;
+            want.push_back(kv.first);
+            ok = inert_keys(c, given).size() == want.size();
+          } catch (const ConfigError&) {
+            ok = false;
+          }
+          if (ok) {
+            ov.push_back(kv.first + "=" + kv.second);
+            keys.push_back(kv.first);
+          } else {
+            later.push_back(kv);
+          }
+        }
+        if (keys.empty()) break;  // the rest are refused for this routing (an error, not silence)
+        left = later;
+        std::string args;
+        for (const std::string& o : ov) args += " " + o;
+        const ScflyRun r = run_scfly(net.config, args + " -q");
+        ASSERT_EQ(r.code, 0) << m->name << args << ": " << r.err;
+        EXPECT_EQ(count_of(r.err, "has no effect"), keys.size()) << m->name << args << ": " << r.err;
+        EXPECT_EQ(findings(r.json), findings(r0.json)) << "routing " << m->name << " on " << net.config
+                                                       << ": a key called inert changed the results:" << args;
+        checked += keys.size();
+      }
+    }
+  EXPECT_GT(checked, 500u);  // ~20 routings x the keys each leaves unread
+}
+
+// Slurm options go into a job script: each is checked (exit 2 naming option, value, allowed).
+TEST(Hostile, SlurmOptionsAreCheckedBeforeTheJobScript) {
+  const std::string sw = std::string(SCFLY_SOURCE_DIR) + "/sc_main/experiments/example.yaml";
+  const std::string db = tmp("slurm.sqlite");
+  const std::string head = "sweep " + sw + " --db " + db + " --slurm --dry-run ";
+  for (const auto& [opt, what] : std::vector<std::pair<std::string, std::string>>{
+           {"--max-parallel 0", "--max-parallel: value '0' is not allowed"},
+           {"--max-parallel -2", "--max-parallel: value '-2' is not allowed"},
+           {"--time 2h", "--time: value '2h' is not allowed; expected a Slurm time limit"},
+           {"--time 1:2:3:4", "--time: value '1:2:3:4' is not allowed"},
+           {"--mem 4GB", "--mem: value '4GB' is not allowed"},
+           {"--partition 'a;rm -rf x'", "--partition: value 'a;rm -rf x' is not allowed"},
+           {"--sbatch-arg='--comment=$(id)'", "--sbatch-arg: value '--comment=$(id)' is not allowed"},
+           {"--sbatch-arg='--a=b c'", "--sbatch-arg: value '--a=b c' is not allowed"}}) {
+    const Cmd c = scfly_cmd(head + opt);
+    EXPECT_EQ(c.code, 2) << opt << ": " << c.err;
+    EXPECT_TRUE(has(c.err, what)) << opt << ": " << c.err;
+  }
+  for (const std::string ok : {"--time 90", "--time 1-12", "--time 2:00:00", "--time 1-0:30:00", "--mem 4G",
+                               "--mem 2048", "--partition gpu,cpu", "--max-parallel 5", "--sbatch-arg=--account=arch"}) {
+    const Cmd c = scfly_cmd(head + ok);
+    EXPECT_EQ(c.code, 0) << ok << ": " << c.err;
+  }
+  std::system(("rm -rf " + db + "*").c_str());
+}
+
+// report-card --dry-run checks its outputs as the real run would.
+TEST(Hostile, ReportCardDryRunChecksItsOutputs) {
+  const std::string card = std::string(SCFLY_SOURCE_DIR) + "/sc_main/experiments/gal-report-card.yaml";
+  const std::string db = tmp("card.sqlite");
+  for (const std::string opt : {"--md /nonexistent-dir/x.md", "--json /nonexistent-dir/x.json", "--json /tmp"}) {
+    const Cmd c = scfly_cmd("report-card " + card + " --db " + db + " --rows avg --dry-run " + opt);
+    EXPECT_EQ(c.code, 2) << opt << ": " << c.err;
+    EXPECT_TRUE(has(c.err, "scfly: error: " + opt.substr(0, opt.find(' ')) + ": ")) << c.err;
+  }
+  struct stat st;
+  EXPECT_NE(::stat(db.c_str(), &st), 0);  // refused before any sweep
 }

@@ -95,6 +95,8 @@ row "$K" 'config of comments only' "0" "$SCFLY" run "$(y comments.yaml '# nothin
 row "$K" '`--trace-switches` without `--vcd`' "0 (no effect)" "$SCFLY" run $TINY $Q --trace-switches 3
 row "$K" '`--trace-from` without a trace' "-" "$SCFLY" run $TINY $Q --trace-from 100
 row "$K" '0 packets measured (`measure_cycles=1`)' "0, latency 0.0, Jain 0.0000" "$SCFLY" run $TINY warmup_cycles=0 measure_cycles=1
+row "$K" 'X13: `routing=min val.policy=crg-gr` (a key no mechanism in use reads)' "0, no word" "$SCFLY" run $TINY $Q routing=min val.policy=crg-gr
+row "$K" 'X14: `routing=min qcn.cpc=50`' "0, no word" "$SCFLY" run $TINY $Q routing=min qcn.cpc=50
 # --- exit codes
 K="exit codes"
 row "$K" '`check-deadlock` too large (`--max-states 100`)' "3 (dfly-medium VAL, 74 s)" "$SCFLY" check-deadlock $TINY routing=val --max-states 100
@@ -103,6 +105,13 @@ row "$K" '`scfly` alone' "1" "$SCFLY"
 row "$K" '`scfly --version`' "1, \"A subcommand is required\"" "$SCFLY" --version
 row "$K" '`tvlb --jobs 0` (CLI11 range check)' "1" "$SCFLY" tvlb $TINY --quick --jobs 0
 row "$K" '`sweep --jobs 0`' "1" "$SCFLY" sweep "$W/sw.yaml" --jobs 0 --dry-run
+EX=sc_main/experiments/example.yaml
+row "$K" '`sweep --slurm --max-parallel 0`' "0 (no throttle)" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --max-parallel 0
+row "$K" '`sweep --slurm --time 2h`' "0 (into the job script)" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --time 2h
+row "$K" '`sweep --slurm --mem 4GB`' "0" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --mem 4GB
+row "$K" "\`sweep --slurm --partition 'a;rm -rf x'\`" "0" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run --partition 'a;rm -rf x'
+row "$K" "\`sweep --slurm --sbatch-arg='--comment=\$(id)'\`" "0" "$SCFLY" sweep $EX --db "$W/s.sqlite" --slurm --dry-run '--sbatch-arg=--comment=$(id)'
+row "$K" '`report-card --dry-run --md /nonexistent-dir/x.md`' "0 (checked only by the real run)" "$SCFLY" report-card sc_main/experiments/gal-report-card.yaml --db "$W/c.sqlite" --rows avg --dry-run --md /nonexistent-dir/x.md
 # --- README examples
 K="README examples"
 row "$K" '`--rtl min_route,acor,ugal,pb,table,qcn,qcn_cp` (routing min)' "2 (README example)" "$SCFLY" run $TINY $Q --rtl min_route,acor,ugal,pb,table,qcn,qcn_cp
