@@ -163,6 +163,10 @@ class K {
 };
 
 bool dfly(const SimConfig& c) { return c.topo_kind == TopologyKind::Dragonfly; }
+bool torus_only(const SimConfig& c) { return !dfly(c); }
+
+// The largest count of cycles or bytes a key takes.
+constexpr int64_t kBig = 1LL << 40;
 
 // A Real kept in QCN fixed point (2^-16 %).
 uint32_t to_qcn_fixed(double percent) { return static_cast<uint32_t>(std::lround(percent * kQcnOne)); }
@@ -459,11 +463,10 @@ void read_by(std::vector<KeySpec>& t, const std::vector<std::pair<std::string, s
   }
 }
 
-std::vector<KeySpec> build() {
-  std::vector<KeySpec> t;
-  const int64_t kBig = 1LL << 40;
-
-  // ---- topology
+// The keys, section by section, in the order they are read and documented (one function a
+// section: one function of 1,000 lines took the optimizer minutes).
+// topology
+void add_topology_keys(std::vector<KeySpec>& t) {
   K(t, "topology.kind")
       .choice(std::vector<std::tuple<std::string, TopologyKind, std::string>>{
                   {"dragonfly", TopologyKind::Dragonfly, ""},
@@ -530,8 +533,10 @@ std::vector<KeySpec> build() {
       .doc("1", "1–8",
            "ports per host, each 1 phit/cycle each way, so a node injects and ejects up to w "
            "phits/cycle and `load` may go up to w (the GAL paper's NN row needs 2n; docs/model.md)");
+}
 
-  // ---- routing
+// routing
+void add_routing_keys(std::vector<KeySpec>& t, std::vector<std::pair<std::string, std::string>>& plugin_groups) {
   K(t, "routing")
       .choice(routing_options(), [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
       .def([](const ParseState& s) { return sv(dfly(s.c) ? "min" : "dor"); })
@@ -562,7 +567,7 @@ std::vector<KeySpec> build() {
   // A plug-in mechanism's own keys (registry.h), `<name>.<key>` with the name's '-' as '_'
   // (as min_cond.* for min-cond), echoed when it routes. Their groups are checked against
   // scfly's own at the end of build().
-  std::vector<std::pair<std::string, std::string>> plugin_groups;  // (group, mechanism)
+  plugin_groups.clear();
   for (const RoutingMechanism* m : routing_mechanisms()) {
     const RoutingAlgo algo = algo_of(*m);
     std::string prefix = m->name;
@@ -591,8 +596,10 @@ std::vector<KeySpec> build() {
     }
   }
   // (Which routings read each plug-in key: read_by() at the end.)
+}
 
-  // ---- MIN-COND and QCN-Switch
+// MIN-COND and QCN-Switch
+void add_qcn_keys(std::vector<KeySpec>& t) {
   K(t, "min_cond.trigger")
       .choice(std::vector<std::tuple<std::string, MinCondTrigger, std::string>>{
                   {"qcn", MinCondTrigger::Qcn, "QCN-Switch port probabilities"},
@@ -742,8 +749,10 @@ std::vector<KeySpec> build() {
            "hosts, so its CNM would come back to this switch): `sampled`, the port whose congestion point fired; "
            "`minimal`, the culprit's minimal output port at this switch, as FOGSim does (they differ when the "
            "culprit was misrouted through the sampled port)");
+}
 
-  // ---- GAL (tori)
+// GAL (tori)
+void add_gal_keys(std::vector<KeySpec>& t) {
   K(t, "gal.sets")
       .choice(std::vector<std::tuple<std::string, GalSets, std::string>>{
                   {"all", GalSets::All, "one set per destination, the paper's S = N"},
@@ -758,7 +767,6 @@ std::vector<KeySpec> build() {
            "GAL destination sets (GAL §V.B): one per destination switch (the paper's S = N), one, near/far (far: "
            "minimal distance > k/4 in some dimension), or by the minimal quadrant's sign vector (2^n sets; 4 on a 2-D "
            "torus)");
-  const auto torus_only = [](const SimConfig& c) { return !dfly(c); };
   K(t, "gal.queue_depth")
       .integer(1, 65535, "packets per injection queue")
       .def(iv(128))
@@ -814,8 +822,10 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n2; })
       .echo_if(torus_only, "echoed for a torus or mesh")
       .doc("20", "1–10^6 cycles", "update period n2 (Fig. 14)");
+}
 
-  // ---- CHAOS (tori)
+// CHAOS (tori)
+void add_chaos_keys(std::vector<KeySpec>& t) {
   K(t, "chaos.multiqueue")
       .integer(1, 64, "packets")
       .def(iv(5))
@@ -825,8 +835,10 @@ std::vector<KeySpec> build() {
       .doc("5", "1–64 packets",
            "CHAOS: packet slots of each switch's multiqueue (blocked transit packets move into it; when full, one is "
            "derouted; rtl_models/switch/switch.h)");
+}
 
-  // ---- Valiant, ACOR, UGAL, Piggyback (Dragonfly mechanisms; read on every topology)
+// Valiant, ACOR, UGAL, Piggyback (Dragonfly mechanisms; read on every topology)
+void add_dragonfly_mechanism_keys(std::vector<KeySpec>& t) {
   K(t, "val.policy")
       .choice(named({Misroute::RrgSw, Misroute::RrgGr, Misroute::CrgSw, Misroute::CrgGr}),
               [](SimConfig& c) -> Misroute& { return c.routing_prm.val.policy; })
@@ -1122,8 +1134,10 @@ std::vector<KeySpec> build() {
       .doc("local link latency (torus/mesh 1)", "cycles ≥ 1",
            "delay before the group's other switches see a flag (a switch sees its own flags from the next cycle; "
            "with 0 the result would depend on the order the switches are evaluated in a cycle)");
+}
 
-  // ---- traffic and the run
+// traffic and the run
+void add_run_keys(std::vector<KeySpec>& t) {
   K(t, "traffic")
       .run_only()
       .text("")
@@ -1211,8 +1225,10 @@ std::vector<KeySpec> build() {
       .def(rv(1.0))
       .bind([](SimConfig& c) -> double& { return c.clock_ghz; })
       .doc("1.0", "(0, 250]", "network clock (a cycle of at least 4 ps: SystemC's time resolution is 1 ps)");
+}
 
-  // ---- the switch
+// the switch
+void add_switch_keys(std::vector<KeySpec>& t) {
   K(t, "switch.speedup")
       .run_only()
       .integer(1, 8)
@@ -1375,8 +1391,10 @@ std::vector<KeySpec> build() {
     add_class_keys(t, KeyScope::Dragonfly, dfly_classes, which);
     add_class_keys(t, KeyScope::Torus, torus_classes, which);
   }
+}
 
-  // ---- control frames
+// control frames
+void add_control_keys(std::vector<KeySpec>& t) {
   K(t, "control.probe_interval")
       .integer(0, 1LL << 30, "cycles between probe frames per switch (0 = off)")
       .def(iv(0))
@@ -1392,8 +1410,10 @@ std::vector<KeySpec> build() {
       .bind([](SimConfig& c) -> uint16_t& { return c.sw.probe_phits; })
       .doc("packet_phits", "1–4096, at most every local/global input and output buffer",
            "control frame length (virtual cut-through: a frame moves only into a buffer that holds all of it)");
+}
 
-  // ---- sources
+// sources
+void add_source_keys(std::vector<KeySpec>& t) {
   K(t, "source.when_full")
       .run_only()
       .choice(std::vector<std::tuple<std::string, SourceWhenFull, std::string>>{
@@ -1442,8 +1462,10 @@ std::vector<KeySpec> build() {
            "packet is generated and keeps one queue per VC at the node, a free port starting the oldest packet "
            "among the queues whose VC has room (FOGSim's `VcInjectionPolicy=DEST`: under adv+N every packet of a "
            "node takes one VC); with `source.when_full: skip` the room checked is that VC's");
+}
 
-  // ---- simulation options
+// simulation options
+void add_sim_keys(std::vector<KeySpec>& t) {
   K(t, "sim.sleep")
       .run_only()
       .boolean()
@@ -1499,8 +1521,10 @@ std::vector<KeySpec> build() {
            "debug check: stop the run (exit 3, naming switch, port, VC and packet) unless every packet's VC strictly "
            "increases within each port class along its path, as the hop-slot rule (docs/model.md) and every "
            "Dragonfly mechanism's VC use give; results are unchanged");
+}
 
-  // ---- phases, RTL blocks, time series
+// phases, RTL blocks, time series
+void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
   K(t, "phases")
       .run_only()
       .custom(parse_phases)
@@ -1550,6 +1574,23 @@ std::vector<KeySpec> build() {
       .def(bv(false))
       .bind([](SimConfig& c) -> bool& { return c.timeseries.per_switch; })
       .doc("false", "", "also sample per-switch series at each bin end");
+}
+
+std::vector<KeySpec> build() {
+  std::vector<KeySpec> t;
+  std::vector<std::pair<std::string, std::string>> plugin_groups;  // (group, mechanism)
+  add_topology_keys(t);
+  add_routing_keys(t, plugin_groups);
+  add_qcn_keys(t);
+  add_gal_keys(t);
+  add_chaos_keys(t);
+  add_dragonfly_mechanism_keys(t);
+  add_run_keys(t);
+  add_switch_keys(t);
+  add_control_keys(t);
+  add_source_keys(t);
+  add_sim_keys(t);
+  add_phase_rtl_timeseries_keys(t);
   read_by(t, plugin_groups);
   // A plug-in's keys must form a group of their own: a mechanism named e.g. `switch` or
   // `ugal` would put its keys among scfly's (and could shadow one of them).
