@@ -9,12 +9,13 @@
 //    output VC's index enters no priority and no pointer, only which requests collide, so a
 //    matrix and the one with an output port's VC labels swapped give the same grants with
 //    the labels swapped (checked on the C++ part below). 4,279,745 matrices with connection
-//    cap 2 and 1 and 2 passes; SCFLY_RTL_ALLOC_FULL=1 runs all 9^8 = 43,046,721 of them.
+//    cap 2 and 2 passes (about 30 s); SCFLY_RTL_ALLOC_FULL=1 runs all 9^8 = 43,046,721 of
+//    them with cap 1 and 1 pass, cap 2 and 1 pass, cap 2 and 2 passes.
 //  - Random at radix 16 with 4 VCs (the dfly(4,8,4) switch: 15 ports and an internal one):
 //    random configurations (ports in use, VCs and control VCs per port, the rr_all port,
 //    injection inputs, transit and age priority, cap 1..4, 1..3 passes) and 10^5 random
 //    matrices with connections already held, ages with ties and saturation, and pointers
-//    loaded now and then; SCFLY_RTL_ALLOC_MATRICES=N for another count (10^6).
+//    loaded now and then (about 17 s); SCFLY_RTL_ALLOC_MATRICES=N for another count (10^6).
 //  - The simulation assertions stop the model on a bad stimulus.
 #include <gtest/gtest.h>
 
@@ -43,12 +44,14 @@ static_assert(kAllocAgeBits == 30, "the tests saturate ages at 2^30 - 1 as the p
 class Bits {
  public:
   explicit Bits(int n) : m_w(static_cast<size_t>((n + 31) / 32), 0u) {}
-  void put(int lsb, int width, uint64_t v) {
-    for (int i = 0; i < width; ++i) {
-      const int b = lsb + i;
-      uint32_t& w = m_w[static_cast<size_t>(b / 32)];
-      const uint32_t m = 1u << (b % 32);
-      w = ((v >> i) & 1u) ? (w | m) : (w & ~m);
+  void clear() { std::fill(m_w.begin(), m_w.end(), 0u); }
+  void put(int lsb, int width, uint64_t v) {  // into cleared bits
+    if (width < 64) v &= (1ULL << width) - 1;
+    for (int b = lsb, done = 0; done < width;) {
+      const int off = b % 32, take = std::min(32 - off, width - done);
+      m_w[static_cast<size_t>(b / 32)] |= static_cast<uint32_t>((v >> done) << off);
+      b += take;
+      done += take;
     }
   }
   template <class T>
@@ -109,12 +112,15 @@ struct CppSide {
       : part(c), V(v), ctl(c.rr_all >= 0 || c.vcs != c.data_vcs) {}
 
   // Grants per entry (pass of each).
-  std::vector<int> cycle(const Matrix& m) {
+  std::vector<int> pass;
+  std::vector<uint8_t> in_act, out_act, taken;
+  const std::vector<int>& cycle(const Matrix& m) {
     const AllocatorConfig& cfg = part.config();
     const int K = cfg.inputs, cap = cfg.conn_cap;
-    std::vector<int> pass(m.req.size(), -1);
-    std::vector<uint8_t> in_act = m.in_active, out_act = m.out_active;
-    std::vector<uint8_t> taken(static_cast<size_t>(K * V), 0);
+    pass.assign(m.req.size(), -1);
+    in_act = m.in_active;
+    out_act = m.out_active;
+    taken.assign(static_cast<size_t>(K * V), 0);
     PortMask busy;
     for (int p = 0; p < K; ++p) busy.set(p);
     const uint32_t first = part.pass_id() + 1;
@@ -147,6 +153,8 @@ struct RtlSide {
   static constexpr int N = P * V, PW = clog2(P), VW = V > 1 ? clog2(V) : 1, NVW = clog2(V + 1),
                        CW = clog2(CAP + 1), GW = ITERS > 1 ? clog2(ITERS) : 1, AB = kAllocAgeBits;
   Dut& dut;
+  Bits req{N}, port{N * PW}, vc{N * VW}, age{N * AB}, ia{P * CW}, oa{P * CW};
+  std::vector<int> pass;
   explicit RtlSide(Dut& d) : dut(d) {}
 
   void configure(const AllocatorConfig& c) {
@@ -182,8 +190,8 @@ struct RtlSide {
   }
 
   // This cycle's grants (pass of each entry, -1: none), before the clock edge.
-  std::vector<int> drive(const Matrix& m, int K) {
-    Bits req(N), port(N * PW), vc(N * VW), age(N * AB), ia(P * CW), oa(P * CW);
+  const std::vector<int>& drive(const Matrix& m, int K) {
+    for (Bits* b : {&req, &port, &vc, &age, &ia, &oa}) b->clear();
     for (size_t e = 0; e < m.req.size(); ++e) {
       const Request& r = m.req[e];
       if (r.op < 0) continue;
@@ -204,17 +212,18 @@ struct RtlSide {
     ia.to(dut.in_active_i);
     oa.to(dut.out_active_i);
     dut.eval();
-    std::vector<int> pass(m.req.size(), -1);
+    pass.assign(m.req.size(), -1);
     for (size_t e = 0; e < m.req.size(); ++e)
       if (get_bits(dut.grant_o, static_cast<int>(e), 1))
         pass[e] = static_cast<int>(get_bits(dut.grant_pass_o, static_cast<int>(e) * GW, GW));
     return pass;
   }
+  // The rising edge; the clock falls in the next evaluation (nothing happens on it), so a
+  // cycle costs two evaluations.
   void edge() {
     dut.clk_i = 1;
     dut.eval();
     dut.clk_i = 0;
-    dut.eval();
   }
   void load(const std::vector<uint8_t>& in, const std::vector<uint8_t>& out) {
     Bits bi(P * VW), bo(P * PW);
@@ -224,6 +233,7 @@ struct RtlSide {
     }
     bi.to(dut.load_in_ptr_i);
     bo.to(dut.load_out_ptr_i);
+    dut.eval();  // the clock's fall (see edge())
     dut.load_i = 1;
     edge();
     dut.load_i = 0;
@@ -236,16 +246,8 @@ struct RtlSide {
 template <class Rtl>
 ::testing::AssertionResult lockstep(CppSide& cpp, Rtl& rtl, const Matrix& m, long cycle, uint64_t* grants = nullptr) {
   const int K = cpp.part.config().inputs;
-  const std::vector<int> r = rtl.drive(m, K);
-  const std::vector<int> c = cpp.cycle(m);
-  for (size_t e = 0; e < c.size(); ++e) {
-    if (c[e] != r[e])
-      return ::testing::AssertionFailure() << "cycle " << cycle << ": input VC (" << e / cpp.V << "," << e % cpp.V
-                                           << ") granted in pass " << c[e] << " by C++, " << r[e] << " by RTL";
-    if (grants && c[e] >= 0) ++*grants;
-  }
-  const std::vector<uint8_t> in0 = cpp.part.in_pointers(), out0 = cpp.part.out_pointers();
-  rtl.edge();
+  const std::vector<int>& r = rtl.drive(m, K);
+  const std::vector<int>& c = cpp.cycle(m);
   // On a mismatch: the cycle's requests and grants.
   auto dump = [&] {
     std::string s = "\n";
@@ -255,6 +257,13 @@ template <class Rtl>
              "," + std::to_string(m.req[e].ov) + ") age " + std::to_string(m.req[e].age) + " pass " + std::to_string(c[e]) + "\n";
     return s;
   };
+  for (size_t e = 0; e < c.size(); ++e) {
+    if (c[e] != r[e])
+      return ::testing::AssertionFailure() << "cycle " << cycle << ": input VC (" << e / cpp.V << "," << e % cpp.V
+                                           << ") granted in pass " << c[e] << " by C++, " << r[e] << " by RTL" << dump();
+    if (grants && c[e] >= 0) ++*grants;
+  }
+  rtl.edge();
   for (int p = 0; p < K; ++p) {
     if (rtl.in_ptr(p) != cpp.part.in_pointers()[static_cast<size_t>(p)] ||
         rtl.out_ptr(p) != cpp.part.out_pointers()[static_cast<size_t>(p)])
@@ -339,7 +348,12 @@ TEST(RtlAllocator, ExhaustiveAtRadix4With2Vcs) {
   const bool full = env_long("SCFLY_RTL_ALLOC_FULL", 0) == 1;
   Vsep_allocator_r4v2 dut(Verilated::threadContextp());  // the thread's context (see test_rtl_min_route.cpp)
   R4 rtl(dut);
-  for (const auto& [cap, iters] : {std::pair{2, 1}, std::pair{2, 2}}) {
+  // Two passes with cap 2 (the switch's default speedup): pass 0's grants, compared on
+  // their own through the pass index, are the one-pass allocation's; the full run adds
+  // cap 1 and one pass (pointers after a one-pass cycle; the random test covers them too).
+  std::vector<std::pair<int, int>> runs = {{2, 2}};
+  if (full) runs = {{1, 1}, {2, 1}, {2, 2}};
+  for (const auto& [cap, iters] : runs) {
     SCOPED_TRACE("cap " + std::to_string(cap) + ", " + std::to_string(iters) + " passes");
     const AllocatorConfig cfg = plain_config(4, 2, cap, iters);
     CppSide cpp(cfg, 2);

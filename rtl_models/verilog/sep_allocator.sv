@@ -92,17 +92,16 @@ module sep_allocator #(
 );
   // Per cycle: the requests on existing VCs and the static key order of every pair.
   logic [N-1:0]     req;
-  // Flat vectors (Yosys maps unpacked arrays written in always_comb to memories); the
+  // Per-entry rows (one machine word each in the Verilated model at N <= 64); the
   // reductions are AND-OR and popcounts over them.
-  logic [N*SKW-1:0] sk;
-  logic [N*N-1:0]   lt_s;               // [e*N+u]: static key of u < that of e
-  logic [N*N-1:0]   eq_s;
-  logic [N*N-1:0]   same_op, same_ov;   // [e*N+u]: u and e ask for the same output port (VC)
-  logic [N*N-1:0]   op_gt;              // [e*N+u]: u and e of one input port, u's output > e's
-  logic [N*PW-1:0]  op;
-  logic [N*VW-1:0]  ov;
-  logic [N*P-1:0]   op_oh;              // [e*P+q]: e asks for output port q
-  logic [N*TW-1:0]  ovc_oh;             // [e*TW+t]: e asks for output VC t = {op, ov}
+  logic [SKW-1:0]   sk [N];
+  logic [N-1:0]     lt_s [N];           // [e][u]: static key of u < that of e
+  logic [N-1:0]     eq_s [N];
+  logic [N-1:0]     same_op [N];        // [e][u]: u and e ask for the same output port
+  logic [N-1:0]     same_ov [N];        // ... the same output VC
+  logic [N-1:0]     op_gt [N];          // [e][u]: u and e of one input port, u's output > e's
+  logic [PW-1:0]    op [N];
+  logic [VW-1:0]    ov [N];
   logic [N*VW-1:0]  next_v;             // e's input pointer after a grant to e
   logic [N*PW-1:0]  next_o;             // an output's pointer after a grant to e
   logic [N-1:0]     moves;              // a grant to e moves its input pointer
@@ -116,39 +115,38 @@ module sep_allocator #(
   logic [N-1:0]     elig, rq, vcw, grant, out_last, in_last, ge;
   logic [N*(NVW+1)-1:0] pos;            // position of e in its input port's order
   logic [N*CW-1:0]  room;               // cap - connections of e's output port
-  logic [N*N-1:0]   prec;               // [e*N+u]: request u precedes request e
-  logic [N*N-1:0]   succ;               // [e*N+u]: request e precedes request u
+  logic [N-1:0]     prec [N];           // [e][u]: request u precedes request e
 
   always_comb begin
     for (int unsigned e = 0; e < N; e++) begin
       logic data;
       data   = (NVW+1)'(e % V) < (NVW+1)'(ndata_i[(e / V)*NVW +: NVW]);
       req[e] = req_i[e] && (NVW+1)'(e % V) < (NVW+1)'(nvc_i[(e / V)*NVW +: NVW]);
-      sk[e*SKW +: SKW] = {data, inj_i[e / V] & transit_prio_i, (AGE && age_prio_i) ? req_age_i[e*AB +: AB] : AB'(0)};
-      op[e*PW +: PW]   = req_port_i[e*PW +: PW];
-      ov[e*VW +: VW]   = req_vc_i[e*VW +: VW];
-      for (int unsigned q = 0; q < P; q++) op_oh[e*P+q] = op[e*PW +: PW] == PW'(q);
-      for (int unsigned t = 0; t < TW; t++) ovc_oh[e*TW+t] = {op[e*PW +: PW], ov[e*VW +: VW]} == (PW+VW)'(t);
+      sk[e] = {data, inj_i[e / V] & transit_prio_i, (AGE && age_prio_i) ? req_age_i[e*AB +: AB] : AB'(0)};
+      op[e]   = req_port_i[e*PW +: PW];
+      ov[e]   = req_vc_i[e*VW +: VW];
       next_o[e*PW +: PW] = (KW'(e / V + 1) == ports_i) ? '0 : PW'(e / V + 1);
     end
-    lt_s    = '0;
-    eq_s    = '0;
-    same_op = '0;
-    same_ov = '0;
-    op_gt   = '0;
+    for (int unsigned e = 0; e < N; e++) begin
+      lt_s[e]    = '0;
+      eq_s[e]    = '0;
+      same_op[e] = '0;
+      same_ov[e] = '0;
+      op_gt[e]   = '0;
+    end
     for (int unsigned e = 0; e < N; e++)
       for (int unsigned u = 0; u < e; u++) begin  // one comparator per pair
-        lt_s[e*N+u]    = sk[u*SKW +: SKW] < sk[e*SKW +: SKW];
-        eq_s[e*N+u]    = sk[u*SKW +: SKW] == sk[e*SKW +: SKW];
-        lt_s[u*N+e]    = !lt_s[e*N+u] && !eq_s[e*N+u];
-        eq_s[u*N+e]    = eq_s[e*N+u];
-        same_op[e*N+u] = op[u*PW +: PW] == op[e*PW +: PW];
-        same_op[u*N+e] = same_op[e*N+u];
-        same_ov[e*N+u] = same_op[e*N+u] && ov[u*VW +: VW] == ov[e*VW +: VW];
-        same_ov[u*N+e] = same_ov[e*N+u];
+        lt_s[e][u]    = sk[u] < sk[e];
+        eq_s[e][u]    = sk[u] == sk[e];
+        lt_s[u][e]    = !lt_s[e][u] && !eq_s[e][u];
+        eq_s[u][e]    = eq_s[e][u];
+        same_op[e][u] = op[u] == op[e];
+        same_op[u][e] = same_op[e][u];
+        same_ov[e][u] = same_op[e][u] && ov[u] == ov[e];
+        same_ov[u][e] = same_ov[e][u];
         if (u / V == e / V) begin
-          op_gt[e*N+u] = op[u*PW +: PW] > op[e*PW +: PW];
-          op_gt[u*N+e] = op[e*PW +: PW] > op[u*PW +: PW];
+          op_gt[e][u] = op[u] > op[e];
+          op_gt[u][e] = op[e] > op[u];
         end
       end
     for (int unsigned ip = 0; ip < P; ip++) begin
@@ -177,14 +175,11 @@ module sep_allocator #(
     for (int unsigned k = 0; k < ITERS; k++) begin
       // Input stage: which VCs request, up to each input port's budget.
       for (int unsigned e = 0; e < N; e++) begin
-        logic [P-1:0] ipge;
-        room[e*CW +: CW] = '0;
-        for (int unsigned q = 0; q < P; q++) begin
-          ipge[q] = PW'(e / V) >= out_ptr_d[q*PW +: PW];
-          if (op_oh[e*P+q]) room[e*CW +: CW] = (out_cnt[q*CW +: CW] < cap_i) ? cap_i - out_cnt[q*CW +: CW] : '0;
-        end
-        ge[e]   = |(ipge & op_oh[e*P +: P]);
-        elig[e] = IW'(k) < iters_i && req[e] && !granted[e] && room[e*CW +: CW] != '0 && !(|(taken & ovc_oh[e*TW +: TW]));
+        logic [CW-1:0] held;
+        held             = out_cnt[op[e]*CW +: CW];
+        room[e*CW +: CW] = (held < cap_i) ? cap_i - held : '0;
+        ge[e]            = PW'(e / V) >= out_ptr_d[op[e]*PW +: PW];
+        elig[e]          = IW'(k) < iters_i && req[e] && !granted[e] && room[e*CW +: CW] != '0 && !taken[{op[e], ov[e]}];
       end
       for (int unsigned ip = 0; ip < P; ip++) begin
         logic [NVW:0]  nv, nd, ptr;
@@ -207,41 +202,37 @@ module sep_allocator #(
           logic [V-1:0] earlier;
           for (int unsigned w = 0; w < V; w++)
             earlier[w] = w != v && pos[(ip*V+w)*(NVW+1) +: NVW+1] < pos[(ip*V+v)*(NVW+1) +: NVW+1];
-          rq[ip*V+v] = elig[ip*V+v] && RW'(popc_v(elig[ip*V +: V] & earlier)) < RW'(budget);
+          rq[ip*V+v] = elig[ip*V+v] && RW'($countones(elig[ip*V +: V] & earlier)) < RW'(budget);
         end
       end
       // Output stage: the order among requests at one output port, each output VC's first
       // request (its VC winner), and the first `room` VC winners.
-      for (int unsigned e = 0; e < N; e++)
-        for (int unsigned u = 0; u < N; u++) begin
-          logic dist_first;
-          dist_first  = (ge[u] == ge[e]) ? (u < e) : ge[u];
-          prec[e*N+u] = rq[u] && rq[e] && same_op[e*N+u] && (lt_s[e*N+u] || (eq_s[e*N+u] && dist_first));
-          succ[u*N+e] = prec[e*N+u];
-        end
-      for (int unsigned e = 0; e < N; e++) vcw[e] = rq[e] && !(|(prec[e*N +: N] & same_ov[e*N +: N]));
-      for (int unsigned e = 0; e < N; e++)
-        grant[e] = vcw[e] && popc_n(vcw & prec[e*N +: N]) < RW'(room[e*CW +: CW]);
-      // Pointers: an output's last grant in its order; an input's last pointer-moving grant
-      // in (output port, order).
+      // Row e of the order: u precedes e at e's output port iff its static key is smaller,
+      // or equal and its round-robin distance smaller (u < e: same side of the pointer as
+      // e and a lower index, or u at or past the pointer and e before it).
       for (int unsigned e = 0; e < N; e++) begin
-        out_last[e] = grant[e] && !(|(grant & succ[e*N +: N]));
+        logic [N-1:0] lower, dist_first;
+        lower      = (N'(1) << e) - N'(1);
+        dist_first = ge[e] ? (ge & lower) : (ge | lower);
+        prec[e]    = rq[e] ? (rq & same_op[e] & (lt_s[e] | (eq_s[e] & dist_first))) : '0;
+      end
+      for (int unsigned e = 0; e < N; e++) vcw[e] = rq[e] && !(|(prec[e] & same_ov[e]));
+      for (int unsigned e = 0; e < N; e++)
+        grant[e] = vcw[e] && RW'($countones(vcw & prec[e])) < RW'(room[e*CW +: CW]);
+      // Pointers: an output's last grant in its order (every other grant there precedes
+      // it); an input's last pointer-moving grant in (output port, order).
+      for (int unsigned e = 0; e < N; e++) begin
+        out_last[e] = grant[e] && $countones(grant & prec[e]) == $countones(grant & same_op[e]);
         in_last[e]  = grant[e] && moves[e] &&
                       !(|(grant[(e / V)*V +: V] & moves[(e / V)*V +: V] &
-                          (op_gt[e*N + (e / V)*V +: V] | succ[e*N + (e / V)*V +: V])));
+                          (op_gt[e][(e / V)*V +: V] | (same_op[e][(e / V)*V +: V] & ~prec[e][(e / V)*V +: V]))));
       end
-      for (int unsigned q = 0; q < P; q++) begin
-        logic [PW-1:0] val;
-        logic          hit;
-        val = '0;
-        hit = 1'b0;
-        for (int unsigned e = 0; e < N; e++)
-          if (out_last[e] && op_oh[e*P+q]) begin
-            val = val | next_o[e*PW +: PW];
-            hit = 1'b1;
-          end
-        if (hit) out_ptr_d[q*PW +: PW] = val;
-        out_cnt[q*CW +: CW] = out_cnt[q*CW +: CW] + CW'(popc_n(grant & op_col(op_oh, q)));
+      for (int unsigned e = 0; e < N; e++) begin
+        if (out_last[e]) out_ptr_d[op[e]*PW +: PW] = next_o[e*PW +: PW];
+        if (grant[e]) begin
+          out_cnt[op[e]*CW +: CW] = out_cnt[op[e]*CW +: CW] + 1'b1;
+          taken[{op[e], ov[e]}]   = 1'b1;
+        end
       end
       for (int unsigned ip = 0; ip < P; ip++) begin
         logic [VW-1:0] val;
@@ -249,31 +240,15 @@ module sep_allocator #(
         for (int unsigned v = 0; v < V; v++)
           if (in_last[ip*V+v]) val = val | next_v[(ip*V+v)*VW +: VW];
         if (|in_last[ip*V +: V]) in_ptr_d[ip*VW +: VW] = val;
-        in_cnt[ip*CW +: CW] = in_cnt[ip*CW +: CW] + CW'(popc_v(grant[ip*V +: V]));
+        in_cnt[ip*CW +: CW] = in_cnt[ip*CW +: CW] + CW'($countones(grant[ip*V +: V]));
       end
       for (int unsigned e = 0; e < N; e++)
-        if (grant[e]) begin
-          taken = taken | ovc_oh[e*TW +: TW];
-          grant_pass_o[e*GW +: GW] = GW'(k);
-        end
+        if (grant[e]) grant_pass_o[e*GW +: GW] = GW'(k);
       granted = granted | grant;
     end
   end
 
-  // Ones in a vector of N (V) bits.
-  function automatic logic [RW-1:0] popc_n(logic [N-1:0] x);
-    popc_n = '0;
-    for (int unsigned i = 0; i < N; i++) popc_n = popc_n + RW'(x[i]);
-  endfunction
-  function automatic logic [RW-1:0] popc_v(logic [V-1:0] x);
-    popc_v = '0;
-    for (int unsigned i = 0; i < V; i++) popc_v = popc_v + RW'(x[i]);
-  endfunction
 
-  // Column q of the one-hot output ports: the entries asking for port q.
-  function automatic logic [N-1:0] op_col(logic [N*P-1:0] oh, int unsigned q);
-    for (int unsigned e = 0; e < N; e++) op_col[e] = oh[e*P+q];
-  endfunction
 
   assign grant_o   = granted;
   assign in_ptr_o  = in_ptr_q;
@@ -308,15 +283,11 @@ module sep_allocator #(
   always_comb begin
     logic [NVW-1:0] nv, nd;
     logic [RW-1:0]  gin, gout;
+    gout = '0;
     for (int unsigned ip = 0; ip < P; ip++) begin
       nv   = nvc_i[ip*NVW +: NVW];
       nd   = ndata_i[ip*NVW +: NVW];
-      gin  = '0;
-      gout = '0;
-      for (int unsigned e = 0; e < N; e++) begin
-        if (grant_o[e] && e / V == ip) gin = gin + 1'b1;
-        if (grant_o[e] && op[e*PW +: PW] == PW'(ip)) gout = gout + 1'b1;
-      end
+      gin  = RW'($countones(grant_o[ip*V +: V]));
       if (rst_ni) begin
         assert (nd <= nv) else $error("sep_allocator: port %0d has %0d VCs, %0d data", ip, nv, nd);
         assert (in_active_i[ip*CW +: CW] <= cap_i && out_active_i[ip*CW +: CW] <= cap_i)
@@ -333,8 +304,6 @@ module sep_allocator #(
         end
         assert (gin == '0 || RW'(in_active_i[ip*CW +: CW]) + gin <= RW'(cap_i))
           else $error("sep_allocator: input port %0d granted %0d connections beyond its budget", ip, gin);
-        assert (gout == '0 || RW'(out_active_i[ip*CW +: CW]) + gout <= RW'(cap_i))
-          else $error("sep_allocator: output port %0d granted %0d connections beyond its budget", ip, gout);
       end
     end
     if (rst_ni) begin
@@ -346,13 +315,16 @@ module sep_allocator #(
       for (int unsigned e = 0; e < N; e++) begin
         if (req_i[e]) begin
           assert (req[e]) else $error("sep_allocator: request on VC %0d of port %0d, which has %0d VCs", e % V, e / V, nvc_i[(e / V)*NVW +: NVW]);
-          assert (KW'(op[e*PW +: PW]) < ports_i) else $error("sep_allocator: request to port %0d beyond the ports", op[e*PW +: PW]);
-          assert ((VW+1)'(ov[e*VW +: VW]) < (VW+1)'(V)) else $error("sep_allocator: request to VC %0d beyond V", ov[e*VW +: VW]);
+          assert (KW'(op[e]) < ports_i) else $error("sep_allocator: request to port %0d beyond the ports", op[e]);
+          assert ((VW+1)'(ov[e]) < (VW+1)'(V)) else $error("sep_allocator: request to VC %0d beyond V", ov[e]);
         end
         if (grant_o[e]) assert (req[e]) else $error("sep_allocator: grant to input VC %0d of port %0d, which did not request", e % V, e / V);
-        for (int unsigned u = 0; u < e; u++)
-          if (grant_o[e] && grant_o[u])
-            assert (op[e*PW +: PW] != op[u*PW +: PW] || ov[e*VW +: VW] != ov[u*VW +: VW]) else $error("sep_allocator: output VC %0d of port %0d granted twice", ov[e*VW +: VW], op[e*PW +: PW]);
+        gout = RW'($countones(grant_o & same_op[e])) + 1'b1;  // grants at e's output port
+        if (grant_o[e])
+          assert (RW'(out_active_i[op[e]*CW +: CW]) + gout <= RW'(cap_i))
+            else $error("sep_allocator: output port %0d granted %0d connections beyond its budget", op[e], gout);
+        if (grant_o[e])
+          assert (!(|(grant_o & same_ov[e]))) else $error("sep_allocator: output VC %0d of port %0d granted twice", ov[e], op[e]);
       end
     end
   end
