@@ -31,6 +31,12 @@ variants=(
   "quadrant_sel_n3        quadrant_sel.sv N=3"
   "quadrant_sel_n4        quadrant_sel.sv N=4"
   "quadrant_sel_n6        quadrant_sel.sv N=6"
+  # The allocator's cell count against radix and VCs, one pass (the default instance above:
+  # radix 4, 2 VCs, 2 passes); the Verilated radix-16 x 4-VC instance is linted as it builds.
+  "sep_allocator_r4v2_i1  sep_allocator.sv P=4 V=2 ITERS=1"
+  "sep_allocator_r4v4_i1  sep_allocator.sv P=4 V=4 ITERS=1"
+  "sep_allocator_r8v2_i1  sep_allocator.sv P=8 V=2 ITERS=1"
+  "sep_allocator_r16v2_i1 sep_allocator.sv P=16 V=2 ITERS=1"
 )
 status=0
 # check NAME FILE [PARAM=VALUE ...]

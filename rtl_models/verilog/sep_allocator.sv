@@ -6,9 +6,15 @@
 //
 // Micro-architecture: all ITERS request-grant passes are unrolled into one combinational
 // cycle (pass k + 1 sees the grants, connection counts and pointers pass k left, as the C++
-// part's later passes do); iters_i <= ITERS of them are enabled. The round-robin pointers are the only registers: the last enabled
-// pass's pointers are written at the clock edge (or load_i's values, the C++ part's
-// set_pointers; reset: 0). One clock edge is one switch cycle.
+// part's later passes do); iters_i <= ITERS of them are enabled. The round-robin pointers
+// are the only registers: the last enabled pass's pointers are written at the clock edge
+// (or load_i's values, the C++ part's set_pointers; reset: 0). One clock edge is one switch
+// cycle. Its logic depth grows with ITERS; a pipelined or one-pass-per-clock variant would
+// trade that for cycles and is not built.
+// Not modelled (the switch's, not the allocator's): a later pass choosing another
+// candidate of a head whose first free output VC was taken by an earlier pass (the RTL
+// takes one output VC per request), and a shared output buffer's room shrinking with the
+// grants of a pass.
 //
 // Where the C++ part calls the switch's `want`/`grant`, the RTL takes that state as inputs:
 // per input VC e = ip * V + v a request req_i[e] for one output VC (req_port_i, req_vc_i:
