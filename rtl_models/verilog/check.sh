@@ -5,7 +5,12 @@
 # Each block is checked with its default parameters; the blocks Verilated with other
 # parameters are also checked as those instances (listed in `variants`: the built-in ones of
 # CMakeLists.txt; shapes added with SCFLY_RTL_EXTRA_* are linted by Verilator as they build).
+# The design-space variants (`study`: the allocator's cell count against radix and VCs) are
+# linted always and synthesized only with `--all` (minutes of Yosys; their counts are in
+# docs/model.md).
 set -euo pipefail
+all=0
+[ "${1:-}" = "--all" ] && all=1
 cd "$(dirname "$0")"
 vlt=""
 [ -f lint.vlt ] && vlt="lint.vlt"
@@ -31,9 +36,18 @@ variants=(
   "quadrant_sel_n3        quadrant_sel.sv N=3"
   "quadrant_sel_n4        quadrant_sel.sv N=4"
   "quadrant_sel_n6        quadrant_sel.sv N=6"
+  "sep_allocator_r4v2_i1  sep_allocator.sv P=4 V=2 ITERS=1"
+)
+# The allocator's cell count against radix and VCs, one pass (the default instance: radix 4,
+# 2 VCs, 2 passes; the Verilated radix-16 x 4-VC instance is linted as it builds).
+study=(
+  "sep_allocator_r4v4_i1  sep_allocator.sv P=4 V=4 ITERS=1"
+  "sep_allocator_r8v2_i1  sep_allocator.sv P=8 V=2 ITERS=1"
+  "sep_allocator_r16v2_i1 sep_allocator.sv P=16 V=2 ITERS=1"
 )
 status=0
-# check NAME FILE [PARAM=VALUE ...]
+# check NAME FILE [PARAM=VALUE ...]; with synth=0, lint only
+synth=1
 check() {
   local name="$1" f="$2" top="${2%.sv}"
   shift 2
@@ -46,7 +60,9 @@ check() {
   if out=$(verilator --lint-only -Wall $vlt "${gflags[@]}" "$pkg" "$f" 2>&1); then lint="clean"; else lint="FAILED"; status=1; echo "$out"; fi
   local cmd="read_verilog -sv $pkg $f;"
   [ -n "$chparam" ] && cmd+=" chparam$chparam $top;"
-  if log=$(yosys -q -p "$cmd synth -top $top; tee -o /dev/stdout stat" 2>&1); then
+  if [ "$synth" = 0 ]; then
+    cells="(--all)"
+  elif log=$(yosys -q -p "$cmd synth -top $top; tee -o /dev/stdout stat" 2>&1); then
     cells=$(echo "$log" | awk '/Number of cells:/ {n=$4} END {print n}')
   else
     cells="ERROR"; status=1; echo "$log"
@@ -62,6 +78,11 @@ for f in *.sv; do
   esac
 done
 for v in "${variants[@]}"; do
+  # shellcheck disable=SC2086
+  check $v
+done
+synth=$all
+for v in "${study[@]}"; do
   # shellcheck disable=SC2086
   check $v
 done

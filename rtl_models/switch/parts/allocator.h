@@ -38,6 +38,7 @@
 
 #include "routing_units/route_types.h"
 #include "rtl_models/switch/port_mask.h"
+#include "scfly_widths.h"
 
 namespace scfly {
 
@@ -48,6 +49,11 @@ inline constexpr int kMaxAllocPorts = 256;
 inline constexpr int kMaxAllocVcs = 256;
 static_assert(kMaxAllocPorts <= 4 * 64, "PortMask holds the allocator's ports");
 static_assert(kMaxAllocPorts - 1 <= UINT8_MAX, "round-robin pointers are uint8_t");
+// The same limits and the age key's width as the SystemVerilog twin
+// (rtl_models/verilog/sep_allocator.sv) takes from rtl_models/interface/widths.def.
+static_assert(kMaxAllocPorts == 1 << kAllocPortBits && kMaxAllocVcs == 1 << kAllocVcBits,
+              "allocator limits as widths.def");
+static_assert(kAllocAgeBits == 30, "the order key holds the age in bits 16..45 (widths.def AllocAgeBits)");
 
 // An input VC joined to an output VC: a request during allocation, a crossbar connection
 // once granted.
