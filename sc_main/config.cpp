@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <iomanip>
 #include <set>
 #include <sstream>
 
@@ -468,6 +469,24 @@ void validate(ParseState& s) {
   c.routing_prm.pb.delay = static_cast<uint32_t>(
       s.pb_delay >= 0 ? s.pb_delay
                       : c.topo_kind == TopologyKind::Dragonfly ? c.sw.latency[static_cast<int>(PortClass::Local)] : 1);
+  // The run's last cycle must be a time the simulation can reach (2^63 ps, about 107 days, the
+  // largest time the run reaches; measured: with a slower clock the run ended at 2^63 ps,
+  // early and silently).
+  {
+    const double period_ps = 1000.0 / c.clock_ghz;
+    const double cycles = static_cast<double>(c.warmup_cycles) + static_cast<double>(c.measure_cycles) +
+                          (c.drain ? static_cast<double>(c.drain_timeout_cycles) : 0.0) + 2.0;
+    const double max_ps = 9223372036854775808.0;  // 2^63
+    if (cycles * period_ps >= max_ps) {
+      std::ostringstream os;
+      os << "config key 'clock_ghz': value " << c.clock_ghz << " is not allowed with a run of "
+         << static_cast<uint64_t>(cycles) << " cycles (warm-up, measurement"
+         << (c.drain ? ", drain timeout" : "") << "): its last cycle would lie past the longest time a run reaches "
+         << "(2^63 ps, about 107 days); use clock_ghz >= " << std::setprecision(3) << cycles * 1000.0 / max_ps * 1.001
+         << " or fewer cycles";
+      throw ConfigError(os.str());
+    }
+  }
   // The watchdog must not mistake a phit in flight on a long link for a stuck network.
   const uint64_t longest = 2ULL * max_latency + static_cast<uint64_t>(c.sw.pipeline) +
                            static_cast<uint64_t>(c.packet_phits);

@@ -200,7 +200,13 @@ int cmd_run(const RunArgs& a) {
     for (const std::string& n : net_ptr->construction_order(8)) std::cerr << " " << n;
     std::cerr << " ...\n";
   }
-  RunOutcome r = run(*net_ptr, cfg);
+  RunOutcome r;
+  try {
+    r = run(*net_ptr, cfg);
+  } catch (const sc_core::sc_report& e) {  // an error raised inside the SystemC kernel
+    std::cerr << "scfly: error: the simulation stopped in SystemC: " << e.what() << "\n";
+    return kExitSimError;
+  }
   // --fault: a fault that injected nothing tested nothing, and the run says so and fails
   // (exit 3) unless it failed already; one that fired with no check stopping the run is
   // the run's finding (exit 0), said in a warning (docs/reliability.md, exit codes).

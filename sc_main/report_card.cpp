@@ -400,7 +400,7 @@ int run_report_card(const std::string& path, const ReportCardOptions& opt) {
     }
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    return e.exit_code();
   }
 
   // The Markdown table: absolute values, and ratios to normalize_to.

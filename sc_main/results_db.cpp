@@ -15,6 +15,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "sc_main/exit_codes.h"
 #include "sc_main/output_file.h"
 
 namespace scfly {
@@ -41,7 +42,7 @@ class Stmt {
  public:
   Stmt(sqlite3* db, const std::string& sql) : m_db(db) {
     if (sqlite3_prepare_v2(db, sql.c_str(), -1, &m_s, nullptr) != SQLITE_OK)
-      throw DbError(std::string("results database: ") + sqlite3_errmsg(db) + " in: " + sql);
+      throw DbError(std::string("results database: ") + sqlite3_errmsg(db) + " in: " + sql, sqlite3_errcode(db));
   }
   ~Stmt() { sqlite3_finalize(m_s); }
   Stmt(const Stmt&) = delete;
@@ -65,13 +66,13 @@ class Stmt {
       const std::string s = v.dump();
       rc = sqlite3_bind_text(m_s, i, s.c_str(), static_cast<int>(s.size()), SQLITE_TRANSIENT);
     }
-    if (rc != SQLITE_OK) throw DbError(std::string("results database: ") + sqlite3_errmsg(m_db));
+    if (rc != SQLITE_OK) throw DbError(std::string("results database: ") + sqlite3_errmsg(m_db), rc);
   }
   bool step() {
     const int rc = sqlite3_step(m_s);
     if (rc == SQLITE_ROW) return true;
     if (rc == SQLITE_DONE) return false;
-    throw DbError(std::string("results database: ") + sqlite3_errmsg(m_db));
+    throw DbError(std::string("results database: ") + sqlite3_errmsg(m_db), rc);
   }
   void reset() {
     sqlite3_reset(m_s);
@@ -166,12 +167,19 @@ ResultsDb::ResultsDb(const std::string& path) : m_path(path) {
 
 ResultsDb::~ResultsDb() { sqlite3_close(m_db); }
 
+bool DbError::write_failed() const {
+  const int primary = m_code & 0xff;  // an extended code's primary code
+  return primary == SQLITE_FULL || primary == SQLITE_IOERR;
+}
+
+int DbError::exit_code() const { return write_failed() ? kExitWriteFailed : kExitBadInput; }
+
 void ResultsDb::exec(const std::string& sql) const {
   char* err = nullptr;
-  if (sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK) {
+  if (const int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err); rc != SQLITE_OK) {
     const std::string msg = err ? err : "unknown error";
     sqlite3_free(err);
-    throw DbError("results database '" + m_path + "': " + msg);
+    throw DbError("results database '" + m_path + "': " + msg, rc);
   }
 }
 

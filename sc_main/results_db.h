@@ -36,8 +36,18 @@ struct sqlite3;
 
 namespace scfly {
 
+// A results-database error. `sqlite_code` is SQLite's result code when SQLite raised it: a
+// write the disk refused (SQLITE_FULL, SQLITE_IOERR) is a failed write, exit 5 like any
+// other output; anything else (not a database, no such sweep, a bad request) is bad input,
+// exit 2 (docs/reliability.md).
 struct DbError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+  explicit DbError(const std::string& what, int sqlite_code = 0)
+      : std::runtime_error(what), m_code(sqlite_code) {}
+  bool write_failed() const;
+  int exit_code() const;
+
+ private:
+  int m_code;
 };
 
 // A row of `points` as the sweep runner records it.

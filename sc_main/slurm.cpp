@@ -351,7 +351,7 @@ int slurm_submit(const std::string& sweep_path, const SweepSpec& spec, const Swe
     if (rc) return rc;
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    return e.exit_code();
   }
   const char* unit_name = plan.by_series ? "series" : "points";
   if (plan.missing.empty()) {
@@ -389,7 +389,7 @@ int slurm_submit(const std::string& sweep_path, const SweepSpec& spec, const Swe
     }
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    return e.exit_code();
   }
   {
     std::ofstream tf(dir / "tasks.json");
@@ -534,7 +534,7 @@ int slurm_gather(const SweepSpec& spec, const SweepOptions& opt) {
     return 2;
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    return e.exit_code();
   }
   bool active = false, squeue_down = false;
   std::cout << "sweep " << spec.name << ": " << subs.size() << " submission(s) in " << slurm_dir(opt.db_path) << "\n";

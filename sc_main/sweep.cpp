@@ -464,9 +464,10 @@ struct RunCounts {
   // Points of the sweep recorded as failed that this run did not run: already_failed of
   // them from before, the rest stored failed by another sweep meanwhile.
   std::vector<std::string> failed_labels;
-  int rc = 0;  // 2: database error
+  int rc = 0;  // a database error: 2, or 5 when the disk refused a write (DbError::exit_code)
   double wall_s = 0;
   bool fatal = false;  // nothing could run (the database or the temporary directory)
+  int fatal_rc = 2;    // the exit code when fatal
 };
 
 // The end of a sweep's summary line, and the points recorded as failed that it did not run.
@@ -499,6 +500,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     counts.fatal = true;
+    counts.fatal_rc = e.exit_code();
     return true;
   }
   res.assign(pts.size(), Outcome{});
@@ -528,6 +530,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     } catch (const DbError& e) {
       std::cerr << "scfly: error: " << e.what() << "\n";
       counts.fatal = true;
+      counts.fatal_rc = e.exit_code();
       return true;
     }
   }
@@ -786,7 +789,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   } catch (const DbError& e) {
     std::cerr << "\nscfly: error: " << e.what() << "\n";
     g_interrupted = 1;
-    rc = 2;
+    rc = e.exit_code();
   }
   if (g_interrupted) {
     for (const auto& [pid, r] : running) ::kill(pid, SIGTERM);
@@ -890,7 +893,7 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     std::vector<Outcome> out;
     RunCounts c;
     const bool complete = run_points(spec, batch, opt, false, out, c);
-    if (c.fatal) return 2;
+    if (c.fatal) return c.fatal_rc;
     total.finished += c.finished;
     total.failed += c.failed;
     total.already += c.already;
@@ -988,7 +991,7 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     db.write_saturation(spec.name, rows);
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    return 2;
+    return e.exit_code();
   }
   std::printf("\nsaturation search (sustained: accepted >= %.3g x offered and latency <= %.3g x the latency at %s%s; "
               "resolution %s)\n",
@@ -1074,7 +1077,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
       opt.revision = record_revision(spec, pts, opt.db_path);
     } catch (const DbError& e) {
       std::cerr << "scfly: error: " << e.what() << "\n";
-      return 2;
+      return e.exit_code();
     }
   }
   if (spec.search.on) return run_search(spec, opt, pts);
@@ -1082,7 +1085,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
     std::vector<Outcome> res;
     RunCounts counts;
     run_points(spec, pts, opt, false, res, counts);
-    if (counts.fatal) return 2;
+    if (counts.fatal) return counts.fatal_rc;
     SweepPlan& pl = *opt.plan;
     std::map<std::string, size_t> limit;  // early stop: the levels a series still needs
     if (by_series)
@@ -1110,7 +1113,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
   std::vector<Outcome> res;
   RunCounts counts;
   const bool complete = run_points(spec, pts, opt, spec.stop_after_saturation && has_load_axis, res, counts);
-  if (counts.fatal) return 2;
+  if (counts.fatal) return counts.fatal_rc;
   const size_t finished = counts.finished, failed = counts.failed, already = counts.already, skipped = counts.skipped;
   const int rc = counts.rc;
   const double wall = counts.wall_s;
@@ -1150,7 +1153,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
       }
     } catch (const DbError& e) {
       std::cerr << "scfly: error: " << e.what() << "\n";
-      return 2;
+      return e.exit_code();
     }
   }
   return failed || !counts.failed_labels.empty() ? 3 : 0;

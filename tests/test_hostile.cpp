@@ -225,6 +225,34 @@ TEST(Hostile, ExportReportsAFailedWrite) {
   for (const std::string& f : {sw, db, csv}) std::remove(f.c_str());
 }
 
+// A sweep whose results database fills the disk (here: the file-size limit, which makes the
+// database's writes fail as a full disk does) exits 5 with the database's message, keeps the
+// points it had stored intact, and a rerun with room resumes it.
+TEST(Hostile, SweepDatabaseOnAFullDiskExits5AndResumes) {
+  const std::string sw = write_file("full.yaml", "base: " + tiny_config() +
+                                                     "\nset: {warmup_cycles: 200, measure_cycles: 500}\n"
+                                                     "axes:\n  routing: [min, val]\n  load: \"0.05:0.95:0.05\"\n");
+  const std::string db = tmp("full.sqlite"), err = tmp("full.err");
+  // 200 blocks of 512 bytes: the schema and a few points fit, 38 points do not.
+  const std::string cmd = "trap '' XFSZ; ulimit -f 200 && exec " + std::string(SCFLY_BIN) + " sweep " + sw +
+                          " --db " + db + " --jobs 2 >/dev/null 2>" + err;
+  const int st = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(st)) << st;
+  const std::string e = slurp(err);
+  EXPECT_EQ(WEXITSTATUS(st), 5) << e;
+  EXPECT_TRUE(has(e, "results database '" + db + "': ") &&
+              (has(e, "disk I/O error") || has(e, "database or disk is full")))
+      << e;
+  const int64_t kept = rows_now(db);
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(kept, 38);
+  const Cmd again = scfly_cmd("sweep " + sw + " --db " + db + " --jobs 2");
+  EXPECT_EQ(again.code, 0) << again.err;
+  EXPECT_TRUE(has(again.err, std::to_string(kept) + " already in the database")) << again.err;
+  EXPECT_EQ(rows_now(db), 38);
+  for (const std::string& f : {sw, db, err}) std::remove(f.c_str());
+}
+
 // A refused tvlb --step2 keeps the file it would have written.
 TEST(Hostile, RefusedTvlbKeepsItsOutputFiles) {
   const std::string keep = write_file("keep.yaml", "precious\n"), out = write_file("keep.json", "precious\n");
@@ -358,6 +386,20 @@ TEST(Hostile, ClockFasterThanTheTimeResolutionAllowsExits2) {
   }
   const ScflyRun ok = run_scfly(tiny_config(), "clock_ghz=250 warmup_cycles=100 measure_cycles=100 -q", false);
   EXPECT_EQ(ok.code, 0) << ok.err;
+}
+
+// A clock so slow that the run's last cycle lies past the longest time a run reaches (2^63
+// ps) used to end the run early with exit 0 (9,223 of 20,100 cycles run at 1e-12 GHz); it
+// is refused, naming the slowest clock that fits.
+TEST(Hostile, ClockTooSlowForTheRunExits2) {
+  const ScflyRun r = run_scfly(tiny_config(), "clock_ghz=1e-12 warmup_cycles=100 measure_cycles=20000 -q", false);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_TRUE(has(r.err, "config key 'clock_ghz': value 1e-12 is not allowed with a run of 20102 cycles")) << r.err;
+  EXPECT_TRUE(has(r.err, "use clock_ghz >= 2.18e-12 or fewer cycles")) << r.err;
+  // 9,100 cycles fit, and run to their end.
+  const ScflyRun ok = run_scfly(tiny_config(), "clock_ghz=1e-12 warmup_cycles=100 measure_cycles=9000");
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_TRUE(has(ok.out, "9100 cycles in")) << ok.out;
 }
 
 // ---- Keys of a mechanism not in use (review X13, X14): a warning per key, exit unchanged.

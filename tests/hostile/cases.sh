@@ -73,11 +73,17 @@ row "$K" '`tvlb ... routing=ugal-l --step2 keep.yaml` (keep.yaml kept)' "2, keep
   topology.arrangement=absolute routing=ugal-l --quick --step2 "$W/keep.yaml"
 [ "$(cat "$W/keep.yaml")" = precious ] || echo "| $K | keep.yaml was changed | - | FAILED |"
 row "$K" '`run --json` into a missing directory' "2" "$SCFLY" run $TINY $Q --json /nonexistent-dir/x.json
+printf 'base: %s\nset: {warmup_cycles: 200, measure_cycles: 500}\naxes:\n  routing: [min, val]\n  load: "0.05:0.95:0.05"\n' \
+  "$(realpath $TINY)" > "$W/full.yaml"
+row "$K" 'a sweep whose database fills the disk (a 100 KiB file-size limit)' "2" bash -c "trap '' XFSZ; ulimit -f 100; exec \"\$0\" \"\$@\"" \
+  "$SCFLY" sweep "$W/full.yaml" --db "$W/full.sqlite" --jobs 2
 # --- silent defaults and wraps
 K="silent defaults and wraps"
 row "$K" '`--trace-from -5`' "0 (wrapped, empty VCD)" "$SCFLY" run $TINY $Q --vcd "$W/x.vcd" --trace-from -5
 row "$K" '`--trace-to 1e3`' "-" "$SCFLY" run $TINY $Q --packet-trace "$W/x.csv" --trace-to 1e3
 row "$K" '`--shuffle-construction -1`' "0 (wrapped)" "$SCFLY" run $TINY $Q --shuffle-construction -1
+row "$K" '`clock_ghz=1e-12 measure_cycles=20000` (past 2^63 ps)' "0 (ended at cycle 9223)" "$SCFLY" run $TINY clock_ghz=1e-12 \
+  warmup_cycles=100 measure_cycles=20000 -q
 row "$K" '`table --at -1`' "0 (as no --at)" "$SCFLY" table sc_main/configs/qcn-tiny.yaml --at -1
 row "$K" 'YAML `load: ~`' "0 (load 0.1)" "$SCFLY" run "$(y null1.yaml "$SHAPE
 load: ~
