@@ -569,7 +569,9 @@ TEST(InertKeys, EveryKeyCalledInertLeavesTheResultsUnchanged) {
 
 // Slurm options go into a job script: each is checked (exit 2 naming option, value, allowed).
 TEST(Hostile, SlurmOptionsAreCheckedBeforeTheJobScript) {
-  const std::string sw = std::string(SCFLY_SOURCE_DIR) + "/sc_main/experiments/example.yaml";
+  const std::string sw = write_file("slurm-sw.yaml", "base: " + tiny_config() +
+                                                         "\nset: {warmup_cycles: 200, measure_cycles: 400}\n"
+                                                         "axes:\n  routing: [min, val]\n  load: [0.1, 0.2]\n");
   const std::string db = tmp("slurm.sqlite");
   const std::string head = "sweep " + sw + " --db " + db + " --slurm --dry-run ";
   for (const auto& [opt, what] : std::vector<std::pair<std::string, std::string>>{
