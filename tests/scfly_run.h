@@ -94,6 +94,11 @@ inline Cmd scfly_cmd(const std::string& args) {
 }
 
 inline const nlohmann::json& metrics(const ScflyRun& r) { return r.json.at("metrics"); }
+// A counter of a run's metrics: the JSON lists only the counters that counted, so an absent
+// one is 0 (a const json's operator[] on a missing key is undefined behaviour).
+inline double counter(const nlohmann::json& m, const std::string& name) {
+  return m.contains("counters") ? m["counters"].value(name, 0.0) : 0.0;
+}
 
 // `path` is a PNG of more than `min_bytes` (a figure was drawn).
 inline void expect_png(const std::string& path, std::streamoff min_bytes = 0) {

@@ -180,10 +180,10 @@ TEST(Network, AllocatorIterationsGrantOnlyWhatTheFirstPassLeft) {
   const ScflyRun two2 = run_scfly(tiny_config(), args + " switch.allocator_iterations=2");
   for (const ScflyRun* r : {&one, &two, &one2, &two2}) expect_ok(*r);
   EXPECT_FALSE(metrics(one).contains("counters") && metrics(one)["counters"].contains("allocator_late_grants"));
-  EXPECT_GT(metrics(two)["counters"]["allocator_late_grants"].get<uint64_t>(), 100u);
+  EXPECT_GT(static_cast<uint64_t>(counter(metrics(two), "allocator_late_grants")), 100u);
   EXPECT_NEAR(metrics(two)["accepted_load"].get<double>(), 0.55, 0.01);
   EXPECT_EQ(two.json["config"]["switch"]["allocator_iterations"], 2);
-  EXPECT_EQ(metrics(two2)["counters"]["allocator_late_grants"].get<uint64_t>(), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(counter(metrics(two2), "allocator_late_grants")), 0u);
   nlohmann::json a = metrics(one2), b = metrics(two2);
   b.erase("counters");
   if (a.contains("counters") && a["counters"].empty()) a.erase("counters");
@@ -202,13 +202,13 @@ TEST(Network, SkippingSourcesGenerateOnlyWhatTheInjectionBufferTakes) {
   const ScflyRun s9 = run_scfly(tiny_config(), "load=0.9 source.when_full=skip");
   for (const ScflyRun* r : {&q3, &s3, &q9, &s9}) expect_ok(*r);
   EXPECT_EQ(s3.json["config"]["source"]["when_full"], "skip");
-  EXPECT_EQ(metrics(s3)["counters"]["source_skipped_generations"].get<uint64_t>(), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(counter(metrics(s3), "source_skipped_generations")), 0u);
   nlohmann::json a = metrics(q3), b = metrics(s3);
   b.erase("counters");
   if (a.contains("counters") && a["counters"].empty()) a.erase("counters");
   EXPECT_EQ(a, b);
   const auto& m = metrics(s9);
-  EXPECT_GT(m["counters"]["source_skipped_generations"].get<uint64_t>(), 1000u);
+  EXPECT_GT(static_cast<uint64_t>(counter(m, "source_skipped_generations")), 1000u);
   EXPECT_NEAR(m["generated_load"].get<double>(), m["accepted_load"].get<double>(), 0.01);
   EXPECT_GT(metrics(q9)["generated_load"].get<double>(), metrics(q9)["accepted_load"].get<double>() + 0.1);
   EXPECT_LT(m["latency_avg"].get<double>(), metrics(q9)["latency_avg"].get<double>() / 3);
@@ -229,13 +229,13 @@ TEST(Network, SkippingSourcesUnderPfcCheckTheHostBuffer) {
   for (const ScflyRun* r : {&q3, &s3, &qa, &sa}) expect_ok(*r);
   if (s3.json.is_null() || sa.json.is_null() || q3.json.is_null() || qa.json.is_null()) return;
   EXPECT_EQ(s3.json["config"]["source"]["when_full"], "skip");
-  EXPECT_EQ(metrics(s3)["counters"]["source_skipped_generations"].get<uint64_t>(), 0u);
+  EXPECT_EQ(static_cast<uint64_t>(counter(metrics(s3), "source_skipped_generations")), 0u);
   nlohmann::json a = metrics(q3), b = metrics(s3);
   a.erase("counters");
   b.erase("counters");
   EXPECT_EQ(a, b);
   const auto& m = metrics(sa);
-  EXPECT_GT(m["counters"]["source_skipped_generations"].get<uint64_t>(), 1000u);
+  EXPECT_GT(static_cast<uint64_t>(counter(m, "source_skipped_generations")), 1000u);
   EXPECT_NEAR(m["generated_load"].get<double>(), m["accepted_load"].get<double>(), 0.01);
   EXPECT_GT(metrics(qa)["generated_load"].get<double>(), metrics(qa)["accepted_load"].get<double>() + 0.1);
   // What waits at the node is bounded by the host buffer's room above PFC's pause threshold
@@ -267,8 +267,8 @@ TEST(Network, DestinationInjectionVcsKeepTheRunAndFillOneVcUnderAdv) {
   EXPECT_EQ(d["packets_generated"], d["packets_delivered"]);
   EXPECT_GT(d["packets_generated"].get<uint64_t>(), 100000u);
   const auto &a = metrics(rr), &b = metrics(dest);
-  EXPECT_GT(b["counters"]["source_skipped_generations"].get<uint64_t>(),
-            a["counters"]["source_skipped_generations"].get<uint64_t>());
+  EXPECT_GT(static_cast<uint64_t>(counter(b, "source_skipped_generations")),
+            static_cast<uint64_t>(counter(a, "source_skipped_generations")));
   EXPECT_NEAR(b["accepted_load"].get<double>(), a["accepted_load"].get<double>(), 0.002);
   EXPECT_LT(b["latency_avg"].get<double>(), 0.85 * a["latency_avg"].get<double>());
   const ScflyRun gal = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml",

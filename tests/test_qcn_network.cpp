@@ -41,7 +41,7 @@ TEST(QcnNetwork, WithoutNotificationsMinCondIsMin) {
       EXPECT_EQ(metrics(mc)[k], metrics(mn)[k]) << tr << " " << k;
     EXPECT_EQ(num(mc, "nonminimal_fraction"), 0.0);
     if (std::string(tr) == "adv+1") {  // congestion was sampled, and silenced
-      EXPECT_GT(metrics(mc)["counters"]["qcn_congested_samples"].get<uint64_t>(), 0u);
+      EXPECT_GT(static_cast<uint64_t>(counter(metrics(mc), "qcn_congested_samples")), 0u);
     }
   }
 }
