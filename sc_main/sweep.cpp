@@ -1,5 +1,6 @@
 #include "sc_main/sweep.h"
 #include "sc_main/config_schema.h"
+#include "sc_main/exit_codes.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -466,8 +467,7 @@ struct RunCounts {
   std::vector<std::string> failed_labels;
   int rc = 0;  // a database error: 2, or 5 when the disk refused a write (DbError::exit_code)
   double wall_s = 0;
-  bool fatal = false;  // nothing could run (the database or the temporary directory)
-  int fatal_rc = 2;    // the exit code when fatal
+  int fatal_rc = 0;  // nonzero: nothing could run (the database or the temporary directory), the exit code
 };
 
 // The end of a sweep's summary line, and the points recorded as failed that it did not run.
@@ -499,7 +499,6 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
     db = std::make_unique<ResultsDb>(opt.db_path);
   } catch (const DbError& e) {
     std::cerr << "scfly: error: " << e.what() << "\n";
-    counts.fatal = true;
     counts.fatal_rc = e.exit_code();
     return true;
   }
@@ -529,7 +528,6 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       db->add_revision_points(spec.name, opt.revision, hs);
     } catch (const DbError& e) {
       std::cerr << "scfly: error: " << e.what() << "\n";
-      counts.fatal = true;
       counts.fatal_rc = e.exit_code();
       return true;
     }
@@ -553,7 +551,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   if (tmpdir.empty()) {
     std::cerr << "scfly: error: cannot create a temporary directory: " << std::strerror(errno) << "\n";
     restore_signals();
-    counts.fatal = true;
+    counts.fatal_rc = kExitBadInput;
     return true;
   }
   const std::string exe = self_exe();
@@ -893,7 +891,7 @@ int run_search(const SweepSpec& spec, const SweepOptions& opt, const std::vector
     std::vector<Outcome> out;
     RunCounts c;
     const bool complete = run_points(spec, batch, opt, false, out, c);
-    if (c.fatal) return c.fatal_rc;
+    if (c.fatal_rc) return c.fatal_rc;
     total.finished += c.finished;
     total.failed += c.failed;
     total.already += c.already;
@@ -1085,7 +1083,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
     std::vector<Outcome> res;
     RunCounts counts;
     run_points(spec, pts, opt, false, res, counts);
-    if (counts.fatal) return counts.fatal_rc;
+    if (counts.fatal_rc) return counts.fatal_rc;
     SweepPlan& pl = *opt.plan;
     std::map<std::string, size_t> limit;  // early stop: the levels a series still needs
     if (by_series)
@@ -1113,7 +1111,7 @@ int run_sweep(const SweepSpec& spec, const SweepOptions& opt_in) {
   std::vector<Outcome> res;
   RunCounts counts;
   const bool complete = run_points(spec, pts, opt, spec.stop_after_saturation && has_load_axis, res, counts);
-  if (counts.fatal) return counts.fatal_rc;
+  if (counts.fatal_rc) return counts.fatal_rc;
   const size_t finished = counts.finished, failed = counts.failed, already = counts.already, skipped = counts.skipped;
   const int rc = counts.rc;
   const double wall = counts.wall_s;
