@@ -1491,6 +1491,20 @@ void add_sim_keys(std::vector<KeySpec>& t) {
            "SystemC process clocked each cycle. Runs that share state across switches every cycle (UGAL-G, "
            "Piggyback, PB-ACOR), RTL co-simulation, VCD and packet traces, `--fault` and `sim.check_vc_order` "
            "use `kernel` whatever this says");
+  K(t, "sim.threads")
+      .run_only()
+      .integer(0, 256, "threads (0 = the cores available)")
+      .def(iv(0))
+      .bind([](SimConfig& c) -> int& { return c.threads; })
+      // Changes no result: echoed only when given, so that every stored sweep point keeps its hash.
+      .echo_if([](const SimConfig& c) { return c.threads != 0; }, "echoed when not 0")
+      .doc("0", "0-256",
+           "threads of the block scheduler (identical results for every value): the switches are split into "
+           "contiguous shards, four per thread, which the threads run at once, with a barrier at each block "
+           "window's end; 0 takes the cores available to the process (its CPU affinity; a sweep gives each of its "
+           "runs a share), at most one thread per 512 switch-cycles of a window (switches x the window's cycles: "
+           "1 on dfly-tiny and the 8x8 torus, 2 on dfly(4,8,4) on two cores). Runs on the `kernel` scheduler use "
+           "one thread");
   K(t, "sim.max_memory")
       .run_only()
       .integer(0, int64_t{1} << 30, "MiB (0 = the memory available)")

@@ -591,6 +591,7 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
             << " jobs\n";
   progress("");
 
+  const int core_share = std::max(1, available_cores() / std::max(1, opt.jobs));
   auto launch = [&](size_t i) -> bool {
     const std::string base = tmpdir + "/p" + std::to_string(i);
     std::vector<std::string> args = {exe, "run", spec.base};
@@ -611,6 +612,8 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       signal(SIGHUP, SIG_DFL);
       ::unsetenv("SCFLY_PROGRESS");  // a point's stderr is its error message, not a terminal
       ::setenv("SCFLY_SWEEP_POINT", "1", 1);  // the sweep warned of inert keys once, not per point
+      // Each of the jobs running at once gets its share of the cores (sim.threads: 0).
+      ::setenv("SCFLY_CORES", std::to_string(core_share).c_str(), 1);
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);

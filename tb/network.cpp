@@ -207,6 +207,31 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
     m_block = shortest == UINT64_MAX ? (1ULL << 20) : std::max<uint64_t>(shortest, 1);
   }
+  // The groups in the order the block scheduler runs them, and the shards (threads) they
+  // are split into: contiguous runs of that order.
+  std::vector<int> groups(static_cast<size_t>(S));
+  for (int k = 0; k < S; ++k) groups[static_cast<size_t>(k)] = k;
+  if (m_blocks && trace.shuffle_construction != 0) {  // the groups' order must not change a result either
+    std::mt19937_64 g(trace.shuffle_construction + 1);
+    std::shuffle(groups.begin(), groups.end(), g);
+  }
+  m_threads = m_blocks ? resolve_threads(cfg.threads, S, std::min<uint64_t>(m_block, cfg.watchdog_cycles)) : 1;
+  // More shards than threads, taken by the threads as they come free: a thread whose
+  // shards ran fast takes another, so no thread waits long for the slowest at the barrier.
+  m_shards = m_threads == 1 ? 1 : std::min(S, kShardsPerThread * m_threads);
+  std::vector<int> shard_of(static_cast<size_t>(S), 0);
+  for (int t = 0; t <= m_shards; ++t)
+    m_shard_first.push_back(static_cast<size_t>(static_cast<int64_t>(S) * t / m_shards));
+  for (int t = 0; t < m_shards; ++t)
+    for (size_t i = m_shard_first[static_cast<size_t>(t)]; i < m_shard_first[static_cast<size_t>(t) + 1]; ++i)
+      shard_of[static_cast<size_t>(groups[i])] = t;
+  for (int t = 1; t < m_shards; ++t) {
+    m_shard_ctx.push_back(std::make_unique<SimContext>(m_ctx));
+    m_shard_stats.push_back(std::make_unique<NetStats>(m_topo->num_nodes(), m_topo->hosts_per_switch(),
+                                                       cfg.warmup_cycles, cfg.warmup_cycles + cfg.measure_cycles,
+                                                       class_names(*m_topo)));
+  }
+  if (m_shards > 1) m_ctx.defer_report = true;
   NicParams np;
   np.scheduled = m_blocks;
   for (size_t i = 0; i < cfg.phases.size(); ++i) {
@@ -275,13 +300,15 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     // Only the first kSample of each kind are measured (mallinfo2 walks the heap's bins).
     const bool measure = k < S ? sw_seen < kSample : nic_seen < kSample;
     const uint64_t before = measure ? heap_in_use() : 0;
+    // A block's shard: its switch's (a NIC's switch is the one its host hangs from).
+    const int t = shard_of[static_cast<size_t>(k < S ? k : topo.switch_of_node(k - S))];
     if (k < S)
       m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
-                                                                    m_routing, m_ctx, cfg.seed, m_clk);
+                                                                    m_routing, shard_ctx(t), cfg.seed, m_clk);
     else
       m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(("nic" + std::to_string(k - S)).c_str(), k - S, topo,
-                                                                 is_ep[static_cast<size_t>(k - S)] ? ep_np : np, m_ctx,
-                                                                 m_stats, cfg.seed, m_clk);
+                                                                 is_ep[static_cast<size_t>(k - S)] ? ep_np : np,
+                                                                 shard_ctx(t), shard_stats(t), cfg.seed, m_clk);
     if (!measure) continue;
     const uint64_t after = heap_in_use();
     const uint64_t used = after > before ? after - before : 0;
@@ -354,6 +381,22 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     }
   }
   assert(trace.fault.kind == FaultKind::None || m_fault);
+  // Threads: a channel between two shards' switches files its messages through the
+  // sending shard's outbox into the receiving shard (forward phits into the receiver's
+  // input, credits back into the sender's output).
+  if (m_shards > 1) {
+    m_outbox.resize(static_cast<size_t>(m_shards * m_shards));
+    for (int s = 0; s < S; ++s)
+      for (int port = topo.host_ports(); port < topo.radix(); ++port) {
+        if (!topo.connected(s, port)) continue;
+        const PortEnd far = topo.neighbor(s, port);
+        const int from = shard_of[static_cast<size_t>(s)], to = shard_of[static_cast<size_t>(far.sw)];
+        if (from == to) continue;
+        m_switches[static_cast<size_t>(far.sw)]->in(far.port).set_outbox(&m_outbox[static_cast<size_t>(from * m_shards + to)]);
+        m_switches[static_cast<size_t>(s)]->out(port).set_outbox(&m_outbox[static_cast<size_t>(to * m_shards + from)]);
+      }
+    m_workers = std::make_unique<WorkerPool>(m_threads);
+  }
 
   if (!trace.packet_trace.empty()) {
     m_packet_trace = std::make_unique<PacketTrace>(trace.packet_trace, topo, trace.from, trace.to);
@@ -397,12 +440,6 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
 
   SC_HAS_PROCESS(Network);
   if (m_blocks) {
-    std::vector<int> groups(static_cast<size_t>(S));
-    for (int k = 0; k < S; ++k) groups[static_cast<size_t>(k)] = k;
-    if (trace.shuffle_construction != 0) {  // the groups' order must not change a result either
-      std::mt19937_64 g(trace.shuffle_construction + 1);
-      std::shuffle(groups.begin(), groups.end(), g);
-    }
     for (int s : groups) {
       m_group_sw.push_back(m_switches[static_cast<size_t>(s)].get());
       m_group_first.push_back(m_group_nics.size());
@@ -414,7 +451,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     SC_METHOD(watchdog);
   }
   if (cfg.timeseries.bin_cycles != 0) {
-    m_stats.enable_timeseries(cfg.timeseries.bin_cycles);
+    for (int t = 0; t < m_shards; ++t) shard_stats(t).enable_timeseries(cfg.timeseries.bin_cycles);
     if (cfg.timeseries.per_switch) {
       publish_switch_series("buffered_phits", [this](int s) {
         return static_cast<double>(m_switches[static_cast<size_t>(s)]->buffered_phits());
@@ -476,19 +513,50 @@ void Network::watchdog() {
 }
 
 bool Network::watchdog_check() {
-  const uint64_t moves = m_ctx.phit_moves;
-  if (m_watch_last != UINT64_MAX && moves == m_watch_last &&
-      (m_stats.in_network() > 0 || m_ctx.control.in_flight() > 0)) {
+  const uint64_t moves = phit_moves();
+  if (m_watch_last != UINT64_MAX && moves == m_watch_last && (in_network() > 0 || control_in_flight() > 0)) {
     std::ostringstream os;
     os << "watchdog: no phit moved for " << m_cfg.watchdog_cycles << " cycles (cycle " << cycle()
-       << ") while " << m_stats.in_network() << " packets and " << m_ctx.control.in_flight()
+       << ") while " << in_network() << " packets and " << control_in_flight()
        << " control frames are in the network. Buffers:\n"
        << dump_buffers(60);
-    m_ctx.fail(os.str());
+    if (m_shards > 1) m_ctx.report_error(os.str());
+    else m_ctx.fail(os.str());
     return false;
   }
   m_watch_last = moves;
   return true;
+}
+
+uint64_t Network::phit_moves() const {
+  uint64_t n = 0;
+  for (int t = 0; t < m_shards; ++t) n += shard_ctx(t).phit_moves;
+  return n;
+}
+
+uint64_t Network::in_network() const {
+  uint64_t injected = 0, delivered = 0;
+  for (int t = 0; t < m_shards; ++t) {
+    const NetStats& st = t == 0 ? m_stats : *m_shard_stats[static_cast<size_t>(t - 1)];
+    injected += st.injected_total();
+    delivered += st.delivered_total();
+  }
+  return injected - delivered;
+}
+
+uint64_t Network::control_in_flight() const {
+  uint64_t originated = 0, intercepted = 0;
+  for (int t = 0; t < m_shards; ++t) {
+    originated += shard_ctx(t).control.originated;
+    intercepted += shard_ctx(t).control.intercepted;
+  }
+  return originated - intercepted;
+}
+
+NetStats Network::all_stats() const {
+  NetStats all = m_stats;
+  for (const auto& st : m_shard_stats) all.merge(*st);
+  return all;
 }
 
 // One block [c, e) of every group, at the start of cycle c (see network.h).
@@ -503,15 +571,53 @@ void Network::run_blocks() {
     const uint64_t bin = m_cfg.timeseries.bin_cycles;
     e = std::min(e, (c / bin + 1) * bin);
   }
-  const size_t groups = m_group_sw.size();
-  for (size_t g = 0; g < groups; ++g) {
-    run_group(g, c, e);
-    if (!m_ctx.error.empty()) return;  // fail() has stopped the kernel
+  if (m_shards == 1) {
+    const size_t groups = m_group_sw.size();
+    for (size_t g = 0; g < groups; ++g) {
+      run_group(g, c, e, m_ctx);
+      if (!m_ctx.error.empty()) return;  // fail() has stopped the kernel
+    }
+  } else {
+    m_win_from = c;
+    m_win_to = e;
+    m_next_shard.store(0, std::memory_order_relaxed);  // published by run()
+    m_workers->run(&Network::run_shards, this);
+    m_next_shard.store(0, std::memory_order_relaxed);
+    m_workers->run(&Network::flush_shards, this);
+    for (int t = 0; t < m_shards; ++t) {
+      const std::string& err = shard_ctx(t).error;
+      if (err.empty()) continue;
+      // The lowest shard's first error: the lowest group that failed, as one thread finds it.
+      const std::string first = err;
+      for (int u = 0; u < m_shards; ++u)
+        if (shard_ctx(u).error.empty()) shard_ctx(u).error = first;  // every block halts
+      m_ctx.report_error(first);
+      return;
+    }
   }
   next_trigger(m_period * static_cast<double>(e - c));
 }
 
-void Network::run_group(size_t g, uint64_t from, uint64_t to) {
+void Network::run_shards(void* self, int) {
+  Network& n = *static_cast<Network*>(self);
+  for (int t; (t = n.m_next_shard.fetch_add(1, std::memory_order_relaxed)) < n.m_shards;) {
+    SimContext& ctx = n.shard_ctx(t);
+    const size_t last = n.m_shard_first[static_cast<size_t>(t) + 1];
+    for (size_t g = n.m_shard_first[static_cast<size_t>(t)]; g < last; ++g) {
+      n.run_group(g, n.m_win_from, n.m_win_to, ctx);
+      if (!ctx.error.empty()) break;
+    }
+  }
+}
+
+void Network::flush_shards(void* self, int) {
+  Network& n = *static_cast<Network*>(self);
+  for (int t; (t = n.m_next_shard.fetch_add(1, std::memory_order_relaxed)) < n.m_shards;)
+    for (int from = 0; from < n.m_shards; ++from)
+      if (from != t) n.m_outbox[static_cast<size_t>(from * n.m_shards + t)].flush();
+}
+
+void Network::run_group(size_t g, uint64_t from, uint64_t to, SimContext& ctx) {
   Switch& sw = *m_group_sw[g];
   Nic* const* const nics = m_group_nics.data() + m_group_first[g];
   const size_t n = m_group_first[g + 1] - m_group_first[g];
@@ -524,13 +630,15 @@ void Network::run_group(size_t g, uint64_t from, uint64_t to) {
     if (sw.next_run() == t) sw.run_cycle(t);
     for (size_t k = 0; k < n; ++k)
       if (nics[k]->next_run() == t) nics[k]->run_cycle(t);
-    if (!m_ctx.error.empty()) [[unlikely]] return;
+    if (!ctx.error.empty()) [[unlikely]] return;
     ++t;
   }
 }
 
 std::string Network::scheduler_note() const {
-  if (m_blocks) return "blocks of " + std::to_string(m_block) + (m_block == 1 ? " cycle" : " cycles");
+  if (m_blocks)
+    return "blocks of " + std::to_string(m_block) + (m_block == 1 ? " cycle" : " cycles") +
+           (m_threads > 1 ? " on " + std::to_string(m_threads) + " threads" : "");
   return "kernel (" + m_kernel_why + ")";
 }
 
@@ -566,7 +674,7 @@ void Network::stop_generation(uint64_t end) {
   for (auto& n : m_nics) n->stop_generation(end);
 }
 
-uint64_t Network::packets_pending() const { return m_stats.in_network() + queued(); }
+uint64_t Network::packets_pending() const { return in_network() + queued(); }
 
 Network::~Network() {
   // The members' own order, except that the blocks go newest first: SystemC's port and
@@ -601,8 +709,9 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s
                          : 0;
-  out.metrics = m_stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
-  out.timeseries = m_stats.timeseries(out.cycles);
+  const NetStats stats = all_stats();
+  out.metrics = stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
+  out.timeseries = stats.timeseries(out.cycles);
   out.timeseries.per_switch = m_series_data;
   if (m_cfg.phases_given && out.timeseries.bin_cycles) {
     std::vector<uint64_t> starts;
@@ -620,15 +729,27 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   }
   out.metrics.packets_queued = queued();
   out.metrics.cycles = out.cycles;
-  const SimContext::ControlStats& cs = m_ctx.control;
+  // Every shard's counters and sums, added up in shard order (integers: the same for any split).
+  SimContext::ControlStats cs;
+  uint64_t residence[kMaxPortClasses] = {};
+  int64_t live = 0;
+  out.metrics.counters.clear();
+  for (int t = 0; t < m_shards; ++t) {
+    const SimContext& x = shard_ctx(t);
+    cs.originated += x.control.originated;
+    cs.intercepted += x.control.intercepted;
+    cs.latency_sum += x.control.latency_sum;
+    cs.latency_max = std::max(cs.latency_max, x.control.latency_max);
+    for (const auto& [name, v] : x.counters) out.metrics.counters[name] += v;
+    for (int c = 0; c < kMaxPortClasses; ++c) residence[c] += x.residence[c];
+    live += x.pool.live();
+  }
   out.metrics.has_control = false;
   for (int k = 0; k < kMaxPortClasses; ++k) out.metrics.has_control |= m_cfg.sw.ctrl_vcs[k] > 0;
-  out.metrics.counters = m_ctx.counters;
   {
     const double pk = out.metrics.packets_measured ? static_cast<double>(out.metrics.packets_measured) : 1.0;
     for (int c = 0; c < m_topo->num_port_classes(); ++c)
-      out.metrics.class_residence_avg.emplace_back(m_topo->port_class_name(c),
-                                                   static_cast<double>(m_ctx.residence[c]) / pk);
+      out.metrics.class_residence_avg.emplace_back(m_topo->port_class_name(c), static_cast<double>(residence[c]) / pk);
   }
   out.metrics.control_originated = cs.originated;
   out.metrics.control_intercepted = cs.intercepted;
@@ -644,7 +765,7 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   os << "generated " << m.packets_generated << " = injected " << m.packets_injected
      << " + queued " << m.packets_queued << "; injected " << m.packets_injected
      << " = delivered " << m.packets_delivered << " + in network " << m.packets_in_network
-     << "; live packets " << m_ctx.pool.live();
+     << "; live packets " << live;
   uint64_t held = 0;  // GAL: packets built by a NIC's injection unit, not yet on the link
   for (const auto& n : m_nics) held += n->held_packets();
   if (cs.originated) os << " (= in network + " << cs.in_flight() << " control frames in flight)";
@@ -652,7 +773,7 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   out.conservation = os.str();
   out.conservation_ok = m.packets_generated == m.packets_injected + m.packets_queued &&
                         m.packets_injected == m.packets_delivered + m.packets_in_network &&
-                        m_ctx.pool.live() == m.packets_in_network + cs.in_flight() + held;
+                        live == static_cast<int64_t>(m.packets_in_network + cs.in_flight() + held);
   if (out.error.empty()) out.error = credit_balance();
   return out;
 }

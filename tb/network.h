@@ -10,6 +10,7 @@
 // cache: set others after constructing the network to change them.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <stdexcept>
@@ -27,6 +28,7 @@
 #include "tb/stats.h"
 #include "tb/traffic.h"
 #include "tb/vcd_writer.h"
+#include "tb/worker_pool.h"
 #include "topologies/dragonfly.h"
 #include "topologies/torus.h"
 
@@ -102,6 +104,11 @@ class Network : public sc_core::sc_module {
   // block (at most the shortest switch-to-switch latency).
   void set_horizon(uint64_t cycle) { m_horizon = cycle; }
   bool failed() const { return m_ctx.failed(); }
+  // Phits sent on any link so far (every thread's blocks).
+  uint64_t phit_moves() const;
+  // The threads the block scheduler runs the groups on (sim.threads resolved: 1 on the
+  // kernel scheduler).
+  int threads() const { return m_threads; }
   const std::string& error() const { return m_ctx.error; }
   // Stops every NIC's packet generation at cycle `end` (the drain).
   void stop_generation(uint64_t end);
@@ -149,8 +156,26 @@ class Network : public sc_core::sc_module {
   // mode. Blocks end at the current advance()'s end, at the watchdog's checks and at the
   // per-switch series' bin ends, so every observer sees the state at the same cycle's end
   // as in kernel mode.
+  //
+  // Threads (sim.threads > 1): the groups are split into kShardsPerThread contiguous shards
+  // per thread (Dragonfly groups of switches stay together, so mostly global links cross),
+  // each with its own SimContext and NetStats shard, and the threads run the window's
+  // shards at once, each taking the next shard left until none is. A message sent over a channel into another shard's
+  // group waits in an Outbox (rtl_models/switch/link.h) and is filed by the receiving
+  // shard once every shard has finished the window; none of them lands before. Results
+  // are identical for every number of threads: every shard's sums are integers added up in
+  // shard order, and the first error is the lowest shard's (the lowest group's).
   void run_blocks();
-  void run_group(size_t g, uint64_t from, uint64_t to);
+  void run_group(size_t g, uint64_t from, uint64_t to, SimContext& ctx);
+  static void run_shards(void* self, int thread);
+  static void flush_shards(void* self, int thread);
+  SimContext& shard_ctx(int t) { return t == 0 ? m_ctx : *m_shard_ctx[static_cast<size_t>(t - 1)]; }
+  const SimContext& shard_ctx(int t) const { return t == 0 ? m_ctx : *m_shard_ctx[static_cast<size_t>(t - 1)]; }
+  NetStats& shard_stats(int t) { return t == 0 ? m_stats : *m_shard_stats[static_cast<size_t>(t - 1)]; }
+  // Every shard's statistics added up (m_stats alone with one thread).
+  NetStats all_stats() const;
+  uint64_t in_network() const;
+  uint64_t control_in_flight() const;
   void sample_switch_series();
   std::string dump_buffers(size_t max_lines) const;
   uint64_t queued() const;
@@ -189,6 +214,20 @@ class Network : public sc_core::sc_module {
   std::vector<Switch*> m_group_sw;
   std::vector<Nic*> m_group_nics;
   std::vector<size_t> m_group_first;
+  // Threads: shard t runs groups [m_shard_first[t], m_shard_first[t + 1]) with context
+  // shard_ctx(t); m_outbox[from * m_shards + to] holds what shard `from` sent into
+  // shard `to` in the current window. A thread takes the next shard not yet taken
+  // (m_next_shard) until none is left.
+  static constexpr int kShardsPerThread = 4;
+  int m_threads = 1;
+  int m_shards = 1;
+  std::atomic<int> m_next_shard{0};
+  std::vector<size_t> m_shard_first;
+  std::vector<std::unique_ptr<SimContext>> m_shard_ctx;   // shards 1 .. m_shards - 1
+  std::vector<std::unique_ptr<NetStats>> m_shard_stats;   // the same
+  std::vector<Outbox> m_outbox;
+  std::unique_ptr<WorkerPool> m_workers;
+  uint64_t m_win_from = 0, m_win_to = 0;  // the window being run
   struct SwitchSeries {
     std::string name;
     std::function<double(int)> sample;

@@ -1,6 +1,10 @@
 #include "tb/sim_config.h"
 
+#include <sched.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <string>
 
 namespace scfly {
 
@@ -18,6 +22,26 @@ std::unique_ptr<Topology> make_topology(const SimConfig& c) {
   TorusShape t = c.torus;
   t.mesh = c.topo_kind == TopologyKind::Mesh;
   return std::make_unique<Torus>(t);
+}
+
+int available_cores() {
+  int cores = 1;
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) cores = std::max(1, CPU_COUNT(&set));
+  if (const char* e = std::getenv("SCFLY_CORES")) {
+    char* end = nullptr;
+    const long v = std::strtol(e, &end, 10);
+    if (end != e && *end == '\0' && v >= 1) cores = static_cast<int>(std::min<long>(v, cores));
+  }
+  return cores;
+}
+
+int resolve_threads(int threads, int switches, uint64_t window) {
+  if (threads <= 0) {
+    const uint64_t work = static_cast<uint64_t>(switches) * window / kMinWindowWork;
+    threads = static_cast<int>(std::min<uint64_t>(static_cast<uint64_t>(available_cores()), work));
+  }
+  return std::max(1, std::min(threads, switches));
 }
 
 double mean_offered_load(const SimConfig& c, uint64_t from, uint64_t to) {

@@ -83,9 +83,22 @@ struct SimConfig {
   bool phases_given = false;
   TimeseriesConfig timeseries;
   Scheduler scheduler = Scheduler::Blocks;
+  // sim.threads: threads of the block scheduler (tb/network.h); 0 = as many as the cores
+  // available to the process, fewer for short windows of few switches (resolve_threads).
+  int threads = 0;
   SourceWhenFull source_when_full = SourceWhenFull::Queue;
   InjectionVc injection_vc = InjectionVc::RoundRobin;
 };
+
+// The block scheduler's threads for `cfg.threads` on a network of `switches` switches whose
+// block windows are `window` cycles long: the value itself when not 0, else the cores
+// available to this process (available_cores), at most one thread per kMinWindowWork
+// switch-cycles of a window (a shorter window's work does not pay for the barrier), and at
+// least 1; never more than the switches.
+inline constexpr uint64_t kMinWindowWork = 512;
+int resolve_threads(int threads, int switches, uint64_t window);
+// The cores this process may use: its CPU affinity, or fewer if SCFLY_CORES says so.
+int available_cores();
 
 // The configured topology, built (throws std::invalid_argument on a bad shape).
 std::unique_ptr<Topology> make_topology(const SimConfig& c);

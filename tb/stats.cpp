@@ -44,6 +44,41 @@ void NetStats::delivered(const Packet& p, uint64_t at) {
   m_switch_phits[static_cast<size_t>(p.src_node / m_per_switch)] += p.phits;
 }
 
+void NetStats::merge(const NetStats& o) {
+  m_generated += o.m_generated;
+  m_injected += o.m_injected;
+  m_delivered += o.m_delivered;
+  m_gen_phits += o.m_gen_phits;
+  m_phits += o.m_phits;
+  m_pkts += o.m_pkts;
+  m_hops += o.m_hops;
+  m_nonmin += o.m_nonmin;
+  for (int i = 0; i < Metrics::kMaxHopBins; ++i) m_hop_hist[i] += o.m_hop_hist[i];
+  for (int c = 0; c < kMaxPortClasses; ++c) m_class_hops[c] += o.m_class_hops[c];
+  for (int i = 0; i < 6; ++i) m_policy[i] += o.m_policy[i];
+  for (auto [mine, theirs] : {std::pair{&m_lat, &o.m_lat}, std::pair{&m_net_lat, &o.m_net_lat}}) {
+    if (theirs->count.size() > mine->count.size()) mine->count.resize(theirs->count.size());
+    for (size_t i = 0; i < theirs->count.size(); ++i) mine->count[i] += theirs->count[i];
+    mine->n += theirs->n;
+    mine->sum += theirs->sum;
+  }
+  for (size_t i = 0; i < m_switch_phits.size(); ++i) m_switch_phits[i] += o.m_switch_phits[i];
+  if (o.m_bins.size() > m_bins.size()) m_bins.resize(o.m_bins.size());
+  for (size_t b = 0; b < o.m_bins.size(); ++b) {
+    Bin& d = m_bins[b];
+    const Bin& s = o.m_bins[b];
+    d.pkts += s.pkts;
+    d.phits += s.phits;
+    d.lat += s.lat;
+    d.net_lat += s.net_lat;
+    d.nonmin += s.nonmin;
+    d.gen_phits += s.gen_phits;
+    d.gen_pkts += s.gen_pkts;
+    d.gen_pkts_done += s.gen_pkts_done;
+    d.gen_lat += s.gen_lat;
+  }
+}
+
 namespace {
 struct Summary {
   double avg = 0, p50 = 0, p99 = 0, max = 0;

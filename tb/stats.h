@@ -125,6 +125,10 @@ class NetStats {
   uint64_t delivered_total() const { return m_delivered; }
   uint64_t in_network() const { return m_injected - m_delivered; }
 
+  // Adds another NetStats' counts (one per thread's NICs, sim.threads) to these: every
+  // accumulator is an integer, so the sum is the same whatever the split.
+  void merge(const NetStats& o);
+
   Metrics compute(double offered_load) const;
   // The per-bin series over [0, cycles) (per_switch left empty for the caller).
   TimeSeries timeseries(uint64_t cycles) const;

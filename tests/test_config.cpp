@@ -187,7 +187,7 @@ std::vector<SimConfig> echo_samples() {
   const std::string cfg = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/";
   std::vector<SimConfig> out;
   for (const auto& [file, ov] : std::vector<std::pair<std::string, std::vector<std::string>>>{
-           {"dfly-tiny.yaml", {"sim.check_vc_order=true", "sim.scheduler=kernel", "sim.max_memory=4096", "switch.allocator_iterations=2", "switch.crossbar=transfer",
+           {"dfly-tiny.yaml", {"sim.check_vc_order=true", "sim.scheduler=kernel", "sim.threads=2", "sim.max_memory=4096", "switch.allocator_iterations=2", "switch.crossbar=transfer",
                                "source.when_full=skip", "source.injection_vc=dest",
                                "switch.output_credits=inside", "switch.output_sharing=port", "switch.credit_return=packet",
                                "switch.pipeline_position=output", "switch.ejection_grant=host-idle"}},

@@ -51,9 +51,9 @@ TEST(Embed, ModelErrorIsReportedAndTheHostRunsOn) {
   EXPECT_EQ(sc_core::sc_report_handler::get_count(scfly::kReportType), 1);  // reported once
 
   // The network has halted; the host's module runs on.
-  const uint64_t moves = host.net->context().phit_moves;
+  const uint64_t moves = host.net->phit_moves();
   EXPECT_NO_THROW(sc_core::sc_start(500, sc_core::SC_NS));
-  EXPECT_EQ(host.net->context().phit_moves, moves);
+  EXPECT_EQ(host.net->phit_moves(), moves);
   EXPECT_EQ(host.ticks, 2500u);
   EXPECT_EQ(sc_core::sc_report_handler::get_count(scfly::kReportType), 1);
   // Its outcome says so.

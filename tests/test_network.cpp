@@ -150,18 +150,35 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
                    "kernel (Piggyback's saturation flags are shared every cycle)"});
   for (const auto& [config, args, block] : cases) {
     SCOPED_TRACE(config + " " + args);
-    const ScflyRun a = run_scfly(config, args + w);
+    const ScflyRun a = run_scfly(config, args + w + " sim.threads=1");
     const ScflyRun b = run_scfly(config, args + w + " sim.scheduler=kernel");
-    const ScflyRun c = run_scfly(config, args + w + " --shuffle-construction 7");
+    const ScflyRun c = run_scfly(config, args + w + " sim.threads=1 --shuffle-construction 7");
+    // Threads (sim.threads): the groups split over 2 or 3 threads, each with its own
+    // shard of counters and statistics, messages between shards filed at the window's end.
+    const ScflyRun d = run_scfly(config, args + w + " sim.threads=2");
+    const ScflyRun e = run_scfly(config, args + w + " sim.threads=3 --shuffle-construction 7");
     expect_ok(a);
     expect_ok(b);
     expect_ok(c);
+    expect_ok(d);
+    expect_ok(e);
     EXPECT_EQ(a.json["run"]["scheduler"], block);
     EXPECT_EQ(b.json["run"]["scheduler"], "kernel (sim.scheduler: kernel)");
     EXPECT_EQ(a.json["metrics"], b.json["metrics"]);
     EXPECT_EQ(a.json["timeseries"], b.json["timeseries"]);
     EXPECT_EQ(a.json["metrics"], c.json["metrics"]);
     EXPECT_EQ(a.json["timeseries"], c.json["timeseries"]);
+    for (const ScflyRun* t : {&d, &e}) {
+      EXPECT_EQ(a.json["metrics"], t->json["metrics"]);
+      EXPECT_EQ(a.json["timeseries"], t->json["timeseries"]);
+      EXPECT_EQ(a.json["run"]["conservation"], t->json["run"]["conservation"]);
+    }
+    if (block.rfind("kernel", 0) == 0) {
+      EXPECT_EQ(d.json["run"]["scheduler"], block);  // one thread on the kernel
+    } else {
+      EXPECT_EQ(d.json["run"]["scheduler"], block + " on 2 threads");
+      EXPECT_EQ(e.json["run"]["scheduler"], block + " on 3 threads");
+    }
     EXPECT_GT(metrics(a)["packets_delivered"].get<int>(), 100);
   }
 }

@@ -1,13 +1,20 @@
 // Building blocks without a clock: ring buffer, random streams, traffic patterns, stats.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
 #include <set>
+#include <thread>
+#include <vector>
 
 #include "rtl_models/switch/flit.h"
 #include "rtl_models/switch/ring_buffer.h"
 #include "topologies/common/rng.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"
+#include "tb/worker_pool.h"
 
 using namespace scfly;
 
@@ -180,10 +187,114 @@ TEST(PacketPool, ReferencesSurviveAllocations) {
   for (int i = 0; i < 200000; ++i) pool[pool.alloc()].src_node = i;
   EXPECT_EQ(&pool[first], addr);
   EXPECT_EQ(p.src_node, 1234);
-  EXPECT_EQ(pool.live(), 200001u);
+  EXPECT_EQ(pool.live(), 200001);
   // Released slots are reused, reset.
   pool.release(first);
   const scfly::PacketId again = pool.alloc();
   EXPECT_EQ(again, first);
   EXPECT_EQ(pool[again].src_node, -1);
+}
+
+// Shards of a pool (sim.threads): the same packets, distinct new ids from every shard, a
+// packet released by another shard than the one that allocated it reused by the releaser,
+// and the shards' live counts adding up to the packets alive.
+TEST(PacketPool, ShardsShareThePacketsAndKeepTheirOwnFreeLists) {
+  scfly::PacketPool main;
+  scfly::PacketPool a(main), b(main);
+  std::vector<scfly::PacketId> ids;
+  for (int i = 0; i < 100; ++i) {
+    ids.push_back(main.alloc());
+    ids.push_back(a.alloc());
+    ids.push_back(b.alloc());
+  }
+  std::vector<scfly::PacketId> sorted = ids;
+  std::sort(sorted.begin(), sorted.end());
+  EXPECT_EQ(std::adjacent_find(sorted.begin(), sorted.end()), sorted.end());  // no id twice
+  a[ids[0]].src_node = 77;  // allocated by main, written through shard a
+  EXPECT_EQ(main[ids[0]].src_node, 77);
+  EXPECT_EQ(&b[ids[0]], &main[ids[0]]);
+  b.release(ids[0]);  // main's packet, released by b: b's to reuse
+  EXPECT_EQ(b.alloc(), ids[0]);
+  EXPECT_EQ(b[ids[0]].src_node, -1);
+  b.release(ids[1]);
+  EXPECT_EQ(main.live() + a.live() + b.live(), 299);
+  EXPECT_EQ(b.live(), 99);  // 101 allocated, 2 released
+  EXPECT_NE(main.alloc(), ids[1]);  // b's free slot is not main's
+}
+
+// The block scheduler's worker pool: every thread's task runs once per round, the caller's
+// as task 0, and run() returns only when all are done; many rounds back to back (the
+// workers spinning) and after a pause (the workers asleep).
+TEST(WorkerPool, RunsEveryTaskOncePerRound) {
+  for (int threads : {1, 2, 3}) {
+    scfly::WorkerPool pool(threads);
+    EXPECT_EQ(pool.threads(), threads);
+    struct Ctx {
+      std::vector<std::atomic<int>> hits;
+      std::thread::id caller;
+      bool caller_ran_0 = false;
+    } ctx{std::vector<std::atomic<int>>(static_cast<size_t>(threads)), std::this_thread::get_id(), false};
+    auto task = [](void* p, int t) {
+      Ctx& c = *static_cast<Ctx*>(p);
+      c.hits[static_cast<size_t>(t)].fetch_add(1);
+      if (t == 0) c.caller_ran_0 = std::this_thread::get_id() == c.caller;
+    };
+    for (int r = 0; r < 2000; ++r) {
+      pool.run(task, &ctx);
+      for (int t = 0; t < threads; ++t) ASSERT_EQ(ctx.hits[static_cast<size_t>(t)].load(), r + 1);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // long enough for the workers to sleep
+    pool.run(task, &ctx);
+    for (int t = 0; t < threads; ++t) EXPECT_EQ(ctx.hits[static_cast<size_t>(t)].load(), 2001);
+    EXPECT_TRUE(ctx.caller_ran_0);
+  }
+}
+
+// NetStats::merge: the statistics of deliveries split over shards (sim.threads), merged,
+// equal those of one NetStats that saw them all, metrics and time series.
+TEST(NetStats, MergedShardsEqualOneStatistics) {
+  const std::vector<std::string> classes{"host", "local", "global"};
+  scfly::NetStats one(16, 4, 100, 900, classes), a(16, 4, 100, 900, classes), b(16, 4, 100, 900, classes);
+  for (scfly::NetStats* s : {&one, &a, &b}) s->enable_timeseries(50);
+  scfly::Rng rng(3, scfly::StreamKind::Traffic, 0);
+  for (int i = 0; i < 5000; ++i) {
+    scfly::Packet p;
+    p.src_node = static_cast<int32_t>(rng.below(16));
+    p.gen_cycle = rng.below(1000);
+    p.inject_cycle = p.gen_cycle + rng.below(20);
+    p.phits = static_cast<uint16_t>(1 + rng.below(8));
+    p.class_hops[1] = static_cast<uint8_t>(rng.below(3));
+    p.class_hops[2] = static_cast<uint8_t>(rng.below(2));
+    p.route.nonminimal = rng.below(2) != 0;
+    const uint64_t at = p.inject_cycle + 1 + rng.below(i % 7 == 0 ? 3000 : 60);
+    scfly::NetStats& shard = (i % 3 == 0) ? a : b;
+    one.generated(p.gen_cycle, p.phits);
+    shard.generated(p.gen_cycle, p.phits);
+    one.injected();
+    shard.injected();
+    one.delivered(p, at);
+    shard.delivered(p, at);
+  }
+  a.merge(b);
+  const scfly::Metrics m1 = one.compute(0.5), m2 = a.compute(0.5);
+  EXPECT_GT(m1.packets_measured, 1000u);
+  EXPECT_EQ(m1.packets_measured, m2.packets_measured);
+  EXPECT_EQ(m1.latency_avg, m2.latency_avg);
+  EXPECT_EQ(m1.latency_p99, m2.latency_p99);
+  EXPECT_EQ(m1.latency_max, m2.latency_max);
+  EXPECT_EQ(m1.network_latency_p50, m2.network_latency_p50);
+  EXPECT_EQ(m1.hops_histogram, m2.hops_histogram);
+  EXPECT_EQ(m1.switch_accepted, m2.switch_accepted);
+  EXPECT_EQ(m1.accepted_load, m2.accepted_load);
+  EXPECT_EQ(m1.generated_load, m2.generated_load);
+  EXPECT_EQ(m1.nonminimal_fraction, m2.nonminimal_fraction);
+  const scfly::TimeSeries t1 = one.timeseries(4000), t2 = a.timeseries(4000);
+  EXPECT_EQ(t1.packets, t2.packets);
+  EXPECT_EQ(t1.accepted_load, t2.accepted_load);
+  EXPECT_EQ(t1.generated_load, t2.generated_load);
+  EXPECT_EQ(t1.t_end, t2.t_end);
+  for (size_t i = 0; i < t1.latency_avg.size(); ++i) {
+    if (std::isnan(t1.latency_avg[i])) EXPECT_TRUE(std::isnan(t2.latency_avg[i]));
+    else EXPECT_EQ(t1.latency_avg[i], t2.latency_avg[i]);
+  }
 }

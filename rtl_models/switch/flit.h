@@ -6,7 +6,9 @@
 
 #include <sys/mman.h>
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <vector>
@@ -56,16 +58,33 @@ struct Flit {
 // released) and a lookup costs what a vector's does. A mechanism that samples a packet and
 // then originates a control frame, or a unit handed a packet while another is allocated,
 // never reads through a dangling reference.
+//
+// Shards (sim.threads, tb/network.h): a pool built from another pool is a shard of it: the
+// same packets (ids index the same array), its own free list and live count, so the blocks
+// of one thread allocate and release without touching another thread's list. A packet
+// released by a shard goes to that shard's list, whoever allocated it; new slots come from
+// one counter shared by every shard. Which id a packet gets therefore depends on the
+// threads, and nothing but identity may be read from an id (no result does).
 class PacketPool {
  public:
   static constexpr uint64_t kMaxPackets = 1ULL << 27;  // alive at once; 8 GiB of address space
-  PacketPool() {
-    void* p = ::mmap(nullptr, kMaxPackets * sizeof(Packet), PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) throw std::bad_alloc();
-    m_pkts = static_cast<Packet*>(p);
+  PacketPool() : m_own(new Store), m_store(m_own.get()) {
+    m_store->pkts = static_cast<Packet*>(reserve(kMaxPackets * sizeof(Packet)));
+    m_store->payload = static_cast<uint32_t*>(reserve(kMaxPackets * sizeof(uint32_t)));
+    m_store->arrival = static_cast<int16_t*>(reserve(kMaxPackets * sizeof(int16_t)));
+    m_pkts = m_store->pkts;
+    m_payload = m_store->payload;
+    m_arrival = m_store->arrival;
   }
-  ~PacketPool() { ::munmap(m_pkts, kMaxPackets * sizeof(Packet)); }
+  // A shard of `shared` (which must outlive it).
+  explicit PacketPool(PacketPool& shared)
+      : m_store(shared.m_store), m_pkts(shared.m_pkts), m_payload(shared.m_payload), m_arrival(shared.m_arrival) {}
+  ~PacketPool() {
+    if (!m_own) return;
+    ::munmap(m_store->pkts, kMaxPackets * sizeof(Packet));
+    ::munmap(m_store->payload, kMaxPackets * sizeof(uint32_t));
+    ::munmap(m_store->arrival, kMaxPackets * sizeof(int16_t));
+  }
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
   PacketId alloc() {
@@ -76,11 +95,10 @@ class PacketPool {
       m_pkts[id] = Packet{};
       return id;
     }
-    if (m_size == kMaxPackets) throw std::length_error("packet pool: more than 2^27 packets alive at once");
-    new (&m_pkts[m_size]) Packet{};
-    m_payload.emplace_back();
-    m_arrival.emplace_back();
-    return static_cast<PacketId>(m_size++);
+    const uint64_t id = m_store->size.fetch_add(1, std::memory_order_relaxed);
+    if (id >= kMaxPackets) throw std::length_error("packet pool: more than 2^27 packets alive at once");
+    new (&m_pkts[id]) Packet{};
+    return static_cast<PacketId>(id);
   }
   void release(PacketId id) {
     --m_live;
@@ -88,7 +106,9 @@ class PacketPool {
   }
   Packet& operator[](PacketId id) { return m_pkts[id]; }
   const Packet& operator[](PacketId id) const { return m_pkts[id]; }
-  uint64_t live() const { return m_live; }
+  // Packets allocated minus released through this pool (or shard: negative when it released
+  // more than it allocated; the shards' sum is the packets alive).
+  int64_t live() const { return m_live; }
   // Control frames: the originating mechanism's word (e.g. a CNM's quantized feedback).
   uint32_t& payload(PacketId id) { return m_payload[id]; }
   uint32_t payload(PacketId id) const { return m_payload[id]; }
@@ -96,12 +116,24 @@ class PacketPool {
   int16_t& arrival_port(PacketId id) { return m_arrival[id]; }
 
  private:
-  Packet* m_pkts = nullptr;
-  uint64_t m_size = 0;
-  std::vector<uint32_t> m_payload;
-  std::vector<int16_t> m_arrival;
+  struct Store {
+    Packet* pkts = nullptr;
+    uint32_t* payload = nullptr;
+    int16_t* arrival = nullptr;
+    std::atomic<uint64_t> size{0};  // slots ever used
+  };
+  static void* reserve(uint64_t bytes) {
+    void* p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    return p;
+  }
+  std::unique_ptr<Store> m_own;  // null in a shard
+  Store* m_store;
+  Packet* m_pkts;
+  uint32_t* m_payload;
+  int16_t* m_arrival;
   std::vector<PacketId> m_free;
-  uint64_t m_live = 0;
+  int64_t m_live = 0;
 };
 
 }  // namespace scfly

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -309,6 +310,8 @@ class CreditLine {
   RingBuffer<Run> m_vc[kMaxPortVcs];  // inline: one pointer chase fewer per credit
 };
 
+struct Outbox;
+
 // Receiving end of a channel: a target socket and the delay line of flits in flight.
 class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
  public:
@@ -327,6 +330,7 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
   PortMask* m_mask = nullptr;
   uint64_t* m_next = nullptr;
   int m_port = 0;
+  Outbox* m_outbox = nullptr;
 
  public:
   LinkTargetSocket socket;
@@ -353,14 +357,19 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
     socket->nb_transport_bw(m, ph, d);
   }
 
-  tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
+  // Threads (tb/network.h): the sender runs in another thread than this channel's owner,
+  // so what it sends waits in `box` until the block window ends (file()).
+  void set_outbox(Outbox* box) { m_outbox = box; }
+
+  tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override;
+  // Files a phit that was sent: into the line, the owner's work list, its wake-up.
+  SCFLY_ALWAYS_INLINE void file(const LinkMsg& m, const sc_core::sc_time& d) {
     if (m_mask) {
       if (line.empty()) *m_next = m.arrival;
       m_mask->set(m_port);
     }
     line.push(m.arrival, m.flit);
     m_owner.phit_landing(m.arrival, d, m.flit.tail != 0);
-    return tlm::TLM_ACCEPTED;
   }
   void b_transport(LinkMsg&, sc_core::sc_time&) override {
     SC_REPORT_ERROR("scfly/link", "b_transport is not part of the scfly link protocol");
@@ -392,6 +401,7 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   uint64_t* m_next = nullptr;
   int m_port = 0;
   bool m_wake_on_credit;
+  Outbox* m_outbox = nullptr;
 
  public:
   CreditLine credits;
@@ -424,14 +434,18 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
     socket->nb_transport_fw(m, ph, d);
   }
 
-  tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override {
+  // Threads: the receiver returning credits runs in another thread (see LinkRx).
+  void set_outbox(Outbox* box) { m_outbox = box; }
+
+  tlm::tlm_sync_enum nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) override;
+  // Files a flow-control message that was sent: into the line, the work list, the wake-up.
+  SCFLY_ALWAYS_INLINE void file(const LinkMsg& m, const sc_core::sc_time& d) {
     if (m_mask) {
       if (credits.empty()) *m_next = m.arrival;
       m_mask->set(m_port);
     }
     credits.push(m.arrival, m.vc, m.kind, m.count);
     if (m_wake_on_credit) m_owner.credit_landing(m.arrival, d);
-    return tlm::TLM_ACCEPTED;
   }
   void invalidate_direct_mem_ptr(sc_dt::uint64, sc_dt::uint64) override {}
 
@@ -439,6 +453,51 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
   sc_core::sc_time m_latency;
   uint64_t m_latency_cycles;
 };
+
+// What one thread's blocks sent during a block window over the channels into another
+// thread's blocks (sim.threads, tb/network.h). Nothing sent in a window lands before the
+// window ends (a window is at most the shortest link latency long), so the messages can be
+// filed by the receiving thread after it: flush() files them in the order they were sent,
+// which is each channel's own order (a channel has one sender); filing into different
+// channels commutes (each has its own line; the owner's work list and wake-up cycle are a
+// set and a minimum).
+struct Outbox {
+  struct Fw {
+    LinkRx* rx;
+    LinkMsg m;
+  };
+  struct Bw {
+    LinkTx* tx;
+    LinkMsg m;
+  };
+  std::vector<Fw> fw;
+  std::vector<Bw> bw;
+  void flush() {
+    const sc_core::sc_time none = sc_core::SC_ZERO_TIME;  // the delay is the kernel's; blocks read arrival
+    for (const Fw& r : fw) r.rx->file(r.m, none);
+    for (const Bw& r : bw) r.tx->file(r.m, none);
+    fw.clear();
+    bw.clear();
+  }
+};
+
+inline tlm::tlm_sync_enum LinkRx::nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) {
+  if (m_outbox) [[unlikely]] {
+    m_outbox->fw.push_back(Outbox::Fw{this, m});
+    return tlm::TLM_ACCEPTED;
+  }
+  file(m, d);
+  return tlm::TLM_ACCEPTED;
+}
+
+inline tlm::tlm_sync_enum LinkTx::nb_transport_bw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) {
+  if (m_outbox) [[unlikely]] {
+    m_outbox->bw.push_back(Outbox::Bw{this, m});
+    return tlm::TLM_ACCEPTED;
+  }
+  file(m, d);
+  return tlm::TLM_ACCEPTED;
+}
 
 // The far end of a port with no link (a mesh's edge): a receiving and a sending end of the
 // ordinary kind, owned by a block that never runs. Routing never selects such a port; the

@@ -1,6 +1,11 @@
 // State shared by every block of one simulated network: the packet pool, a counter of phit
-// movements (the watchdog's progress signal) and the first fatal error. Single-threaded:
-// SystemC runs one process at a time.
+// movements (the watchdog's progress signal) and the first fatal error.
+//
+// Threads (sim.threads, tb/network.h): each thread's blocks get a shard of their own, made
+// by the shard constructor: a shard of the packet pool (the same packets) and its own
+// counters, sums and error, which the network adds up (in shard order) after the run and
+// at each block window's end. A shard defers its error's report to the network, which
+// reports the first one (lowest shard) from the SystemC thread.
 //
 // A fatal model error (an invariant violated, the watchdog) is recorded in `error` and
 // reported once through SystemC's report handler as an SC_ERROR of message type
@@ -31,6 +36,23 @@ class PacketTrace;
 class MessageTable;
 
 struct SimContext {
+  SimContext() = default;
+  // A shard of `main` for another thread's blocks: main's pool shared, its pointers and
+  // measurement window copied, every counter starting at zero.
+  explicit SimContext(SimContext& main)
+      : pool(main.pool),
+        res_from(main.res_from),
+        res_to(main.res_to),
+        net_load(main.net_load),
+        sat_flags(main.sat_flags),
+        rtl_select(main.rtl_select),
+        rtl_clk(main.rtl_clk),
+        packet_trace(main.packet_trace),
+        messages(main.messages),
+        defer_report(true) {}
+  SimContext(const SimContext&) = delete;
+  SimContext& operator=(const SimContext&) = delete;
+
   PacketPool pool;
   uint64_t phit_moves = 0;  // every phit sent on any link
   // Control frames (TrafficClass::Control), counted apart from data.
@@ -64,10 +86,19 @@ struct SimContext {
   PacketTrace* packet_trace = nullptr;
   // TLM endpoints (tb/tlm_endpoint.h): the messages their packets carry; null = none.
   MessageTable* messages = nullptr;
+  // A shard (or the main context while threads run) records its error only; the network
+  // reports it from the SystemC thread (report_error).
+  bool defer_report = false;
   bool failed() const { return !error.empty(); }
   // Records the first fatal error and reports it (the later ones add nothing).
   void fail(const std::string& what) {
     if (!error.empty()) return;
+    error = what;
+    if (!defer_report) SC_REPORT_ERROR(kReportType, what.c_str());
+  }
+  // Reports `what` as this context's error, replacing a deferred one (the network, after a
+  // block window in which a thread's blocks failed).
+  void report_error(const std::string& what) {
     error = what;
     SC_REPORT_ERROR(kReportType, what.c_str());
   }

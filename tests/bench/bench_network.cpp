@@ -26,7 +26,7 @@ uint64_t g_chunk = 1000;
 
 void BM_Network(benchmark::State& state) {
   const int switches = g_net->topology().num_switches();
-  const uint64_t phits0 = g_net->context().phit_moves;
+  const uint64_t phits0 = g_net->phit_moves();
   uint64_t cycles = 0;
   for (auto _ : state) {
     if (!scfly::advance(*g_net, g_chunk)) {
@@ -38,7 +38,7 @@ void BM_Network(benchmark::State& state) {
   state.counters["router_cycles_per_s"] = benchmark::Counter(
       static_cast<double>(cycles) * switches, benchmark::Counter::kIsRate);
   state.counters["phit_hops_per_s"] = benchmark::Counter(
-      static_cast<double>(g_net->context().phit_moves - phits0), benchmark::Counter::kIsRate);
+      static_cast<double>(g_net->phit_moves() - phits0), benchmark::Counter::kIsRate);
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   state.counters["peak_rss_mb"] = static_cast<double>(ru.ru_maxrss) / 1024.0;
