@@ -2,12 +2,13 @@
 # Lint every refined block with Verilator (-Wall; waivers only in lint.vlt, with a reason
 # per line) and synthesize it with Yosys, reporting its cell count. Exit non-zero on any
 # lint warning or synthesis error. Used by ctest (rtl_lint_and_synthesis) and by hand.
-# Each block is checked with its default parameters; the blocks Verilated with other
-# parameters are also checked as those instances (listed in `variants`: the built-in ones of
-# CMakeLists.txt; shapes added with SCFLY_RTL_EXTRA_* are linted by Verilator as they build).
-# The design-space variants (`study`: the allocator's cell count against radix and VCs) are
-# linted always and synthesized only with `--all` (minutes of Yosys; their counts are in
-# docs/model.md).
+# Each block is linted and synthesized with its default parameters. The blocks Verilated
+# with other parameters are also linted as those instances (listed in `variants`: the
+# built-in ones of CMakeLists.txt; shapes added with SCFLY_RTL_EXTRA_* are linted by
+# Verilator as they build), and synthesized as them only with `--all`, as are the
+# design-space variants (`study`: the allocator's cell count against radix and VCs): minutes
+# of Yosys that CI does without (the same modules are synthesized at their defaults; the
+# counts are in docs/model.md).
 set -euo pipefail
 all=0
 [ "${1:-}" = "--all" ] && all=1
@@ -77,11 +78,11 @@ for f in *.sv; do
     *) check "${f%.sv}" "$f" ;;
   esac
 done
+synth=$all
 for v in "${variants[@]}"; do
   # shellcheck disable=SC2086
   check $v
 done
-synth=$all
 for v in "${study[@]}"; do
   # shellcheck disable=SC2086
   check $v
