@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <thread>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "rtl_models/switch/flit.h"
 #include "rtl_models/switch/ring_buffer.h"
 #include "topologies/common/rng.h"
+#include "tb/sim_config.h"
 #include "tb/stats.h"
 #include "tb/traffic.h"
 #include "tb/worker_pool.h"
@@ -297,4 +299,33 @@ TEST(NetStats, MergedShardsEqualOneStatistics) {
     if (std::isnan(t1.latency_avg[i])) EXPECT_TRUE(std::isnan(t2.latency_avg[i]));
     else EXPECT_EQ(t1.latency_avg[i], t2.latency_avg[i]);
   }
+}
+
+// sim.threads: 0 (resolve_threads): the cores available (CPU affinity, capped by
+// SCFLY_CORES, which a sweep sets to each job's share), at most one thread per
+// kMinWindowWork switch-cycles of a window, at least 1; a given value capped by the switches.
+TEST(Threads, AutomaticCountFollowsCoresAndWindowWork) {
+  const char* saved = std::getenv("SCFLY_CORES");
+  const std::string keep = saved ? saved : "";
+  ::unsetenv("SCFLY_CORES");
+  const int cores = scfly::available_cores();
+  EXPECT_GE(cores, 1);
+  EXPECT_EQ(scfly::resolve_threads(0, 36, 10), 1);                      // dfly-tiny: 360 switch-cycles
+  EXPECT_EQ(scfly::resolve_threads(0, 64, 1), 1);                       // 8x8 torus, one-cycle links
+  EXPECT_EQ(scfly::resolve_threads(0, 264, 10), std::min(cores, 5));    // dfly(4,8,4)
+  EXPECT_EQ(scfly::resolve_threads(0, 876, 15), std::min(cores, 25));   // acor-table3
+  EXPECT_EQ(scfly::resolve_threads(3, 2, 1), 2);                        // never more than the switches
+  EXPECT_EQ(scfly::resolve_threads(2, 36, 10), 2);                      // a given value is taken
+  ::setenv("SCFLY_CORES", "1", 1);
+  EXPECT_EQ(scfly::available_cores(), 1);
+  EXPECT_EQ(scfly::resolve_threads(0, 876, 15), 1);
+  EXPECT_EQ(scfly::resolve_threads(2, 876, 15), 2);  // the cap is for the automatic count only
+  for (const char* bad : {"0", "-2", "two", "", "3x"}) {
+    ::setenv("SCFLY_CORES", bad, 1);
+    EXPECT_EQ(scfly::available_cores(), cores) << bad;  // not a whole number >= 1: ignored
+  }
+  ::setenv("SCFLY_CORES", "1000", 1);
+  EXPECT_EQ(scfly::available_cores(), cores);  // never more than the affinity allows
+  if (saved) ::setenv("SCFLY_CORES", keep.c_str(), 1);
+  else ::unsetenv("SCFLY_CORES");
 }
