@@ -183,6 +183,33 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
   }
 }
 
+// Threads (sim.threads, tb/network.h), a short case per kind of shared state, for the
+// sanitizer half too (BlockSchedulerEqualsTheKernel, which runs its fifteen cases on 2 and
+// 3 threads, is left to the Release half): the counters and statistics of the shards, the
+// packet pool's free lists across shards, credits and phits filed from outboxes, control
+// frames (QCN's CNMs) crossing shards, GAL's injection queues on a torus. Identical metrics,
+// time series and conservation line for 1 and 3 threads.
+TEST(Network, ThreadsGiveTheOneThreadResults) {
+  const std::string src = SCFLY_SOURCE_DIR;
+  const std::string w = " warmup_cycles=300 measure_cycles=900 timeseries.bin_cycles=200";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {tiny_config(), "routing=val traffic=adv+1 load=0.45"},
+      {src + "/sc_main/configs/qcn-tiny.yaml", "routing=min-cond traffic=adv+1 load=0.6"},
+      {src + "/sc_main/configs/torus-8x8-1port.yaml", "routing=gal traffic=un load=0.6 links.link_latency=3"}};
+  for (const auto& [config, args] : cases) {
+    SCOPED_TRACE(config + " " + args);
+    const ScflyRun a = run_scfly(config, args + w + " sim.threads=1");
+    const ScflyRun b = run_scfly(config, args + w + " sim.threads=3");
+    expect_ok(a);
+    expect_ok(b);
+    EXPECT_EQ(a.json["metrics"], b.json["metrics"]);
+    EXPECT_EQ(a.json["timeseries"], b.json["timeseries"]);
+    EXPECT_EQ(a.json["run"]["conservation"], b.json["run"]["conservation"]);
+    EXPECT_NE(b.json["run"]["scheduler"].get<std::string>().find("on 3 threads"), std::string::npos);
+    EXPECT_GT(metrics(a)["packets_delivered"].get<int>(), 100);
+  }
+}
+
 // switch.allocator_iterations: a later request-grant pass may only add connections the first
 // left possible. With speedup 1 an input requests one VC per pass, so a second pass grants
 // the inputs whose one request lost (counter allocator_late_grants > 0). With speedup 2 on
