@@ -444,6 +444,34 @@ void validate(ParseState& s) {
                         " is not allowed with routing chaos (a deroute offers every link port, at most 8); use 1-4");
   }
 
+  if (c.sw.rtl_allocator) {
+    // The Verilated allocator's widths (rtl_blocks.h): the allocator's ports (the radix, + 1
+    // internal port with control frames or a multiqueue), the VCs of a port (the
+    // multiqueue's slots are its internal port's) and the connections a port holds.
+    bool control = false;
+    for (int k = 0; k < classes; ++k) control = control || c.sw.ctrl_vcs[k] > 0;
+    const int ports = tp.radix() + (control || c.sw.multiqueue > 0 ? 1 : 0);
+    int vcs = std::max(c.sw.multiqueue, control ? 1 : 0);
+    for (int k = 0; k < classes; ++k) vcs = std::max(vcs, c.sw.vcs[k] + c.sw.ctrl_vcs[k]);
+    const int cap = c.sw.xbar_transfer ? 1 : c.sw.speedup;
+    if (!rtl_allocator_fits(ports, vcs, cap))
+      throw ConfigError("config key 'rtl': block 'allocator' (the switch's separable allocator) is Verilated in this "
+                        "build for up to " + rtl_allocator_limits() + "; " + tp.describe() + " with these options "
+                        "needs " + std::to_string(ports) + " ports" + (ports > tp.radix() ? " (an internal one)" : "") +
+                        ", " + std::to_string(vcs) + " VCs on a port" +
+                        (c.sw.multiqueue > 0 ? " (chaos.multiqueue slots)" : "") + " and " + std::to_string(cap) +
+                        " connections per port (switch.speedup)");
+    // Grants that change the room of other output VCs than their own: not in the RTL.
+    if (c.sw.out_shared)
+      throw ConfigError("config key 'rtl': block 'allocator' is not allowed with switch.output_sharing: port; the RTL "
+                        "allocator takes each output VC's room as fixed within a cycle, which a buffer shared by a "
+                        "port's VCs is not (use switch.output_sharing: vc)");
+    if (c.sw.eject_on_idle_host)
+      throw ConfigError("config key 'rtl': block 'allocator' is not allowed with switch.ejection_grant: host-idle; "
+                        "the RTL allocator grants an output VC once per cycle, which host-idle ejection does not "
+                        "(use switch.ejection_grant: room)");
+  }
+
   if (c.sw.flow_control == FlowControl::Pfc && c.routing_prm.ugal.measure != QueueMeasure::Output)
     throw ConfigError(std::string("config key 'ugal.occupancy': value '") + to_string(c.routing_prm.ugal.measure) +
                       "' is not allowed with switch.flow_control: pfc; under PFC no credits exist and routing "
@@ -603,15 +631,16 @@ void parse_phases(ParseState& s, const YAML::Node& ph) {
 // against and `scfly run --help` prints.
 const std::vector<RtlBlockInfo>& rtl_blocks() {
   static const std::vector<RtlBlockInfo> blocks = {
-      {"min_route", true, "any but min-table"},
-      {"acor", true, "acor-switch or pb-acor"},
-      {"ugal", true, "ugal-l, ugal-g, par, pb or pb-acor"},
-      {"pb", true, "pb or pb-acor"},
-      {"table", true, "min-table or min-cond"},
-      {"qcn", true, "min-cond with min_cond.trigger qcn"},
-      {"qcn_cp", true, "min-cond with min_cond.trigger qcn"},
-      {"quadrant", false, "min-ad, goal, gal or chaos"},
-      {"gal_threshold", false, "gal"},
+      {"min_route", RtlNet::Dragonfly, "any but min-table"},
+      {"acor", RtlNet::Dragonfly, "acor-switch or pb-acor"},
+      {"ugal", RtlNet::Dragonfly, "ugal-l, ugal-g, par, pb or pb-acor"},
+      {"pb", RtlNet::Dragonfly, "pb or pb-acor"},
+      {"table", RtlNet::Dragonfly, "min-table or min-cond"},
+      {"qcn", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn"},
+      {"qcn_cp", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn"},
+      {"quadrant", RtlNet::Torus, "min-ad, goal, gal or chaos"},
+      {"gal_threshold", RtlNet::Torus, "gal"},
+      {"allocator", RtlNet::Any, "any"},
   };
   return blocks;
 }
@@ -619,7 +648,8 @@ const std::vector<RtlBlockInfo>& rtl_blocks() {
 std::string rtl_block_names(int dragonfly) {
   std::string out;
   for (const RtlBlockInfo& b : rtl_blocks())
-    if (dragonfly < 0 || b.dragonfly == (dragonfly == 1)) out += (out.empty() ? "" : ", ") + b.name;
+    if (dragonfly < 0 || b.net == RtlNet::Any || (b.net == RtlNet::Dragonfly) == (dragonfly == 1))
+      out += (out.empty() ? "" : ", ") + b.name;
   return out;
 }
 
@@ -656,14 +686,16 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   for (const auto& n : names) {
     bool dfly_block = false, torus_block = false;
     for (const RtlBlockInfo& b : rtl_blocks())
-      if (b.name == n) (b.dragonfly ? dfly_block : torus_block) = true;
+      if (b.name == n && b.net != RtlNet::Any) (b.net == RtlNet::Dragonfly ? dfly_block : torus_block) = true;
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
                         " has the torus blocks " + rtl_block_names(0));
     if (torus_block && dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
                         " has the Dragonfly blocks " + rtl_block_names(1));
-    if (n == "quadrant") {
+    if (n == "allocator") {
+      c.sw.rtl_allocator = true;  // the switch's size and allocator options: validate()
+    } else if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)
         throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing " +
@@ -729,8 +761,13 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
       c.sw.rtl_min_route = true;
     } else {
-      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: " + rtl_block_names(1) +
-                        " (Dragonfly), " + rtl_block_names(0) + " (torus/mesh)");
+      std::string dfly, torus, any;
+      for (const RtlBlockInfo& b : rtl_blocks()) {
+        std::string& l = b.net == RtlNet::Dragonfly ? dfly : b.net == RtlNet::Torus ? torus : any;
+        l += (l.empty() ? "" : ", ") + b.name;
+      }
+      throw ConfigError("config key 'rtl': value '" + n + "' is not allowed; blocks: " + dfly + " (Dragonfly), " +
+                        torus + " (torus/mesh), " + any + " (any network)");
     }
   }
 }

@@ -55,16 +55,18 @@ void reject_duplicate_keys(const YAML::Node& n, const std::string& origin, const
 // file") and the path when it is missing, not a regular file, too large or unreadable.
 std::string read_yaml_file(const std::string& path, const std::string& what);
 
-// A Verilated block the `rtl` key (--rtl) accepts: its name, whether it is a Dragonfly
-// block (else torus/mesh) and the routings it co-simulates with (each block replaces one
-// routing's unit, so it needs that routing).
+// A Verilated block the `rtl` key (--rtl) accepts: its name, the networks it belongs to
+// and the routings it co-simulates with (a routing block replaces one routing's unit, so
+// it needs that routing; the switch's allocator serves every network and routing).
+enum class RtlNet : uint8_t { Dragonfly, Torus, Any };  // Torus: torus and mesh
 struct RtlBlockInfo {
   std::string name;
-  bool dragonfly;
+  RtlNet net;
   std::string routings;
 };
 const std::vector<RtlBlockInfo>& rtl_blocks();
-// "min_route, acor, ..." : the Dragonfly blocks (1), the torus/mesh ones (0) or all (-1).
+// "min_route, acor, ..." : the blocks a Dragonfly (1) or torus/mesh (0) network accepts, or
+// all (-1).
 std::string rtl_block_names(int dragonfly);
 
 // The resolved configuration, with the same keys the YAML uses.

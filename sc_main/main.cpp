@@ -705,10 +705,14 @@ int scfly::cli_main(int argc, char* argv[]) {
                   "order within a cycle); results must be identical (a test option)")
       ->type_name("SEED");
   std::string rtl_list;
-  std::string rtl_help = "co-simulate these Verilated blocks (comma-separated; same as rtl=[...]); each replaces its "
-                         "routing's unit, so it needs that routing:";
+  std::string rtl_help = "co-simulate these Verilated blocks (comma-separated; same as rtl=[...]); a routing block "
+                         "replaces its routing's unit, so it needs that routing:";
   for (const scfly::RtlBlockInfo& b : scfly::rtl_blocks())
-    rtl_help += " " + b.name + " (" + (b.dragonfly ? "" : "torus/mesh; ") + "routing " + b.routings + ");";
+    rtl_help += " " + b.name + " (" +
+                (b.net == scfly::RtlNet::Any ? std::string("the switch's allocator; any network and routing")
+                                             : (b.net == scfly::RtlNet::Torus ? "torus/mesh; " : "") +
+                                                   std::string("routing ") + b.routings) +
+                ");";
   rtl_help.back() = '.';
   run->add_option("--rtl", rtl_list, rtl_help);
 

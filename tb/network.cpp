@@ -190,7 +190,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   {
     bool rtl = false;
     for (bool b : {cfg.sw.rtl_acor, cfg.sw.rtl_ugal, cfg.sw.rtl_pb, cfg.sw.rtl_min_route, cfg.sw.rtl_table,
-                   cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold})
+                   cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold,
+                   cfg.sw.rtl_allocator})
       rtl = rtl || b;
     if (cfg.scheduler == Scheduler::Kernel) m_kernel_why = "sim.scheduler: kernel";
     else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";

@@ -307,7 +307,7 @@ TEST(Hostile, RunHelpListsEveryFaultKindAndRtlBlock) {
                         "clear-global-done"})
     EXPECT_TRUE(has(flat, k)) << k;
   for (const char* b : {"min_route (", "acor (", "ugal (", "pb (", "table (", "qcn (", "qcn_cp (", "quadrant (",
-                        "gal_threshold ("})
+                        "gal_threshold (", "allocator ("})
     EXPECT_TRUE(has(flat, b)) << b;
   EXPECT_TRUE(has(flat, "ugal (routing ugal-l, ugal-g, par, pb or pb-acor)")) << flat;
 }

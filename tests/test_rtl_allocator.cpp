@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <random>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -32,6 +33,7 @@
 #include "Vsep_allocator_r16v4.h"
 #include "Vsep_allocator_r4v2.h"
 #include "rtl_models/switch/parts/allocator.h"
+#include "rtl_models/verilog/rtl_blocks.h"
 #include "scfly_widths.h"
 #include "verilated.h"
 
@@ -460,6 +462,149 @@ TEST(RtlAllocator, RandomAtRadix16With4Vcs) {
   }
   EXPECT_GT(grants, static_cast<uint64_t>(total));  // real work ...
   EXPECT_GT(late, total / 10);                       // ... including cycles with later passes
+}
+
+// The switch's adapter (--rtl allocator: rtl_blocks.h's AllocatorBlock, the smallest
+// Verilated instance that holds the switch): requests in, grants and their passes out, the
+// pointer registers clocked at the next begin(). Against the C++ part with the switch
+// harness, on random configurations of all three instances' sizes (radix 4 x 2 VCs, 8 x 4
+// with 2 passes built, so that 3 passes take two evaluations, 16 x 4): the same grants in
+// the same passes; ordered pass by pass by SeparableAllocator::order_key from the
+// register's output pointers (each pass's grants moving them), the C++ part's grant order,
+// which the switch records its connections in; after the next begin(), the C++ part's
+// output pointers.
+TEST(RtlAllocatorBlock, GrantsInTheCppOrderThroughTheSwitchAdapter) {
+  std::mt19937_64 g(77);
+  long cycles = 0, granted = 0, later = 0;
+  struct Rec {
+    int ip, v, op, ov, pass;
+    bool operator==(const Rec& o) const {
+      return ip == o.ip && v == o.v && op == o.op && ov == o.ov && pass == o.pass;
+    }
+  };
+  for (int n = 0; n < 60; ++n) {
+    AllocatorConfig cfg = random_config(g);
+    int V = 4;
+    if (n % 2 == 0) {  // the radix-4 instance's size
+      V = 2;
+      cfg.inputs = 2 + static_cast<int>(g() % 3);
+      cfg.conn_cap = 1 + static_cast<int>(g() % 2);
+      for (auto* v : {&cfg.vcs, &cfg.data_vcs, &cfg.injection}) v->resize(static_cast<size_t>(cfg.inputs));
+      for (int p = 0; p < cfg.inputs; ++p) {
+        cfg.vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(1 + g() % 2);
+        cfg.data_vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(g() % 3 == 0 ? g() % 2 : cfg.vcs[static_cast<size_t>(p)]);
+      }
+      cfg.rr_all = -1;
+    }
+    SCOPED_TRACE(describe(cfg));
+    const bool ctl = cfg.rr_all >= 0 || cfg.vcs != cfg.data_vcs;
+    const int max_vcs = *std::max_element(cfg.vcs.begin(), cfg.vcs.end());
+    SeparableAllocator cpp(cfg), keyer(cfg);
+    std::unique_ptr<AllocatorBlock> blk = make_rtl_allocator(cfg, "alloc_block_" + std::to_string(n));
+    const int K = cfg.inputs, cap = cfg.conn_cap;
+    for (int c = 0; c < 400; ++c, ++cycles) {
+      Matrix m = random_matrix(cfg, V, g, c % 3 == 0 ? 0.9 : 0.4);
+      for (Request& r : m.req) r.ov %= max_vcs;  // a switch's output VCs: no more than its input VCs
+      // The C++ part, its grants in the order it makes them.
+      std::vector<Rec> want_order;
+      std::vector<uint8_t> in_act = m.in_active, out_act = m.out_active, taken(static_cast<size_t>(K * V), 0),
+                           done(m.req.size(), 0);
+      const uint32_t first = cpp.pass_id() + 1;
+      auto want = [&](int ip, int v, RouteDecision& d) {
+        const size_t e = static_cast<size_t>(ip * V + v);
+        const Request& r = m.req[e];
+        if (r.op < 0 || done[e] || out_act[static_cast<size_t>(r.op)] >= cap ||
+            taken[static_cast<size_t>(r.op * V + r.ov)])
+          return false;
+        d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
+        return true;
+      };
+      auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
+      auto grant = [&](const AllocRequest& r) {
+        if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
+        taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
+        done[static_cast<size_t>(r.in_port * V + r.in_vc)] = 1;
+        ++in_act[r.in_port];
+        ++out_act[r.out_port];
+        want_order.push_back(Rec{r.in_port, r.in_vc, r.out_port, r.out_vc, static_cast<int>(cpp.pass_id() - first)});
+        return true;
+      };
+      PortMask busy;
+      for (int p = 0; p < K; ++p) busy.set(p);
+      // The block: the previous cycle's pointers clocked in by begin().
+      blk->begin();
+      for (int p = 0; p < K; ++p)
+        ASSERT_EQ(blk->out_pointer(p), cpp.out_pointers()[static_cast<size_t>(p)]) << "cycle " << c << " port " << p;
+      if (ctl) cpp.allocate<true>(busy, in_act.data(), want, age, grant);
+      else cpp.allocate<false>(busy, in_act.data(), want, age, grant);
+      // The block as the switch drives it: every request still open, the passes in
+      // evaluations of up to the instance's passes, each pass's grants in key order.
+      std::vector<Rec> got;
+      std::vector<uint8_t> bin = m.in_active, bout = m.out_active, btaken(static_cast<size_t>(K * V), 0),
+                           bdone(m.req.size(), 0), optr(static_cast<size_t>(K));
+      for (int pass = 0; pass < cfg.iterations;) {
+        if (pass > 0) blk->begin();
+        bool any = false;
+        for (size_t e = 0; e < m.req.size(); ++e) {
+          const Request& r = m.req[e];
+          const int ip = static_cast<int>(e) / V;
+          if (r.op < 0 || bdone[e] || bin[static_cast<size_t>(ip)] >= cap || bout[static_cast<size_t>(r.op)] >= cap ||
+              btaken[static_cast<size_t>(r.op * V + r.ov)])
+            continue;
+          blk->request(ip, static_cast<int>(e) % V, r.op, r.ov, r.age);
+          any = true;
+        }
+        const int passes = std::min(cfg.iterations - pass, blk->max_passes());
+        blk->evaluate(passes, bin.data(), bout.data());
+        if (!any) break;
+        for (int p = 0; p < K; ++p) optr[static_cast<size_t>(p)] = static_cast<uint8_t>(blk->out_pointer(p));
+        for (int k = 0; k < passes; ++k) {
+          std::vector<AllocRequest> pl;
+          for (const RtlGrant& r : blk->grants()) {
+            if (r.pass != k) continue;
+            AllocRequest q{r.in_port, r.out_port, r.in_vc, r.out_vc, 0};
+            q.key = ctl ? keyer.order_key<true>(q, optr[q.out_port], age) : keyer.order_key<false>(q, optr[q.out_port], age);
+            pl.push_back(q);
+          }
+          std::sort(pl.begin(), pl.end(), [](const AllocRequest& x, const AllocRequest& y) { return x.key < y.key; });
+          for (const AllocRequest& q : pl) {
+            got.push_back(Rec{q.in_port, q.in_vc, q.out_port, q.out_vc, pass + k});
+            optr[q.out_port] = static_cast<uint8_t>((q.in_port + 1) % K);
+            bdone[static_cast<size_t>(q.in_port * V + q.in_vc)] = 1;
+            btaken[static_cast<size_t>(q.out_port * V + q.out_vc)] = 1;
+            ++bin[q.in_port];
+            ++bout[q.out_port];
+            later += pass + k > 0;
+          }
+        }
+        pass += passes;
+      }
+      const auto show = [](const std::vector<Rec>& l) {
+        std::string t;
+        for (const Rec& r : l)
+          t += " (" + std::to_string(r.ip) + "," + std::to_string(r.v) + ")->(" + std::to_string(r.op) + "," +
+               std::to_string(r.ov) + ") pass " + std::to_string(r.pass) + ";";
+        return t;
+      };
+      ASSERT_TRUE(got == want_order) << "cycle " << c << ": the block's grants in order" << show(got)
+                                     << "\n the C++ part's" << show(want_order);
+      granted += static_cast<long>(got.size());
+    }
+  }
+  EXPECT_GT(granted, cycles);  // real work ...
+  EXPECT_GT(later, cycles / 40);  // ... in later passes too
+}
+
+// What the build's instances hold, and a switch beyond them refused.
+TEST(RtlAllocatorBlock, RefusesASwitchBeyondItsInstances) {
+  EXPECT_TRUE(rtl_allocator_fits(16, 4, 4));
+  EXPECT_TRUE(rtl_allocator_fits(3, 2, 1));
+  EXPECT_FALSE(rtl_allocator_fits(17, 4, 4));
+  EXPECT_FALSE(rtl_allocator_fits(16, 5, 4));
+  EXPECT_FALSE(rtl_allocator_fits(16, 4, 5));
+  EXPECT_EQ(rtl_allocator_limits(), "16 ports (internal ones included), 4 VCs per port, 4 connections per port");
+  EXPECT_THROW(make_rtl_allocator(plain_config(17, 2, 2, 1), "alloc_block_big"), std::invalid_argument);
+  EXPECT_THROW(make_rtl_allocator(plain_config(8, 5, 2, 1), "alloc_block_vcs"), std::invalid_argument);
 }
 
 // The simulation-only assertions (--assert) stop the model on a broken contract: a request to

@@ -65,6 +65,8 @@
 
 namespace scfly {
 
+class AllocatorBlock;  // rtl_models/verilog/rtl_blocks.h (--rtl allocator)
+
 // Link-level flow control of every switch-to-switch and injection link.
 //  credit  per-VC credits (HPC): a packet starts on a link only with credits for all of it.
 //  pfc     Ethernet Priority Flow Control (802.1Qbb) per VC: the receiver sends PAUSE when an
@@ -135,6 +137,7 @@ struct SwitchParams {
   bool rtl_qcn_cp = false;                // ... the Verilated QCN congestion points
   bool rtl_quadrant = false;              // ... the Verilated torus in-quadrant selector (all switches)
   bool rtl_gal_threshold = false;         // ... the Verilated GAL threshold controllers (in the NICs)
+  bool rtl_allocator = false;             // ... the Verilated separable allocator (all switches)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
   bool check_vc_order = false;            // sim.check_vc_order: stop if a packet's VC decreases in a class
   FlowControl flow_control = FlowControl::Credit;
@@ -165,6 +168,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   Switch(sc_core::sc_module_name name, int id, const Topology& topo, const SwitchParams& prm,
          const RoutingUnit& routing, SimContext& ctx, uint64_t seed,
          const sc_core::sc_clock& clk);
+  ~Switch() override;
 
   int id() const { return m_id; }
   // Block scheduler (SwitchParams::scheduled): run cycle `now` (>= next_run()), which sets
@@ -285,6 +289,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void route_heads(uint64_t now);
   template <bool kCtl>
   void allocate();
+  // --rtl allocator: the same stage decided by the Verilated allocator (m_alloc_rtl), with
+  // allocate()'s callables.
+  template <bool kCtl, typename Want, typename IsFree, typename Age, typename Grant>
+  void allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant);
   template <bool kPfc, bool kCtl, bool kTransfer>  // kTransfer: switch.crossbar transfer, S > 1
   void traverse_crossbar(uint64_t now);
   template <bool kPfc, bool kCtl, bool kCheckVc>  // kCheckVc: sim.check_vc_order
@@ -463,6 +471,11 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // re-routing replays it, so the head meets the same candidates again. Empty otherwise.
   std::vector<Rng> m_arrived_rng;
   bool m_keep_valiant = false;  // ugal.reevaluate minimal: a blocked Valiant head is not re-routed
+  // --rtl allocator (SwitchParams::rtl_allocator): the Verilated allocator, null otherwise;
+  // the output pointers the grants of a pass are ordered by, and one pass's grants.
+  std::unique_ptr<AllocatorBlock> m_alloc_rtl;
+  std::vector<uint8_t> m_rtl_out_ptr;
+  std::vector<Conn> m_rtl_pass;
 };
 
 }  // namespace scfly

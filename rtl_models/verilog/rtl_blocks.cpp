@@ -2,6 +2,8 @@
 
 #include "routing_units/misrouting.h"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +12,9 @@
 #include "Vgal_threshold.h"
 #include "Vqcn_cp.h"
 #include "Vqcn_port_prob.h"
+#include "Vsep_allocator_r16v4.h"
+#include "Vsep_allocator_r4v2.h"
+#include "Vsep_allocator_r8v4.h"
 #include "Vquadrant_sel_n1.h"
 #include "Vquadrant_sel_n2.h"
 #include "Vquadrant_sel_n3.h"
@@ -603,9 +608,172 @@ class RtlFtLookup final : public FtBlock {
   std::vector<int> m_entry_of_row;  // row -> index in the table's entries
 };
 
+// --- The switch's separable allocator: Verilated C++ model in process, one per switch ------
+// Fields of packed ports of any width (8-64-bit integers or VlWide arrays of 32-bit words):
+// written (the field's old bits cleared) and read, fields of at most 32 bits.
+constexpr int clog2(int n) {
+  int b = 0;
+  while ((1 << b) < n) ++b;
+  return b;
+}
+template <class T>
+void set_bits(T& port, int lsb, int bits, uint64_t v) {
+  const uint64_t m = ((uint64_t{1} << bits) - 1) << lsb;
+  port = static_cast<T>((static_cast<uint64_t>(port) & ~m) | ((v << lsb) & m));
+}
+template <std::size_t W>
+void set_bits(VlWide<W>& port, int lsb, int bits, uint64_t v) {
+  const int w = lsb / 32, off = lsb % 32;
+  const uint64_t m = ((uint64_t{1} << bits) - 1) << off;  // over words w and w + 1
+  const uint64_t x = (static_cast<uint64_t>(port[static_cast<std::size_t>(w)]) |
+                      (off + bits > 32 ? static_cast<uint64_t>(port[static_cast<std::size_t>(w) + 1]) << 32 : 0));
+  const uint64_t y = (x & ~m) | ((v << off) & m);
+  port[static_cast<std::size_t>(w)] = static_cast<uint32_t>(y);
+  if (off + bits > 32) port[static_cast<std::size_t>(w) + 1] = static_cast<uint32_t>(y >> 32);
+}
+template <class T>
+uint32_t get_bits(const T& port, int lsb, int bits) {
+  return static_cast<uint32_t>((static_cast<uint64_t>(port) >> lsb) & ((uint64_t{1} << bits) - 1));
+}
+template <std::size_t W>
+uint32_t get_bits(const VlWide<W>& port, int lsb, int bits) {
+  const int w = lsb / 32, off = lsb % 32;
+  uint64_t x = port[static_cast<std::size_t>(w)];
+  if (off + bits > 32) x |= static_cast<uint64_t>(port[static_cast<std::size_t>(w) + 1]) << 32;
+  return static_cast<uint32_t>((x >> off) & ((uint64_t{1} << bits) - 1));
+}
+
+// sep_allocator with P ports, VV VCs per port, CAP connections per port and ITERS passes
+// built (the parameters it was Verilated with).
+template <class V, int P, int VV, int CAP, int ITERS>
+class RtlAllocator final : public AllocatorBlock {
+  static constexpr int N = P * VV, PW = clog2(P), VW = VV > 1 ? clog2(VV) : 1, NVW = clog2(VV + 1),
+                       CW = clog2(CAP + 1), GW = ITERS > 1 ? clog2(ITERS) : 1, AB = kAllocAgeBits;
+  static_assert(N <= 64, "one request bit per input VC in a 64-bit word");
+
+ public:
+  RtlAllocator(const AllocatorConfig& c, const std::string& name)
+      : m_v(new V(Verilated::threadContextp(), name.c_str())), m_age(c.age_priority), m_ports(c.inputs) {
+    V& v = *m_v;
+    v.ports_i = static_cast<uint8_t>(c.inputs);
+    v.cap_i = static_cast<uint8_t>(c.conn_cap);
+    v.iters_i = 1;
+    v.transit_prio_i = c.transit_priority;
+    v.age_prio_i = c.age_priority;
+    for (int p = 0; p < c.inputs; ++p) {
+      set_bits(v.nvc_i, p * NVW, NVW, c.vcs[static_cast<size_t>(p)]);
+      set_bits(v.ndata_i, p * NVW, NVW, c.data_vcs[static_cast<size_t>(p)]);
+      set_bits(v.inj_i, p, 1, c.injection[static_cast<size_t>(p)]);
+    }
+    v.rr_all_en_i = c.rr_all >= 0;
+    v.rr_all_i = static_cast<uint8_t>(c.rr_all >= 0 ? c.rr_all : 0);
+    v.load_i = 0;
+    clear_port(v.req_i);
+    clear_port(v.req_port_i);
+    clear_port(v.req_vc_i);
+    clear_port(v.req_age_i);
+    clear_port(v.in_active_i);
+    clear_port(v.out_active_i);
+    clear_port(v.load_in_ptr_i);
+    clear_port(v.load_out_ptr_i);
+    reset(v);  // pointers 0, as a new SeparableAllocator
+    m_grants.reserve(static_cast<size_t>(N));
+  }
+  ~RtlAllocator() override { m_v->final(); }
+
+  void begin() override {
+    if (m_edge) {  // the previous evaluation's pointers, from its inputs (still applied)
+      m_v->clk_i = 1;
+      m_v->eval();
+      m_v->clk_i = 0;  // falls in the next evaluation (nothing happens on it)
+      m_edge = false;
+    }
+    m_v->req_i = 0;
+  }
+  void request(int ip, int v, int op, int ov, uint64_t age) override {
+    const int e = ip * VV + v;
+    set_bits(m_v->req_i, e, 1, 1);
+    set_bits(m_v->req_port_i, e * PW, PW, static_cast<uint64_t>(op));
+    set_bits(m_v->req_vc_i, e * VW, VW, static_cast<uint64_t>(ov));
+    if (m_age) set_bits(m_v->req_age_i, e * AB, AB, age < (uint64_t{1} << AB) ? age : (uint64_t{1} << AB) - 1);
+  }
+  void evaluate(int passes, const uint8_t* in_active, const uint8_t* out_active) override {
+    V& v = *m_v;
+    m_grants.clear();
+    const bool none = v.req_i == 0;
+    if (none && m_settled) return;  // its nets already show an evaluation without requests
+    v.iters_i = static_cast<uint8_t>(passes);
+    for (int p = 0; p < m_ports; ++p) {
+      set_bits(v.in_active_i, p * CW, CW, in_active[p]);
+      set_bits(v.out_active_i, p * CW, CW, out_active[p]);
+    }
+    v.eval();
+    m_settled = none;
+    uint64_t g = static_cast<uint64_t>(v.grant_o);
+    while (g) {
+      const int e = __builtin_ctzll(g);
+      g &= g - 1;
+      m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV), static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
+                                  static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
+                                  static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
+    }
+    m_edge = !m_grants.empty();  // no grant moves no pointer
+  }
+  const std::vector<RtlGrant>& grants() const override { return m_grants; }
+  int out_pointer(int op) const override { return static_cast<int>(get_bits(m_v->out_ptr_o, op * PW, PW)); }
+  int max_passes() const override { return ITERS; }
+
+ private:
+  std::unique_ptr<V> m_v;
+  bool m_age;
+  int m_ports;
+  bool m_edge = false;     // the last evaluation granted: its pointers are clocked at begin()
+  bool m_settled = true;   // the last evaluation had no request (reset: none)
+  std::vector<RtlGrant> m_grants;
+};
+
+// The Verilated sep_allocator instances (CMakeLists.txt), smallest first.
+struct AllocModel {
+  int ports, vcs, cap;
+  std::unique_ptr<AllocatorBlock> (*make)(const AllocatorConfig&, const std::string&);
+};
+template <class V, int P, int VV, int CAP, int ITERS>
+std::unique_ptr<AllocatorBlock> make_alloc(const AllocatorConfig& c, const std::string& name) {
+  return std::make_unique<RtlAllocator<V, P, VV, CAP, ITERS>>(c, name);
+}
+const AllocModel kAllocModels[] = {
+    {4, 2, 2, make_alloc<Vsep_allocator_r4v2, 4, 2, 2, 3>},
+    {8, 4, 4, make_alloc<Vsep_allocator_r8v4, 8, 4, 4, 2>},
+    {16, 4, 4, make_alloc<Vsep_allocator_r16v4, 16, 4, 4, 3>},
+};
+const AllocModel* find_alloc(int ports, int vcs, int cap) {
+  for (const auto& m : kAllocModels)
+    if (ports <= m.ports && vcs <= m.vcs && cap <= m.cap) return &m;
+  return nullptr;
+}
+
 }  // namespace
 
 bool rtl_available() { return true; }
+
+bool rtl_allocator_fits(int ports, int vcs, int cap) { return find_alloc(ports, vcs, cap) != nullptr; }
+
+std::string rtl_allocator_limits() {
+  const AllocModel& m = kAllocModels[std::size(kAllocModels) - 1];
+  return std::to_string(m.ports) + " ports (internal ones included), " + std::to_string(m.vcs) + " VCs per port, " +
+         std::to_string(m.cap) + " connections per port";
+}
+
+std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& c, const std::string& name) {
+  int vcs = 0;
+  for (uint8_t n : c.vcs) vcs = std::max(vcs, static_cast<int>(n));
+  const AllocModel* m = find_alloc(c.inputs, vcs, c.conn_cap);
+  if (!m)
+    throw std::invalid_argument("the RTL allocator holds " + rtl_allocator_limits() + ", not " +
+                                std::to_string(c.inputs) + " ports, " + std::to_string(vcs) + " VCs and " +
+                                std::to_string(c.conn_cap) + " connections");
+  return m->make(c, name);
+}
 
 std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name) {
   if (t.size() > kFtEntriesMax)

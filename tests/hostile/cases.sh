@@ -125,7 +125,7 @@ printf 'base: %s\nset: {warmup_cycles: 200, measure_cycles: 400}\naxes:\n  traff
 "$SCFLY" sweep "$W/sw2.yaml" --db "$W/db2.sqlite" --jobs 2 >/dev/null 2>&1
 "$SCFLY" ideal $TINY --no-lp --json "$W/ideal.json" >/dev/null 2>&1
 row "$K" '`plot --recipe throughput --ideal B.json`, two traffic patterns' "2, TypeError" "$SCFLY" plot "$W/db2.sqlite" --recipe throughput --ideal "$W/ideal.json" -o "$W/t.png"
-row "$K" '`run --help` lists the 7 fault kinds and 9 RTL blocks' "0, 5 kinds and 6 blocks" bash -c "'$SCFLY' run --help | grep -o -w -e extra-credit -e double-credits -e lose-credits -e wrong-vc -e drop-pause -e dup-phit -e clear-global-done -e min_route -e acor -e ugal -e pb -e table -e qcn -e qcn_cp -e quadrant -e gal_threshold | sort -u | tr '\n' ' ' >&2"
+row "$K" '`run --help` lists the 7 fault kinds and 10 RTL blocks' "0, 5 kinds and 6 blocks" bash -c "'$SCFLY' run --help | grep -o -w -e extra-credit -e double-credits -e lose-credits -e wrong-vc -e drop-pause -e dup-phit -e clear-global-done -e min_route -e acor -e ugal -e pb -e table -e qcn -e qcn_cp -e quadrant -e gal_threshold -e allocator | sort -u | tr '\n' ' ' >&2"
 echo
 echo "| kind | cases |"
 echo "|---|---|"
