@@ -432,11 +432,23 @@ void Switch::route_heads(uint64_t now) {
       if (head_ready > now) continue;
       InVc& iv = m_ivc[p][v];
       assert(!iv.routed && !iv.buf.empty() && iv.ready == head_ready);
+      // (A failure below leaves the VC unrouted and not requesting: the allocator, later in
+      // this cycle, passes it by, and no cycle runs after a failure.)
       head_ready = UINT64_MAX;
-      m_requesting[vix(p, static_cast<int>(v))] = 1;
       const Flit& f = iv.buf.front();
+      if (!f.head()) [[unlikely]] {
+        // Only a fault puts a body phit where a head belongs: a phit repeated after its
+        // tail (--fault dup-phit on a 2-phit packet), or lost. Detected, not assumed away.
+        // (Its packet may have been delivered and its pool slot reused: only its id is named.)
+        m_ctx.fail(std::string(name()) + ": phit-order violation at input port " + std::to_string(p) + " VC " +
+                   std::to_string(v) + ": phit " + std::to_string(f.seq) + (f.tail ? " (tail)" : "") +
+                   " of packet #" + std::to_string(f.pkt) +
+                   " is at the front of the buffer where a head was expected (a phit lost, repeated or interleaved)");
+        failed = true;
+        return;
+      }
       Packet& pkt = m_ctx.pool[f.pkt];
-      assert(f.head() && iv.ready == ready_after_landing(iv));
+      assert(iv.ready == ready_after_landing(iv));
       iv.phits = pkt.phits;
       if (pkt.cls == TrafficClass::Control) {
         // Control frames: intercepted at the switch of the host they are addressed to,
@@ -457,6 +469,7 @@ void Switch::route_heads(uint64_t now) {
           iv.cands = RouteCandidates::one(d);
         }
         iv.routed = true;
+        m_requesting[vix(p, static_cast<int>(v))] = 1;
         continue;
       }
       RouteContext ctx;
@@ -497,6 +510,7 @@ void Switch::route_heads(uint64_t now) {
         return;
       }
       iv.routed = true;
+      m_requesting[vix(p, static_cast<int>(v))] = 1;
     }
   });
 }
