@@ -125,6 +125,7 @@ class QcnUnit final : public SwitchUnit {
         m_qeq(static_cast<size_t>(m_n), 1), m_pct(static_cast<size_t>(m_n), 100),
         m_period(std::max<uint32_t>(1, q.cpc * packet_phits)),
         m_rng(seed, StreamKind::Qcn, static_cast<uint64_t>(sw)),
+        m_min_hop(ctx.rtl_min_hop),
         m_sent(ctx.counters["qcn_cnms_sent"]), m_local(ctx.counters["qcn_local_updates"]),
         m_received(ctx.counters["qcn_cnms_received"]), m_samples(ctx.counters["qcn_samples"]),
         m_congested(ctx.counters["qcn_congested_samples"]) {}
@@ -257,7 +258,7 @@ class QcnUnit final : public SwitchUnit {
       if (m_q.local_port == QcnLocalPort::Minimal && h.dst_switch != m_sw) {
         // FOGSim's local update: the culprit's minimal port here (`switch/ioqSwitchModule.cc:546-550`).
         RouteHeader hm = h;
-        local_port = route_min(m_topo, m_sw, hm, m_rng).port;
+        local_port = route_min(m_topo, m_sw, hm, m_rng, m_min_hop).port;
       }
       if (m_ports.is_transit(local_port)) m_ports.on_cnm(local_port, fb);
     } else {
@@ -269,7 +270,7 @@ class QcnUnit final : public SwitchUnit {
       // Sec. 3.3.1: the CP also processes its CNM as if received from a neighbour, on the
       // port it forwards the victim through (transit traffic goes minimally).
       if (m_topo.group_of(h.dst_switch) != m_topo.group_of(m_sw) && h.dst_switch != m_sw) {
-        const int out_port = route_min(m_topo, m_sw, h, m_rng).port;
+        const int out_port = route_min(m_topo, m_sw, h, m_rng, m_min_hop).port;
         if (m_ports.is_transit(out_port)) m_ports.on_cnm(out_port, fb);
       }
     }
@@ -299,6 +300,7 @@ class QcnUnit final : public SwitchUnit {
   uint32_t m_tick = 0;          // ... and the cycles since the last one (traced)
   uint64_t m_last_total = 0;    // SwitchState::data_packets_total() at the last cycle
   Rng m_rng;
+  const MinHopBlock* m_min_hop;  // --rtl min_route: the minimal port as the switches route it
   const SwitchState* m_state = nullptr;
   ControlPort* m_port = nullptr;
   ForwardingTable* m_table = nullptr;

@@ -27,6 +27,8 @@ namespace scfly {
 inline constexpr const char* kReportType = "scfly";
 
 class SelectionBlocks;
+class MinHopBlock;
+class QuadrantBlock;
 class PacketTrace;
 class MessageTable;
 
@@ -57,6 +59,10 @@ struct SimContext {
   SatFlagTable* sat_flags = nullptr;
   // Co-simulated UGAL selector (--rtl ugal), shared by all switches; null = C++.
   const SelectionBlocks* rtl_select = nullptr;
+  // Co-simulated routing blocks (--rtl min_route, --rtl quadrant), shared by all switches,
+  // which hand them to their routing unit in its RouteContext; null = C++.
+  const MinHopBlock* rtl_min_hop = nullptr;
+  const QuadrantBlock* rtl_quadrant = nullptr;
   // Clock of the Verilated clocked blocks (--rtl acor): rising a quarter period after the
   // network clock, so they register the inputs the switches drove in that cycle.
   const sc_core::sc_clock* rtl_clk = nullptr;

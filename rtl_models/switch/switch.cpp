@@ -457,7 +457,7 @@ void Switch::route_heads(uint64_t now) {
           iv.cands = RouteCandidates::one(RouteDecision{static_cast<int16_t>(m_cp), 0});
           m_ctx.pool.arrival_port(f.pkt) = static_cast<int16_t>(p);
         } else {
-          RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng);
+          RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng, m_ctx.rtl_min_hop);
           d.vc = static_cast<uint8_t>(d.vc + m_out_data[static_cast<size_t>(d.port)]);
           if (d.vc >= m_ovc[static_cast<size_t>(d.port)].size()) {
             m_ctx.fail(std::string(name()) + ": control frame needs VC " + std::to_string(d.vc) + " on port " +
@@ -488,6 +488,8 @@ void Switch::route_heads(uint64_t now) {
       for (const auto& u : m_units) u->observe(ctx);
       ctx.table = m_table.get();
       ctx.deroute = iv.deroute;
+      ctx.min_hop = m_ctx.rtl_min_hop;
+      ctx.quadrant = m_ctx.rtl_quadrant;
       if (m_adaptive) {
         m_view.now = now;
         ctx.view = &m_view;
