@@ -311,8 +311,9 @@ class QcnUnit final : public SwitchUnit {
 
 // MIN-COND's pause trigger (the conditional routing of [7], min_cond.h): the probability of
 // a transit port is 0 while its first output VC (the minimal hop's VC at injection) may start
-// no packet (PFC pause, or too few credits), else 100. Refreshed each time a head is routed,
-// so the decision reads the state of that very cycle (as FOGSim reads credits).
+// no packet (PFC pause, or too few credits), else 100. Written into the forwarding table in
+// the route stage of every cycle that routes a data head, before the first, so the decision
+// reads the state of that very cycle (as FOGSim reads credits).
 class PauseTrigger final : public SwitchUnit {
  public:
   PauseTrigger(int first, int radix, uint32_t packet_phits)
@@ -320,8 +321,8 @@ class PauseTrigger final : public SwitchUnit {
   void attach(const SwitchState& st) override { m_state = &st; }
   void attach(ForwardingTable& table) override { m_table = &table; }
   void end_cycle(const SwitchCycle& c) override { (void)c; }
-  void observe(RouteContext& ctx) const override {
-    (void)ctx;
+  void route_stage(uint64_t now) override {
+    (void)now;
     for (int port = m_first; port < m_radix; ++port) {
       const uint32_t pct = m_state->out_stopped(port, 0, m_phits) ? 0 : 100;
       uint32_t& cur = m_pct[static_cast<size_t>(port - m_first)];
@@ -337,7 +338,7 @@ class PauseTrigger final : public SwitchUnit {
  private:
   int m_first, m_radix;
   uint32_t m_phits;
-  mutable std::vector<uint32_t> m_pct;  // the register as last written (traced)
+  std::vector<uint32_t> m_pct;  // the register as last written (traced)
   const SwitchState* m_state = nullptr;
   ForwardingTable* m_table = nullptr;
 };

@@ -421,6 +421,7 @@ void Switch::receive(uint64_t now) {
 void Switch::route_heads(uint64_t now) {
   const int k = radix();
   bool failed = false;
+  bool staged = false;  // the units' route_stage() has run this cycle
 #ifndef NDEBUG
   check_vc_summaries();
 #endif
@@ -484,6 +485,10 @@ void Switch::route_heads(uint64_t now) {
           if (iv.attempts == 0) first = m_rng;
           else rng = &replay.emplace(first);
         }
+      }
+      if (!staged) {
+        staged = true;
+        for (const auto& u : m_units) u->route_stage(now);
       }
       for (const auto& u : m_units) u->observe(ctx);
       ctx.table = m_table.get();
