@@ -61,9 +61,9 @@ bool minimal_hop_draws(const Dragonfly& topo, int sw, int target, const RouteHea
 }
 
 RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
-                                    Rng& rng) {
+                                    Rng& rng, const MinHopBlock* min_hop) {
   const uint32_t tie_word = minimal_hop_draws(topo, sw, target, h) ? rng.next32() : 0;
-  if (const MinHopBlock* b = topo.min_hop_block()) return b->hop(sw, target, h, tie_word);
+  if (min_hop) return min_hop->hop(sw, target, h, tie_word);
   return dragonfly_minimal_hop_word(topo, sw, target, h, tie_word);
 }
 
@@ -90,9 +90,9 @@ RouteDecision dragonfly_minimal_hop_word(const Dragonfly& topo, int sw, int targ
   return d;
 }
 
-RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng) {
+RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng, const MinHopBlock* min_hop) {
   if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
-  return dragonfly_minimal_hop(topo, sw, h.dst_switch, h, rng);
+  return dragonfly_minimal_hop(topo, sw, h.dst_switch, h, rng, min_hop);
 }
 
 int minimal_exit_options(const Dragonfly& topo, int sw, int target) {

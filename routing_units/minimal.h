@@ -31,9 +31,10 @@ namespace scfly {
 // One minimal hop from switch `sw` toward switch `target` (sw != target), with the VC the
 // hop-slot rule gives. Updates h.exit_* and h.global_done. Draws one word from `rng`
 // (Rng::next32) exactly when minimal_hop_draws() and hands it to the co-simulated RTL unit
-// (topo.min_hop_block()) if there is one, else to dragonfly_minimal_hop_word().
+// `min_hop` if there is one (RouteContext::min_hop, --rtl min_route), else to
+// dragonfly_minimal_hop_word().
 RouteDecision dragonfly_minimal_hop(const Dragonfly& topo, int sw, int target, RouteHeader& h,
-                                    Rng& rng);
+                                    Rng& rng, const MinHopBlock* min_hop);
 
 // Whether that hop picks an exit link at random: the target is in another group, no exit
 // is pinned in the header yet, and several global links join the two groups.
@@ -50,8 +51,9 @@ RouteDecision dragonfly_minimal_hop_word(const Dragonfly& topo, int sw, int targ
 // taken with a tie word w when Rng::scale(w, count) = n.
 int minimal_exit_options(const Dragonfly& topo, int sw, int target);
 
-// The MIN routing unit: eject at the destination switch, else a minimal hop.
-RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng);
+// The MIN routing unit: eject at the destination switch, else a minimal hop (through
+// `min_hop` as dragonfly_minimal_hop; a mechanism passes its RouteContext::min_hop).
+RouteDecision route_min(const Dragonfly& topo, int sw, RouteHeader& h, Rng& rng, const MinHopBlock* min_hop);
 
 // Hop counts of the minimal path from switch `from` to switch `to` (0..3 switch-to-switch
 // hops on the shortest route), used by tests and path-length statistics.

@@ -44,15 +44,25 @@ struct RouteHeader {
 static_assert(sizeof(RouteHeader) == 24, "RouteHeader grew: a Packet must stay one cache line (flit.h)");
 
 // What a routing unit may observe besides the header, passed in by the switch each time it
-// routes a head (never read through a pointer to the switch).
+// routes a head (never read through a pointer to the switch), and the co-simulated RTL
+// units it decides through: the topology is structure only, so these are all of a unit's
+// inputs besides the header and its Rng.
 struct AdaptiveView;
 class ForwardingTable;
+class MinHopBlock;
+class QuadrantBlock;  // routing_units/torus_routing.h
 struct RouteContext {
   uint16_t attempt = 0;      // blocked attempts so far of this head at its injection buffer
   uint8_t switch_level = 0;  // the switch's ACOR level (ACOR-Switch, PB-ACOR)
   const AdaptiveView* view = nullptr;  // congestion observations (UGAL, PAR, PB)
   const ForwardingTable* table = nullptr;  // the switch's forwarding table (min-table)
   bool deroute = false;  // CHAOS: the head is derouted from the multiqueue (any output)
+  // --rtl min_route: the Verilated minimal-hop unit every Dragonfly mechanism's minimal hops
+  // go through (dragonfly_minimal_hop, minimal.h); null = the C++ function.
+  const MinHopBlock* min_hop = nullptr;
+  // --rtl quadrant: the Verilated in-quadrant selector of the torus adaptive routings
+  // (torus_productive_ports, torus_routing.h); null = the C++ function.
+  const QuadrantBlock* quadrant = nullptr;
 };
 
 struct RouteDecision {

@@ -251,14 +251,14 @@ ForwardingTable RoutingUnit::make_table(int sw) const {
   return build_min_table(*m_topo, sw);
 }
 
-RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng) const {
+RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng, const MinHopBlock* min_hop) const {
   if (m_torus) {
     if (sw == h.dst_switch) return RouteDecision{static_cast<int16_t>(m_torus->host_port(h.dst_host)), 0};
     int cls = 0;
     const int port = torus_dor_port(*m_torus, sw, h.dst_switch, h, rng, cls);
     return RouteDecision{static_cast<int16_t>(port), static_cast<uint8_t>(cls)};
   }
-  return route_min(*m_topo, sw, h, rng);
+  return route_min(*m_topo, sw, h, rng, min_hop);
 }
 
 RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHeader& h, Rng& rng,
@@ -268,9 +268,10 @@ RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHe
   const SwitchLoad& load = ctx.view ? ctx.view->local : kNone;
   // CHAOS keeps no path state in the header (each hop is minimal from where the packet is),
   // and its multiqueue heads are routed from the switch's internal port (radix).
-  if (m_torus_algo == TorusAlgo::Chaos) return route_chaos(*m_torus, sw, h, rng, load, m_prm.link_vcs, ctx.deroute);
+  if (m_torus_algo == TorusAlgo::Chaos)
+    return route_chaos(*m_torus, sw, h, rng, load, m_prm.link_vcs, ctx.deroute, ctx.quadrant);
   torus_arrive(*m_torus, sw, in_port, h);
-  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, load, m_prm.link_vcs);
+  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, load, m_prm.link_vcs, ctx.quadrant);
 }
 
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
@@ -280,7 +281,7 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
     return c.n ? RouteDecision{c.c[0].port, c.c[0].vc_lo} : RouteDecision{};
   }
   switch (m_algo) {
-    case RoutingAlgo::Min: return route_min(*m_topo, sw, h, rng);
+    case RoutingAlgo::Min: return route_min(*m_topo, sw, h, rng, ctx.min_hop);
     case RoutingAlgo::MinTable:
     case RoutingAlgo::MinCond: {
       (void)sw;
@@ -288,13 +289,13 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
       return ctx.table->lookup(in_port, h, rng);
     }
     case RoutingAlgo::Val:
-      return route_val(*m_topo, sw, in_port, h, rng, m_prm.val.policy, m_prm.val.restricted);
+      return route_val(*m_topo, sw, in_port, h, rng, ctx.min_hop, m_prm.val.policy, m_prm.val.restricted);
     case RoutingAlgo::AcorPacket:
     case RoutingAlgo::AcorSwitch: {
       const int level = m_algo == RoutingAlgo::AcorPacket
                             ? acor_packet_level(ctx.attempt, m_levels)
                             : std::min<int>(ctx.switch_level, m_levels - 1);
-      return route_val(*m_topo, sw, in_port, h, rng, m_seq[level], true);
+      return route_val(*m_topo, sw, in_port, h, rng, ctx.min_hop, m_seq[level], true);
     }
     case RoutingAlgo::UgalL:
     case RoutingAlgo::UgalG:
@@ -328,7 +329,7 @@ RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,
         default: ap.kind = AdaptiveKind::UgalL; break;
       }
       static const AdaptiveView kNone{};
-      return route_adaptive(*m_topo, sw, in_port, h, rng, ap, ctx.view ? *ctx.view : kNone);
+      return route_adaptive(*m_topo, sw, in_port, h, rng, ap, ctx.view ? *ctx.view : kNone, ctx.min_hop);
     }
     case RoutingAlgo::Dor:
     case RoutingAlgo::MinAd:

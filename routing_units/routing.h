@@ -179,9 +179,10 @@ class RoutingUnit {
     return RouteCandidates::one(route(sw, in_port, h, rng, ctx));
   }
   // Control frames (TrafficClass::Control) are routed minimally whatever the data routing:
-  // the hop-slot VC of MIN (the switch adds the port's data VC count). Needs the control
-  // VCs of control_vcs().
-  RouteDecision route_control(int sw, RouteHeader& h, Rng& rng) const;
+  // the hop-slot VC of MIN (the switch adds the port's data VC count), through `min_hop`
+  // on a Dragonfly as data's minimal hops (RouteContext::min_hop). Needs the control VCs
+  // of control_vcs().
+  RouteDecision route_control(int sw, RouteHeader& h, Rng& rng, const MinHopBlock* min_hop) const;
   static VcBudget control_vcs() { return required_vcs(RoutingAlgo::Min); }
   // On a torus or mesh control frames go by DOR: its link VCs.
   static int control_link_vcs(bool mesh) { return required_link_vcs(RoutingAlgo::Dor, mesh); }

@@ -66,11 +66,11 @@ struct PortOpt {
 // out, MIN AD ran 0.5-1.5 % more instructions).
 [[gnu::always_inline]] inline int productive_by_queue(const Torus& t, int sw, int dst, uint8_t dir_set,
                                                       uint8_t minus, Rng& rng, const SwitchLoad& load,
-                                                      PortOpt* opts) {
+                                                      PortOpt* opts, const QuadrantBlock* quadrant) {
   int n = 0;
-  if (const QuadrantBlock* b = t.quadrant_block()) [[unlikely]] {
+  if (quadrant) [[unlikely]] {
     int ports[2 * Torus::kMaxDims];
-    n = b->order(t, sw, dst, dir_set, minus, rng, load, ports);
+    n = quadrant->order(t, sw, dst, dir_set, minus, rng, load, ports);
     for (int i = 0; i < n; ++i) opts[i] = PortOpt{ports[i], 0, 0};
     return n;
   }
@@ -101,9 +101,9 @@ struct PortOpt {
 }  // namespace
 
 int torus_productive_ports(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng,
-                           const SwitchLoad& load, int* ports) {
+                           const SwitchLoad& load, int* ports, const QuadrantBlock* quadrant) {
   PortOpt opts[2 * Torus::kMaxDims];
-  const int n = productive_by_queue(t, sw, dst, dir_set, minus, rng, load, opts);
+  const int n = productive_by_queue(t, sw, dst, dir_set, minus, rng, load, opts, quadrant);
   for (int i = 0; i < n; ++i) ports[i] = opts[i].port;
   return n;
 }
@@ -111,10 +111,11 @@ int torus_productive_ports(const Torus& t, int sw, int dst, uint8_t dir_set, uin
 namespace {
 
 // MIN AD / GOAL: adaptive candidates on VC 0 ordered by output queue, then the escape.
-RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs) {
+RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
+                         const QuadrantBlock* quadrant) {
   const int dst = h.dst_switch;
   PortOpt opts[2 * Torus::kMaxDims];
-  const int n = productive_by_queue(t, sw, dst, h.dir_set, h.minus, rng, load, opts);
+  const int n = productive_by_queue(t, sw, dst, h.dir_set, h.minus, rng, load, opts, quadrant);
   // Escape VCs: the last two (torus: one per dateline class) or the last one (mesh);
   // adaptive VCs: all below them.
   const int esc_vcs = t.mesh() ? 1 : 2, adaptive_hi = vcs - esc_vcs - 1;
@@ -271,7 +272,7 @@ int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng
 }
 
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
-                            const SwitchLoad& load, int vcs) {
+                            const SwitchLoad& load, int vcs, const QuadrantBlock* quadrant) {
   const bool source = t.is_host_port(in_port);
   if (vcs < torus_required_vcs(a, t.mesh())) vcs = torus_required_vcs(a, t.mesh());
   int lo = 0, hi = 0;
@@ -320,14 +321,14 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
     case TorusAlgo::MinAd:
     case TorusAlgo::Gal:  // the quadrant came with the header from the NIC (gal_choose)
       if (sw == h.dst_switch) return eject(t, h, rng);
-      return adaptive(t, sw, h, rng, load, vcs);
+      return adaptive(t, sw, h, rng, load, vcs, quadrant);
     case TorusAlgo::Chaos: break;  // route_chaos (RoutingUnit calls it directly, with its deroute flag)
   }
   return {};
 }
 
 RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
-                            bool deroute) {
+                            bool deroute, const QuadrantBlock* quadrant) {
   const int hi = (vcs < 1 ? 1 : vcs) - 1;
   RouteCandidates c;
   if (deroute) {
@@ -344,7 +345,7 @@ RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, co
   if (sw == h.dst_switch) return eject(t, h, rng);
   // No direction state: every hop is minimal from where the packet is.
   PortOpt opts[2 * Torus::kMaxDims];
-  const int n = productive_by_queue(t, sw, h.dst_switch, 0, 0, rng, load, opts);
+  const int n = productive_by_queue(t, sw, h.dst_switch, 0, 0, rng, load, opts, quadrant);
   for (int i = 0; i < n; ++i) c.add(opts[i].port, 0, hi);
   return c;
 }

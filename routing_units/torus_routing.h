@@ -105,14 +105,16 @@ void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h);
 // last 2 (mesh: 1) as escape VCs and make every VC below adaptive. At the destination
 // switch every unit ejects on VC 0 of the destination host's port, or with w terminal ports
 // (topology.terminal_ports) offers the host's w ports in a random rotation.
+// `quadrant`: the in-quadrant selector to order productive ports with (MIN AD, GOAL, GAL;
+// RouteContext::quadrant), null = torus_productive_ports' C++ rule.
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
-                            const SwitchLoad& load, int vcs = 0);
+                            const SwitchLoad& load, int vcs, const QuadrantBlock* quadrant);
 
 // CHAOS (above; route_torus returns no candidate for it): the minimal candidates from `sw`, or with `deroute` every connected link
 // port in a random order (the header marked non-minimal); at the destination switch the
 // ejection port(s). `vcs` link VCs (below 1: 1), offered as one range.
 RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
-                            bool deroute);
+                            bool deroute, const QuadrantBlock* quadrant);
 
 // The in-quadrant selector of MIN AD, GOAL, GAL and CHAOS: the productive ports from `sw`
 // toward switch `dst` (a dimension whose bit is set in `dir_set` moves in the direction of
@@ -120,9 +122,10 @@ RouteCandidates route_chaos(const Torus& t, int sw, RouteHeader& h, Rng& rng, co
 // dst) into `ports`, ordered by output queue (`load`, saturated to kQueueBits), shortest
 // first, equal queues by a random order word drawn from `rng` per candidate when there are
 // several (stable on equal words). Returns their count (at most 2 * Torus::kMaxDims).
-// Through t.quadrant_block() when one is set (the co-simulated RTL, --rtl quadrant).
+// Through `quadrant` when it is not null (the co-simulated RTL, --rtl quadrant;
+// RouteContext::quadrant).
 int torus_productive_ports(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng,
-                           const SwitchLoad& load, int* ports);
+                           const SwitchLoad& load, int* ports, const QuadrantBlock* quadrant);
 
 // A replacement for that selector: the co-simulated RTL (rtl_models/verilog/quadrant_sel.sv).
 // Same contract as torus_productive_ports(), drawing the same order words from `rng`.

@@ -61,7 +61,8 @@ Intermediate draw_other_groups(const Dragonfly& t, int src, int dst, Rng& rng) {
   return im;
 }
 
-Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng, SegmentLink link) {
+Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, Rng& rng, SegmentLink link,
+                            const MinHopBlock* mh) {
   Candidate c;
   c.h = h0;  // a minimal path stays in segment 0 (local VC 0, global VC 0, local VC 1)
   c.h.random_exit = link == SegmentLink::Random;
@@ -73,7 +74,7 @@ Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
     c.first = RouteDecision{c.h.dst_host, 0};
     return c;
   }
-  c.first = dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng);
+  c.first = dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng, mh);
   if (t.port_class(c.first.port) == PortClass::Global) {
     c.gl_sw = sw;
     c.gl_port = c.first.port;
@@ -89,7 +90,7 @@ Candidate minimal_candidate(const Dragonfly& t, int sw, const RouteHeader& h0, R
 // `set_sw`: the switch whose T-VLB set the intermediate comes from (`sw` itself, or with
 // tugal.par_set source PAR's source switch at its second evaluation).
 Candidate valiant_candidate(const Dragonfly& t, int sw, int set_sw, const RouteHeader& h0, Rng& rng,
-                            Misroute policy, bool restricted, const AdaptiveParams& prm) {
+                            Misroute policy, bool restricted, const AdaptiveParams& prm, const MinHopBlock* mh) {
   Candidate c;
   c.h = h0;
   Intermediate im;
@@ -103,7 +104,7 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, int set_sw, const RouteH
     im = draw_intermediate(t, sw, h0.dst_switch, policy, restricted, rng);
   }
   c.h.policy = static_cast<uint8_t>(im.policy);
-  if (im.sw < 0) return minimal_candidate(t, sw, h0, rng, prm.segment_link);
+  if (im.sw < 0) return minimal_candidate(t, sw, h0, rng, prm.segment_link, mh);
   // A T-VLB path is its intermediate with fewest-hop segments.
   const bool random = prm.segment_link == SegmentLink::Random && prm.vlb_set == TvlbClass::All;
   c.h.random_exit = random;
@@ -121,10 +122,10 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, int set_sw, const RouteH
     c.h.exit_switch = -1;
     c.h.exit_port = -1;
     c.first = sw == c.h.dst_switch ? RouteDecision{c.h.dst_host, 0}
-                                   : dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng);
+                                   : dragonfly_minimal_hop(t, sw, c.h.dst_switch, c.h, rng, mh);
     if (random) c.hops = static_cast<uint32_t>(committed_hops(t, sw, c.h.dst_switch, c.h, c.first));
   } else {
-    c.first = dragonfly_minimal_hop(t, sw, im.sw, c.h, rng);
+    c.first = dragonfly_minimal_hop(t, sw, im.sw, c.h, rng, mh);
     if (random) {
       // Both segments as the path will take them: A through the exit just pinned, B through
       // a link drawn now among all those joining the intermediate's and destination's groups.
@@ -143,7 +144,8 @@ Candidate valiant_candidate(const Dragonfly& t, int sw, int set_sw, const RouteH
 
 // UGAL-G: queue occupancy summed over every hop of the candidate's path (a copy of the
 // header is walked through the wiring with the same rules the switches will apply).
-uint64_t path_occupancy(const Dragonfly& t, int sw, const Candidate& c, const AdaptiveView& v, Rng& rng) {
+uint64_t path_occupancy(const Dragonfly& t, int sw, const Candidate& c, const AdaptiveView& v, Rng& rng,
+                        const MinHopBlock* mh) {
   uint64_t sum = 0;
   RouteHeader h = c.h;
   RouteDecision d = c.first;
@@ -155,7 +157,7 @@ uint64_t path_occupancy(const Dragonfly& t, int sw, const Candidate& c, const Ad
     // A minimal candidate (no intermediate) heads for the destination in segment 0.
     const bool to_dst = h.segment == 1 || h.inter_switch < 0;
     if (to_dst && at == h.dst_switch) break;
-    d = dragonfly_minimal_hop(t, at, to_dst ? h.dst_switch : h.inter_switch, h, rng);
+    d = dragonfly_minimal_hop(t, at, to_dst ? h.dst_switch : h.inter_switch, h, rng, mh);
   }
   return sum;
 }
@@ -173,13 +175,13 @@ bool prefers_min(const AdaptiveView& v, uint64_t qm, uint32_t hm, uint64_t qv, u
 
 // The adaptive choice at switch `sw`; returns true if the Valiant candidate wins.
 bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candidate& vl,
-                    const AdaptiveParams& prm, const AdaptiveView& v, Rng& rng) {
+                    const AdaptiveParams& prm, const AdaptiveView& v, Rng& rng, const MinHopBlock* mh) {
   if (!vl.h.nonminimal) return false;  // no Valiant candidate exists (restricted, same switch)
   if (prm.kind == AdaptiveKind::UgalG) {
     // The walks draw only for multi-link exits later on; use a copy of the stream so the
     // estimate does not perturb the switch's draws.
     Rng r2 = rng;
-    return !prefers_min(v, path_occupancy(t, sw, mn, v, r2), 1, path_occupancy(t, sw, vl, v, r2), 1,
+    return !prefers_min(v, path_occupancy(t, sw, mn, v, r2, mh), 1, path_occupancy(t, sw, vl, v, r2, mh), 1,
                         prm.threshold);
   }
   const uint64_t qm = t.port_class(mn.first.port) == PortClass::Host ? 0 : v.local.at_vc(mn.first.port, mn.first.vc);
@@ -194,7 +196,7 @@ bool choose_valiant(const Dragonfly& t, int sw, const Candidate& mn, const Candi
 }  // namespace
 
 RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeader& h, Rng& rng,
-                             const AdaptiveParams& prm, const AdaptiveView& v) {
+                             const AdaptiveParams& prm, const AdaptiveView& v, const MinHopBlock* mh) {
   const bool at_source = h.segment == 0 && h.inter_switch < 0 && !h.nonminimal &&
                          t.port_class(in_port) == PortClass::Host;
   if (at_source) {
@@ -202,9 +204,9 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
       h.policy = static_cast<uint8_t>(Misroute::None);
       return RouteDecision{h.dst_host, 0};
     }
-    Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link);
-    Candidate vl = valiant_candidate(t, sw, sw, h, rng, prm.policy, prm.restricted, prm);
-    const bool vlb = choose_valiant(t, sw, mn, vl, prm, v, rng);
+    Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link, mh);
+    Candidate vl = valiant_candidate(t, sw, sw, h, rng, prm.policy, prm.restricted, prm, mh);
+    const bool vlb = choose_valiant(t, sw, mn, vl, prm, v, rng, mh);
     Candidate& c = vlb ? vl : mn;
     if (!vlb && prm.kind == AdaptiveKind::Par && t.port_class(c.first.port) == PortClass::Local &&
         t.group_of(sw) != t.group_of(h.dst_switch))
@@ -216,12 +218,12 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
     // PAR: second switch of the source group, still minimal, global hop not taken yet.
     h.par_pending = 0;
     if (sw != h.dst_switch && !h.global_done) {
-      Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link);
+      Candidate mn = minimal_candidate(t, sw, h, rng, prm.segment_link, mh);
       const int set_sw = prm.par_set == ParSet::Source
                              ? t.switch_id(t.group_of(sw), t.local_neighbor(t.index_of(sw), in_port))
                              : sw;
-      Candidate vl = valiant_candidate(t, sw, set_sw, h, rng, prm.policy, false, prm);
-      if (choose_valiant(t, sw, mn, vl, prm, v, rng)) {
+      Candidate vl = valiant_candidate(t, sw, set_sw, h, rng, prm.policy, false, prm, mh);
+      if (choose_valiant(t, sw, mn, vl, prm, v, rng, mh)) {
         // Every later local hop is one VC up, this one included (local VC 0 is taken).
         vl.h.vc_shift = 1;
         if (t.port_class(vl.first.port) == PortClass::Local) vl.first.vc = static_cast<uint8_t>(vl.first.vc + 1);
@@ -238,9 +240,9 @@ RouteDecision route_adaptive(const Dragonfly& t, int sw, int in_port, RouteHeade
   // whether it turned non-minimal in transit or not, so that local VC 1 (a turned packet's
   // second source-group hop, before its first global hop) is never also used after one.
   if (prm.kind == AdaptiveKind::Par && (h.segment == 1 || h.global_done)) h.vc_shift = 1;
-  if (h.segment == 0 && h.inter_switch >= 0) return dragonfly_minimal_hop(t, sw, h.inter_switch, h, rng);
+  if (h.segment == 0 && h.inter_switch >= 0) return dragonfly_minimal_hop(t, sw, h.inter_switch, h, rng, mh);
   if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
-  return dragonfly_minimal_hop(t, sw, h.dst_switch, h, rng);
+  return dragonfly_minimal_hop(t, sw, h.dst_switch, h, rng, mh);
 }
 
 }  // namespace scfly

@@ -155,8 +155,10 @@ struct AdaptiveView {
 };
 
 // Routes one head: at the source switch makes the adaptive choice (and for PAR, at the
-// second switch of the source group), otherwise follows the header like VAL.
+// second switch of the source group), otherwise follows the header like VAL. Every minimal
+// hop, the candidates' and UGAL-G's path walks included, goes through `min_hop`
+// (dragonfly_minimal_hop, minimal.h; RouteContext::min_hop).
 RouteDecision route_adaptive(const Dragonfly& topo, int sw, int in_port, RouteHeader& h, Rng& rng,
-                             const AdaptiveParams& prm, const AdaptiveView& view);
+                             const AdaptiveParams& prm, const AdaptiveView& view, const MinHopBlock* min_hop);
 
 }  // namespace scfly

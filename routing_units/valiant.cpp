@@ -5,7 +5,7 @@
 namespace scfly {
 
 RouteDecision route_val(const Dragonfly& topo, int sw, int in_port, RouteHeader& h, Rng& rng,
-                        Misroute policy, bool restricted) {
+                        const MinHopBlock* min_hop, Misroute policy, bool restricted) {
   if (h.segment == 0 && h.inter_switch < 0 && topo.port_class(in_port) == PortClass::Host) {
     const Intermediate im = draw_intermediate(topo, sw, h.dst_switch, policy, restricted, rng);
     h.policy = static_cast<uint8_t>(im.policy);
@@ -26,9 +26,9 @@ RouteDecision route_val(const Dragonfly& topo, int sw, int in_port, RouteHeader&
     h.exit_switch = -1;
     h.exit_port = -1;
   }
-  if (h.segment == 0) return dragonfly_minimal_hop(topo, sw, h.inter_switch, h, rng);
+  if (h.segment == 0) return dragonfly_minimal_hop(topo, sw, h.inter_switch, h, rng, min_hop);
   if (sw == h.dst_switch) return RouteDecision{h.dst_host, 0};
-  return dragonfly_minimal_hop(topo, sw, h.dst_switch, h, rng);
+  return dragonfly_minimal_hop(topo, sw, h.dst_switch, h, rng, min_hop);
 }
 
 }  // namespace scfly

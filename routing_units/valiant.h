@@ -30,7 +30,9 @@
 
 namespace scfly {
 
+// `min_hop`: the minimal hops of both phases go through it (dragonfly_minimal_hop, minimal.h;
+// a mechanism passes its RouteContext::min_hop).
 RouteDecision route_val(const Dragonfly& topo, int sw, int in_port, RouteHeader& h, Rng& rng,
-                        Misroute policy = Misroute::RrgSw, bool restricted = false);
+                        const MinHopBlock* min_hop, Misroute policy = Misroute::RrgSw, bool restricted = false);
 
 }  // namespace scfly

@@ -400,7 +400,7 @@ class Checker {
             RouteHeader h = s.h;
             RouteCandidates cs;
             if (s.control) {
-              RouteDecision d = m_unit.route_control(s.sw, h, m_rng);
+              RouteDecision d = m_unit.route_control(s.sw, h, m_rng, ctx.min_hop);
               if (d.port >= 0 && d.port < m_R && !m_t.is_host_port(d.port))
                 d.vc = static_cast<uint8_t>(d.vc + m_vcs[m_t.port_class_of(d.port)]);
               cs = RouteCandidates::one(d);

@@ -139,7 +139,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     : sc_core::sc_module(name),
       m_cfg(cfg),
       m_topo(make_topology(cfg)),
-      m_dfly(dynamic_cast<Dragonfly*>(m_topo.get())),
+      m_dfly(dynamic_cast<const Dragonfly*>(m_topo.get())),
       m_routing(cfg.routing, *m_topo, cfg.routing_prm),
       m_period(period_of(cfg.clock_ghz)),
       m_clk("clk", m_period),
@@ -166,12 +166,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
   if (cfg.sw.rtl_min_route) {
     m_rtl_min_route = make_rtl_min_route(*m_dfly);
-    m_dfly->set_min_hop_block(m_rtl_min_route.get());
+    m_ctx.rtl_min_hop = m_rtl_min_route.get();
   }
   if (cfg.sw.rtl_quadrant) {
-    Torus* t = dynamic_cast<Torus*>(m_topo.get());
-    m_rtl_quadrant = make_rtl_quadrant(*t);
-    t->set_quadrant_block(m_rtl_quadrant.get());
+    m_rtl_quadrant = make_rtl_quadrant(dynamic_cast<const Torus&>(*m_topo));
+    m_ctx.rtl_quadrant = m_rtl_quadrant.get();
   }
   if (cfg.sw.rtl_ugal) {
     m_rtl_select = make_rtl_selection_blocks();

@@ -183,7 +183,7 @@ class Network : public sc_core::sc_module {
   SimConfig m_cfg;
   MemoryEstimate m_mem;
   std::unique_ptr<Topology> m_topo;
-  Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
+  const Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
   RoutingUnit m_routing;
   std::vector<std::unique_ptr<LinkTerminator>> m_terminators;  // unconnected mesh ports
   std::unique_ptr<FaultLink> m_fault;                          // --fault: the faulty channel

@@ -54,7 +54,7 @@ testing::AssertionResult same_step(const Dragonfly& t, const ForwardingTable& ta
                                    int in_port, RouteHeader& hm, RouteHeader& ht, Rng& rm,
                                    Rng& rt, RouteDecision& out, LookupInfo& info) {
   const RouteHeader before = hm;
-  const RouteDecision dm = route_min(t, sw, hm, rm);
+  const RouteDecision dm = route_min(t, sw, hm, rm, nullptr);
   const RouteDecision dt = table.lookup(in_port, ht, rt, &info);
   out = dt;
   if (dm.port != dt.port || dm.vc != dt.vc || !same_header(hm, ht) || peek(rm) != peek(rt))

@@ -286,7 +286,7 @@ TEST(MinCondTable, TransitAndIntraGroupAreAlwaysMinimal) {
         RouteHeader h = header_to(t, dst), hm = h;
         LookupInfo info;
         const RouteDecision d = ft.lookup(in, h, rng, &info);
-        const RouteDecision m = route_min(t, sw, hm, ref);
+        const RouteDecision m = route_min(t, sw, hm, ref, nullptr);
         EXPECT_EQ(d.port, m.port);
         EXPECT_FALSE(info.drew_n);
         EXPECT_FALSE(h.nonminimal);
@@ -296,7 +296,7 @@ TEST(MinCondTable, TransitAndIntraGroupAreAlwaysMinimal) {
         RouteHeader h = header_to(t, dst), hm = h;
         LookupInfo info;
         const RouteDecision d = ft.lookup(0, h, rng, &info);
-        EXPECT_EQ(d.port, route_min(t, sw, hm, ref).port);
+        EXPECT_EQ(d.port, route_min(t, sw, hm, ref, nullptr).port);
         EXPECT_FALSE(info.drew_n);
       } else {
         // Toward another group with every P at 0: always the host's global port.

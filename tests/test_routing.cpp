@@ -14,6 +14,7 @@
 
 #include "routing_units/minimal.h"
 #include "routing_units/routing.h"
+#include "tests/mechanisms.h"
 #include "routing_units/valiant.h"
 #include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
@@ -371,10 +372,10 @@ TEST_P(RoutingNet, RoutingUnitDispatchesToTheNamedAlgorithm) {
   const Dragonfly& t = topo;
   const RoutingUnit min_unit(RoutingAlgo::Min, t), val_unit(RoutingAlgo::Val, t);
   const RouteFn direct_min = [&t](int sw, int, RouteHeader& h, Rng& rng) {
-    return route_min(t, sw, h, rng);
+    return route_min(t, sw, h, rng, nullptr);
   };
   const RouteFn direct_val = [&t](int sw, int in_port, RouteHeader& h, Rng& rng) {
-    return route_val(t, sw, in_port, h, rng);
+    return route_val(t, sw, in_port, h, rng, nullptr);
   };
   for (int src = 0; src < t.num_nodes(); src += 3)
     for (int dst = 0; dst < t.num_nodes(); dst += 2) {
@@ -383,6 +384,62 @@ TEST_P(RoutingNet, RoutingUnitDispatchesToTheNamedAlgorithm) {
       ASSERT_TRUE(walk(t, unit_fn(min_unit), src, dst, a) == walk(t, direct_min, src, dst, b));
       ASSERT_TRUE(walk(t, unit_fn(val_unit), src, dst, c) == walk(t, direct_val, src, dst, d));
     }
+}
+
+// A stand-in for the co-simulated minimal-hop unit (--rtl min_route): the C++ rule, counted.
+class CountingMinHop final : public MinHopBlock {
+ public:
+  explicit CountingMinHop(const Dragonfly& t) : m_t(t) {}
+  RouteDecision hop(int sw, int target, RouteHeader& h, uint32_t tie_word) const override {
+    ++m_calls;
+    return dragonfly_minimal_hop_word(m_t, sw, target, h, tie_word);
+  }
+  long calls() const { return m_calls; }
+
+ private:
+  const Dragonfly& m_t;
+  mutable long m_calls = 0;
+};
+
+// A routing unit's inputs are the header, its Rng and the RouteContext; the topology is
+// structure only. The co-simulated minimal-hop unit reaches every Dragonfly mechanism
+// through RouteContext::min_hop: given one that answers as the C++ rule, each walks every
+// path as it does without it, with the same draws, and asks it for its minimal hops (the
+// table-driven MIN-TABLE and MIN-COND take none; control frames go through it too).
+TEST_P(RoutingNet, MinHopBlockReachesEveryMechanismThroughTheContext) {
+  const Dragonfly& t = topo;
+  AdaptiveView view;  // nothing observed: every queue empty
+  for (const std::string& name : scfly_test::registered_routings(true, false, {"min-table", "min-cond"})) {
+    SCOPED_TRACE(name);
+    RoutingAlgo algo;
+    ASSERT_TRUE(parse_routing(name, algo));
+    const RoutingUnit unit(algo, t);
+    const CountingMinHop block(t);
+    RouteContext cpp, rtl;
+    cpp.view = rtl.view = &view;
+    rtl.min_hop = &block;
+    const auto through = [&unit](const RouteContext& ctx) -> RouteFn {
+      return [&unit, &ctx](int sw, int in_port, RouteHeader& h, Rng& rng) { return unit.route(sw, in_port, h, rng, ctx); };
+    };
+    for (int src = 0; src < t.num_nodes(); ++src)
+      for (int dst = 0; dst < t.num_nodes(); ++dst) {
+        const uint64_t id = static_cast<uint64_t>(src * t.num_nodes() + dst);
+        Rng a(11, StreamKind::Switch, id), b(11, StreamKind::Switch, id);
+        const Walk wa = walk(t, through(cpp), src, dst, a), wb = walk(t, through(rtl), src, dst, b);
+        ASSERT_TRUE(wa == wb) << "node " << src << " -> " << dst << "\n" << describe(wa) << "\n" << describe(wb);
+        ASSERT_EQ(a.next32(), b.next32()) << "node " << src << " -> " << dst << ": the draws differ";
+      }
+    EXPECT_GT(block.calls(), 0);
+  }
+  const RoutingUnit min_unit(RoutingAlgo::Min, t);
+  const CountingMinHop block(t);
+  Rng a(5, StreamKind::Switch, 0), b(5, StreamKind::Switch, 0);
+  RouteHeader hc, hr;
+  hc.dst_switch = hr.dst_switch = t.num_switches() - 1;
+  const RouteDecision dc = min_unit.route_control(0, hc, a, nullptr), dr = min_unit.route_control(0, hr, b, &block);
+  EXPECT_EQ(dc.port, dr.port);
+  EXPECT_EQ(dc.vc, dr.vc);
+  EXPECT_EQ(block.calls(), 1);
 }
 
 INSTANTIATE_TEST_SUITE_P(

@@ -187,9 +187,7 @@ TEST(RtlMinRoute, BlockConsumesTheRngLikeTheCppUnit) {
     SCOPED_TRACE(shape_name(shape));
     ASSERT_TRUE(rtl_min_route_supports(shape));
     const Dragonfly cpp(shape);
-    Dragonfly rtl(shape);
-    const std::unique_ptr<MinHopBlock> block = make_rtl_min_route(rtl);
-    rtl.set_min_hop_block(block.get());
+    const std::unique_ptr<MinHopBlock> block = make_rtl_min_route(cpp);
     Rng pick(3, StreamKind::Traffic, 1), r_cpp(5, StreamKind::Switch, 2), r_rtl(5, StreamKind::Switch, 2);
     long hops = 0, draws = 0;
     for (int path = 0; path < 4000; ++path) {
@@ -208,8 +206,8 @@ TEST(RtlMinRoute, BlockConsumesTheRngLikeTheCppUnit) {
         for (int step = 0; at != target; ++step) {
           ASSERT_LT(step, 3);
           draws += minimal_hop_draws(cpp, at, target, hc);
-          const RouteDecision dc = dragonfly_minimal_hop(cpp, at, target, hc, r_cpp);
-          const RouteDecision dr = dragonfly_minimal_hop(rtl, at, target, hr, r_rtl);
+          const RouteDecision dc = dragonfly_minimal_hop(cpp, at, target, hc, r_cpp, nullptr);
+          const RouteDecision dr = dragonfly_minimal_hop(cpp, at, target, hr, r_rtl, block.get());
           ASSERT_EQ(dr.port, dc.port) << "path " << path << " at " << at;
           ASSERT_EQ(dr.vc, dc.vc);
           ASSERT_EQ(hr.global_done, hc.global_done);

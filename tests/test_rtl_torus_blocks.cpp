@@ -23,15 +23,12 @@ namespace scfly {
 
 namespace {
 
-::testing::AssertionResult same_order(Torus& t, const QuadrantBlock& blk, int sw, int dst, uint8_t dir_set,
+::testing::AssertionResult same_order(const Torus& t, const QuadrantBlock& blk, int sw, int dst, uint8_t dir_set,
                                       uint8_t minus, const SwitchLoad& load, uint64_t seed) {
   Rng a(seed, StreamKind::Switch, 1), b(seed, StreamKind::Switch, 1);
   int pc[2 * Torus::kMaxDims], pr[2 * Torus::kMaxDims];
-  t.set_quadrant_block(nullptr);
-  const int nc = torus_productive_ports(t, sw, dst, dir_set, minus, a, load, pc);
-  t.set_quadrant_block(&blk);
-  const int nr = torus_productive_ports(t, sw, dst, dir_set, minus, b, load, pr);
-  t.set_quadrant_block(nullptr);
+  const int nc = torus_productive_ports(t, sw, dst, dir_set, minus, a, load, pc, nullptr);
+  const int nr = torus_productive_ports(t, sw, dst, dir_set, minus, b, load, pr, &blk);
   const auto where = [&] {
     return t.describe() + " sw " + std::to_string(sw) + " -> " + std::to_string(dst) + " dir_set " +
            std::to_string(dir_set) + " minus " + std::to_string(minus);

@@ -21,6 +21,7 @@
 #include "routing_units/routing.h"
 #include "routing_units/torus_routing.h"
 #include "tb/traffic.h"
+#include "tests/mechanisms.h"
 #include "topologies/common/rng.h"
 #include "topologies/dragonfly.h"
 #include "topologies/torus.h"
@@ -405,6 +406,75 @@ TEST(TorusRouting, MechanismsRouteOnlyWhereTheyCan) {
   EXPECT_EQ(required_link_vcs(RoutingAlgo::MinAd, true), 2);
 }
 
+// A stand-in for the co-simulated in-quadrant selector (--rtl quadrant): the C++ rule, counted.
+class CountingQuadrant final : public QuadrantBlock {
+ public:
+  int order(const Torus& t, int sw, int dst, uint8_t dir_set, uint8_t minus, Rng& rng, const SwitchLoad& load,
+            int* ports) const override {
+    ++m_calls;
+    return torus_productive_ports(t, sw, dst, dir_set, minus, rng, load, ports, nullptr);
+  }
+  long calls() const { return m_calls; }
+
+ private:
+  mutable long m_calls = 0;
+};
+
+// The co-simulated in-quadrant selector reaches the torus mechanisms through
+// RouteContext::quadrant (the torus holds none): given one that answers as the C++ rule,
+// every first hop is the same, with the same draws, and the adaptive mechanisms (MIN AD,
+// GOAL, GAL, CHAOS) ask it for their order; DOR and VAL never do.
+TEST(TorusRouting, QuadrantBlockReachesTheAdaptiveMechanismsThroughTheContext) {
+  for (const TorusShape& s : {TorusShape{4, 2, 1, false}, TorusShape{3, 3, 1, false}, TorusShape{4, 2, 1, true}}) {
+    const Torus t(s);
+    for (const std::string& name : scfly_test::registered_routings(false, s.mesh)) {
+      SCOPED_TRACE(name_of(s) + " " + name);
+      RoutingAlgo algo;
+      ASSERT_TRUE(parse_routing(name, algo));
+      const RoutingUnit unit(algo, t);
+      std::vector<uint32_t> occ(static_cast<size_t>(t.radix()));
+      AdaptiveView view;
+      view.local.out_phits = occ.data();
+      const CountingQuadrant block;
+      RouteContext cpp, rtl;
+      cpp.view = rtl.view = &view;
+      rtl.quadrant = &block;
+      Rng pick(3, StreamKind::Traffic, 1);
+      for (int src = 0; src < t.num_nodes(); ++src)
+        for (int dst = 0; dst < t.num_nodes(); ++dst) {
+          const int sw = t.switch_of_node(src), in_port = t.host_of_node(src);
+          if (sw == t.switch_of_node(dst)) continue;
+          for (uint32_t& q : occ) q = pick.below(4);  // queues to order by, with ties
+          RouteHeader h;
+          h.dst_switch = t.switch_of_node(dst);
+          h.dst_host = static_cast<int16_t>(t.host_of_node(dst));
+          if (algo == RoutingAlgo::Gal) {  // the NIC's choice: here any usable quadrant
+            int q = static_cast<int>(pick.below(1u << s.n));
+            for (int d = 0; d < s.n; ++d)
+              if (t.coord(sw, d) == t.coord(h.dst_switch, d)) q &= ~(1 << d);
+            set_quadrant(t, sw, h.dst_switch, q, h);
+          }
+          RouteHeader hc = h, hr = h;
+          const uint64_t id = static_cast<uint64_t>(src * t.num_nodes() + dst);
+          Rng a(13, StreamKind::Switch, id), b(13, StreamKind::Switch, id);
+          const RouteCandidates cc = unit.route_candidates(sw, in_port, hc, a, cpp);
+          const RouteCandidates cr = unit.route_candidates(sw, in_port, hr, b, rtl);
+          ASSERT_EQ(cc.n, cr.n) << src << " -> " << dst;
+          for (int i = 0; i < cc.n; ++i) {
+            EXPECT_EQ(cc.c[i].port, cr.c[i].port) << src << " -> " << dst << " candidate " << i;
+            EXPECT_EQ(cc.c[i].vc_lo, cr.c[i].vc_lo);
+            EXPECT_EQ(cc.c[i].vc_hi, cr.c[i].vc_hi);
+          }
+          EXPECT_EQ(hc.dir_set, hr.dir_set);
+          EXPECT_EQ(hc.minus, hr.minus);
+          EXPECT_EQ(hc.nonminimal, hr.nonminimal);
+          ASSERT_EQ(a.next32(), b.next32()) << src << " -> " << dst << ": the draws differ";
+        }
+      EXPECT_EQ(block.calls() > 0, unit.is_adaptive()) << block.calls() << " calls";
+    }
+  }
+}
+
 // CHAOS (torus_routing.h): minimal candidates recomputed from the coordinates (the header's
 // direction state is ignored), ordered by output queue, on the one link VC range; at the
 // destination the ejection port; derouted, every connected link port once in a random order
@@ -429,7 +499,7 @@ TEST(TorusRouting, ChaosIsMinimalByQueueAndDeroutesToEveryLink) {
         h.dst_host = 0;
         h.dir_set = 0xFF;  // stale direction state must not matter
         h.minus = 0x55;
-        RouteCandidates c = route_chaos(t, src, h, rng, load, 3, false);
+        RouteCandidates c = route_chaos(t, src, h, rng, load, 3, false, nullptr);
         if (src == dst) {
           ASSERT_GE(c.n, 1);
           EXPECT_TRUE(t.is_host_port(c.c[0].port));
@@ -461,7 +531,7 @@ TEST(TorusRouting, ChaosIsMinimalByQueueAndDeroutesToEveryLink) {
         EXPECT_EQ(static_cast<size_t>(c.n), want.size());
         EXPECT_FALSE(h.nonminimal);
         // Derouted: every connected link port once.
-        c = route_chaos(t, src, h, rng, load, 1, true);
+        c = route_chaos(t, src, h, rng, load, 1, true, nullptr);
         std::multiset<int> links;
         for (int i = 0; i < c.n; ++i) {
           links.insert(c.c[i].port);

@@ -57,8 +57,6 @@ std::string check_shape(const DragonflyShape& s);
 
 using GlobalLinkEnd = PortEnd;  // the far end of a global link: switch id and its port
 
-class MinHopBlock;  // routing_units/route_types.h
-
 class Dragonfly final : public Topology {
  public:
   explicit Dragonfly(const DragonflyShape& s);  // throws std::invalid_argument on bad shape
@@ -110,16 +108,9 @@ class Dragonfly final : public Topology {
     return &m_pair_links[(static_cast<size_t>(from) * m_s.g + to) * m_links_per_pair];
   }
 
-  // The minimal-hop unit every routing unit uses (dragonfly_minimal_hop), when it is a
-  // co-simulated RTL block (--rtl min_route); null = the C++ function. Set by the network
-  // before the run.
-  void set_min_hop_block(const MinHopBlock* b) { m_min_hop = b; }
-  const MinHopBlock* min_hop_block() const { return m_min_hop; }
-
  private:
   DragonflyShape m_s;
   int m_links_per_pair = 1;
-  const MinHopBlock* m_min_hop = nullptr;
   std::vector<GlobalLinkEnd> m_peer;        // [switch*h + j]
   std::vector<GlobalLinkEnd> m_pair_links;  // [(from*g + to)*links_per_pair + k]
 };

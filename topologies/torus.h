@@ -42,8 +42,6 @@ struct TorusShape {
 // Empty when the shape is buildable, else why not and what is allowed.
 std::string check_shape(const TorusShape& s);
 
-class QuadrantBlock;  // routing_units/torus_routing.h
-
 class Torus final : public Topology {
  public:
   static constexpr int kMaxDims = 6;  // header masks are 8 bits; radix stays small
@@ -95,17 +93,11 @@ class Torus final : public Topology {
   // mesh, per host: divided by p; the GAL paper's normalization, fn. 6).
   double capacity() const;
 
-  // The co-simulated RTL in-quadrant selector (--rtl quadrant) the adaptive routings order
-  // their productive ports with, or null (the C++ unit).
-  void set_quadrant_block(const QuadrantBlock* b) { m_quadrant = b; }
-  const QuadrantBlock* quadrant_block() const { return m_quadrant; }
-
  private:
   TorusShape m_s;
   int m_hp = 1;  // host ports p * w
   int m_switches = 1;
   std::vector<int> m_stride;  // k^d
-  const QuadrantBlock* m_quadrant = nullptr;
 };
 
 }  // namespace scfly

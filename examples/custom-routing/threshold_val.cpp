@@ -33,20 +33,22 @@ class ThresholdVal : public scfly::RoutingPolicy {
     using scfly::RouteCandidates;
     if (m_topo.port_class(in_port) == scfly::PortClass::Host) {
       scfly::RouteHeader minimal = h;
-      const scfly::RouteDecision d = scfly::route_min(m_topo, sw, minimal, rng);
+      const scfly::RouteDecision d = scfly::route_min(m_topo, sw, minimal, rng, ctx.min_hop);
       const bool ejects = sw == h.dst_switch;
       const uint32_t queued = ctx.view ? ctx.view->local.at(d.port) : 0;
       if (ejects || queued <= m_threshold) {
         h = minimal;
         return RouteCandidates::one(d);
       }
-      return RouteCandidates::one(scfly::route_val(m_topo, sw, in_port, h, rng, scfly::Misroute::RrgSw, false));
+      return RouteCandidates::one(
+          scfly::route_val(m_topo, sw, in_port, h, rng, ctx.min_hop, scfly::Misroute::RrgSw, false));
     }
     // In transit: the path the source chose (a Valiant header has an intermediate or is
     // in its segment 1; a minimal one neither).
     if (h.inter_switch >= 0 || h.segment == 1)
-      return RouteCandidates::one(scfly::route_val(m_topo, sw, in_port, h, rng, scfly::Misroute::RrgSw, false));
-    return RouteCandidates::one(scfly::route_min(m_topo, sw, h, rng));
+      return RouteCandidates::one(
+          scfly::route_val(m_topo, sw, in_port, h, rng, ctx.min_hop, scfly::Misroute::RrgSw, false));
+    return RouteCandidates::one(scfly::route_min(m_topo, sw, h, rng, ctx.min_hop));
   }
 
  private:

@@ -125,6 +125,7 @@ class QcnUnit final : public SwitchUnit {
         m_qeq(static_cast<size_t>(m_n), 1), m_pct(static_cast<size_t>(m_n), 100),
         m_period(std::max<uint32_t>(1, q.cpc * packet_phits)),
         m_rng(seed, StreamKind::Qcn, static_cast<uint64_t>(sw)),
+        m_min_hop(ctx.rtl_min_hop),
         m_sent(ctx.counters["qcn_cnms_sent"]), m_local(ctx.counters["qcn_local_updates"]),
         m_received(ctx.counters["qcn_cnms_received"]), m_samples(ctx.counters["qcn_samples"]),
         m_congested(ctx.counters["qcn_congested_samples"]) {}
@@ -257,7 +258,7 @@ class QcnUnit final : public SwitchUnit {
       if (m_q.local_port == QcnLocalPort::Minimal && h.dst_switch != m_sw) {
         // FOGSim's local update: the culprit's minimal port here (`switch/ioqSwitchModule.cc:546-550`).
         RouteHeader hm = h;
-        local_port = route_min(m_topo, m_sw, hm, m_rng).port;
+        local_port = route_min(m_topo, m_sw, hm, m_rng, m_min_hop).port;
       }
       if (m_ports.is_transit(local_port)) m_ports.on_cnm(local_port, fb);
     } else {
@@ -269,7 +270,7 @@ class QcnUnit final : public SwitchUnit {
       // Sec. 3.3.1: the CP also processes its CNM as if received from a neighbour, on the
       // port it forwards the victim through (transit traffic goes minimally).
       if (m_topo.group_of(h.dst_switch) != m_topo.group_of(m_sw) && h.dst_switch != m_sw) {
-        const int out_port = route_min(m_topo, m_sw, h, m_rng).port;
+        const int out_port = route_min(m_topo, m_sw, h, m_rng, m_min_hop).port;
         if (m_ports.is_transit(out_port)) m_ports.on_cnm(out_port, fb);
       }
     }
@@ -299,6 +300,7 @@ class QcnUnit final : public SwitchUnit {
   uint32_t m_tick = 0;          // ... and the cycles since the last one (traced)
   uint64_t m_last_total = 0;    // SwitchState::data_packets_total() at the last cycle
   Rng m_rng;
+  const MinHopBlock* m_min_hop;  // --rtl min_route: the minimal port as the switches route it
   const SwitchState* m_state = nullptr;
   ControlPort* m_port = nullptr;
   ForwardingTable* m_table = nullptr;
@@ -309,8 +311,9 @@ class QcnUnit final : public SwitchUnit {
 
 // MIN-COND's pause trigger (the conditional routing of [7], min_cond.h): the probability of
 // a transit port is 0 while its first output VC (the minimal hop's VC at injection) may start
-// no packet (PFC pause, or too few credits), else 100. Refreshed each time a head is routed,
-// so the decision reads the state of that very cycle (as FOGSim reads credits).
+// no packet (PFC pause, or too few credits), else 100. Written into the forwarding table in
+// the route stage of every cycle that routes a data head, before the first, so the decision
+// reads the state of that very cycle (as FOGSim reads credits).
 class PauseTrigger final : public SwitchUnit {
  public:
   PauseTrigger(int first, int radix, uint32_t packet_phits)
@@ -318,8 +321,8 @@ class PauseTrigger final : public SwitchUnit {
   void attach(const SwitchState& st) override { m_state = &st; }
   void attach(ForwardingTable& table) override { m_table = &table; }
   void end_cycle(const SwitchCycle& c) override { (void)c; }
-  void observe(RouteContext& ctx) const override {
-    (void)ctx;
+  void route_stage(uint64_t now) override {
+    (void)now;
     for (int port = m_first; port < m_radix; ++port) {
       const uint32_t pct = m_state->out_stopped(port, 0, m_phits) ? 0 : 100;
       uint32_t& cur = m_pct[static_cast<size_t>(port - m_first)];
@@ -335,7 +338,7 @@ class PauseTrigger final : public SwitchUnit {
  private:
   int m_first, m_radix;
   uint32_t m_phits;
-  mutable std::vector<uint32_t> m_pct;  // the register as last written (traced)
+  std::vector<uint32_t> m_pct;  // the register as last written (traced)
   const SwitchState* m_state = nullptr;
   ForwardingTable* m_table = nullptr;
 };

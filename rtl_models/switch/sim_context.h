@@ -32,6 +32,8 @@ namespace scfly {
 inline constexpr const char* kReportType = "scfly";
 
 class SelectionBlocks;
+class MinHopBlock;
+class QuadrantBlock;
 class PacketTrace;
 class MessageTable;
 
@@ -46,6 +48,8 @@ struct SimContext {
         net_load(main.net_load),
         sat_flags(main.sat_flags),
         rtl_select(main.rtl_select),
+        rtl_min_hop(main.rtl_min_hop),
+        rtl_quadrant(main.rtl_quadrant),
         rtl_clk(main.rtl_clk),
         packet_trace(main.packet_trace),
         messages(main.messages),
@@ -79,6 +83,10 @@ struct SimContext {
   SatFlagTable* sat_flags = nullptr;
   // Co-simulated UGAL selector (--rtl ugal), shared by all switches; null = C++.
   const SelectionBlocks* rtl_select = nullptr;
+  // Co-simulated routing blocks (--rtl min_route, --rtl quadrant), shared by all switches,
+  // which hand them to their routing unit in its RouteContext; null = C++.
+  const MinHopBlock* rtl_min_hop = nullptr;
+  const QuadrantBlock* rtl_quadrant = nullptr;
   // Clock of the Verilated clocked blocks (--rtl acor): rising a quarter period after the
   // network clock, so they register the inputs the switches drove in that cycle.
   const sc_core::sc_clock* rtl_clk = nullptr;

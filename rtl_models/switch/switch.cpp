@@ -432,6 +432,7 @@ void Switch::receive(uint64_t now) {
 void Switch::route_heads(uint64_t now) {
   const int k = radix();
   bool failed = false;
+  bool staged = false;  // the units' route_stage() has run this cycle
 #ifndef NDEBUG
   check_vc_summaries();
 #endif
@@ -443,11 +444,23 @@ void Switch::route_heads(uint64_t now) {
       if (head_ready > now) continue;
       InVc& iv = m_ivc[p][v];
       assert(!iv.routed && !iv.buf.empty() && iv.ready == head_ready);
+      // (A failure below leaves the VC unrouted and not requesting: the allocator, later in
+      // this cycle, passes it by, and no cycle runs after a failure.)
       head_ready = UINT64_MAX;
-      m_requesting[vix(p, static_cast<int>(v))] = 1;
       const Flit& f = iv.buf.front();
+      if (!f.head()) [[unlikely]] {
+        // Only a fault puts a body phit where a head belongs: a phit repeated after its
+        // tail (--fault dup-phit on a 2-phit packet), or lost. Detected, not assumed away.
+        // (Its packet may have been delivered and its pool slot reused: only its id is named.)
+        m_ctx.fail(std::string(name()) + ": phit-order violation at input port " + std::to_string(p) + " VC " +
+                   std::to_string(v) + ": phit " + std::to_string(f.seq) + (f.tail ? " (tail)" : "") +
+                   " of packet #" + std::to_string(f.pkt) +
+                   " is at the front of the buffer where a head was expected (a phit lost, repeated or interleaved)");
+        failed = true;
+        return;
+      }
       Packet& pkt = m_ctx.pool[f.pkt];
-      assert(f.head() && iv.ready == ready_after_landing(iv));
+      assert(iv.ready == ready_after_landing(iv));
       iv.phits = pkt.phits;
       if (pkt.cls == TrafficClass::Control) {
         // Control frames: intercepted at the switch of the host they are addressed to,
@@ -456,7 +469,7 @@ void Switch::route_heads(uint64_t now) {
           iv.cands = RouteCandidates::one(RouteDecision{static_cast<int16_t>(m_cp), 0});
           m_ctx.pool.arrival_port(f.pkt) = static_cast<int16_t>(p);
         } else {
-          RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng);
+          RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng, m_ctx.rtl_min_hop);
           d.vc = static_cast<uint8_t>(d.vc + m_out_data[static_cast<size_t>(d.port)]);
           if (d.vc >= m_ovc[static_cast<size_t>(d.port)].size()) {
             m_ctx.fail(std::string(name()) + ": control frame needs VC " + std::to_string(d.vc) + " on port " +
@@ -468,6 +481,7 @@ void Switch::route_heads(uint64_t now) {
           iv.cands = RouteCandidates::one(d);
         }
         iv.routed = true;
+        m_requesting[vix(p, static_cast<int>(v))] = 1;
         continue;
       }
       RouteContext ctx;
@@ -483,9 +497,15 @@ void Switch::route_heads(uint64_t now) {
           else rng = &replay.emplace(first);
         }
       }
+      if (!staged) {
+        staged = true;
+        for (const auto& u : m_units) u->route_stage(now);
+      }
       for (const auto& u : m_units) u->observe(ctx);
       ctx.table = m_table.get();
       ctx.deroute = iv.deroute;
+      ctx.min_hop = m_ctx.rtl_min_hop;
+      ctx.quadrant = m_ctx.rtl_quadrant;
       if (m_adaptive) {
         m_view.now = now;
         ctx.view = &m_view;
@@ -508,6 +528,7 @@ void Switch::route_heads(uint64_t now) {
         return;
       }
       iv.routed = true;
+      m_requesting[vix(p, static_cast<int>(v))] = 1;
     }
   });
 }

@@ -4,7 +4,12 @@
 // none of their state; it drives each through this one interface:
 //   in   idle(n)       the n cycles the switch slept since the unit last ran (no events);
 //        end_cycle(c)  this cycle's events (SwitchCycle), after the switch's stages;
-//   out  observe(ctx)  the unit's state a routing unit may read, into its RouteContext;
+//   out  route_stage(now) the route stage is about to route this cycle's first data head:
+//                      a unit whose register the routing unit reads (MIN-COND's pause
+//                      trigger, into the forwarding table) refreshes it from the switch's
+//                      state now, once per cycle (routing changes no state it samples);
+//        observe(ctx)  the unit's state a routing unit may read, into its RouteContext
+//                      (const: it writes the context only);
 //        attach(view)  state the adaptive view points at (e.g. the switch's own PB flags);
 //        attach(table) the switch's forwarding table, whose probability register the unit
 //                      writes (QCN-Switch, MIN-COND's pause trigger);
@@ -98,6 +103,7 @@ class SwitchUnit {
   virtual void idle(uint64_t cycles) { (void)cycles; }
   virtual void end_cycle(const SwitchCycle& c) = 0;
   virtual bool needs_clock() const { return false; }
+  virtual void route_stage(uint64_t now) { (void)now; }
   virtual void observe(RouteContext& ctx) const { (void)ctx; }
   virtual void attach(AdaptiveView& view) { (void)view; }
   virtual void attach(ControlPort& port) { (void)port; }
