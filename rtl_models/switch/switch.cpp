@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "rtl_models/switch/mechanism_units.h"
+#include "rtl_models/switch/switch_allocate.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 
 namespace scfly {
@@ -538,173 +539,11 @@ void Switch::route_heads(uint64_t now) {
 // grant (grant).
 template <bool kCtl>
 void Switch::allocate() {
-  const bool inside = m_out_inside;  // hoisted out of the loops
-  // Only output VCs that could accept the whole packet of `phits`.
-  auto is_free_for = [&](int op, int ov_index, uint32_t phits) SCFLY_ALWAYS_INLINE {
-    if (eject_queued(op, ov_index)) [[unlikely]]
-      return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
-    if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
-    if (!inside) return true;
-    // Output buffer inside the credit loop: the downstream VC must take all of it.
-    const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
-    return !ov.cr.counted() || ov.cr.room(m_last_cycle, phits);
-  };
-  auto want = [&](int ip, int v, RouteDecision& d) SCFLY_ALWAYS_INLINE {
-    if (!m_requesting[vix(ip, v)]) return false;
-    InVc& iv = m_ivc[static_cast<size_t>(ip)][static_cast<size_t>(v)];
-    assert(iv.routed && !iv.connected);
-    const uint32_t phits = iv.phits;
-    auto is_free = [&](int op, int ov_index) SCFLY_ALWAYS_INLINE { return is_free_for(op, ov_index, phits); };
-    const RouteCandidate& c0 = iv.cands.c[0];
-    if (iv.cands.n == 1 && c0.vc_lo == c0.vc_hi) {  // the common case: one (port, VC)
-      if (!is_free(c0.port, c0.vc_lo)) return false;
-      d = RouteDecision{c0.port, c0.vc_lo};
-      return true;
-    }
-    return first_free_candidate(iv.cands, is_free, d) >= 0;
-  };
-  auto age = [&](int ip, int v) SCFLY_ALWAYS_INLINE {
-    return m_ctx.pool[m_ivc[static_cast<size_t>(ip)][static_cast<size_t>(v)].buf.front().pkt].gen_cycle;
-  };
-  auto grant = [&](const Conn& r) SCFLY_ALWAYS_INLINE {
-    OutVc& ov = m_ovc[r.out_port][r.out_vc];
-    InVc& iv = m_ivc[r.in_port][r.in_vc];
-    if (eject_queued(r.out_port, r.out_vc)) [[unlikely]] {
-      // switch.ejection_grant host-idle: one grant per pass, only while the host link is
-      // idle; the packet crosses after those granted before it (traverse_crossbar).
-      if (m_eject_pass[r.out_port] == m_alloc.pass_id() || m_link_vc[r.out_port] >= 0 ||
-          eject_room(r.out_port, r.out_vc) < iv.phits)
-        return false;
-      m_eject_pass[r.out_port] = m_alloc.pass_id();
-      m_eject_owed[r.out_port] += iv.phits;
-      if (!ov.writing) {
-        ov.writing = true;
-        ov.feed_port = r.in_port;
-        ov.feed_vc = r.in_vc;
-        m_out_room[oix(r.out_port, r.out_vc)] = 0;
-      }
-    } else {
-      if (m_out_active[r.out_port] >= m_conn_cap) return false;
-      if (ov.writing) return false;  // another input won this output VC this cycle
-      const bool shared = shared_vc(r.out_port, r.out_vc);
-      // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
-      if (shared && m_port_free[r.out_port] < iv.phits) return false;
-      ov.writing = true;
-      if (inside && ov.cr.counted()) ov.cr.spend(iv.phits);  // spent now
-      if (shared) {
-        m_port_free[r.out_port] -= iv.phits;
-        refresh_room(r.out_port, r.out_vc);
-      } else {
-        m_out_room[oix(r.out_port, r.out_vc)] = 0;
-      }
-      ov.feed_port = r.in_port;
-      ov.feed_vc = r.in_vc;
-    }
-    iv.connected = true;
-    if (m_credit_at_grant && (!kCtl || r.in_port < radix())) {
-      if (!m_pfc) {
-        // switch.credit_return packet: the whole packet's credits go upstream now, all landing
-        // in one cycle; traverse_crossbar sends none for it.
-        for (uint32_t j = 0; j < iv.phits; ++j) m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle);
-        iv.credited = true;
-      } else if (m_is_host[static_cast<size_t>(r.in_port)]) {
-        // PFC with source.when_full skip (SwitchParams::pfc_host_credits): a host input
-        // buffer returns a packet's room at its grant, for the NIC's room check only (PFC
-        // alone gates the link; FOGSim's generator sees a packet's room freed at its grant).
-        m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle, FlowMsg::Credit,
-                                                          static_cast<uint16_t>(iv.phits));
-      }
-    }
-    m_requesting[vix(r.in_port, r.in_vc)] = 0;
-    iv.xbar_out = r.out_port;
-    ++m_in_active[r.in_port];
-    ++m_out_active[r.out_port];
-    if (r.out_vc < m_out_data[r.out_port]) {
-      ++m_pkts_out[r.out_port];
-      ++m_pkts_total;
-      m_last_out[r.out_port] = iv.buf.front().pkt;
-    }
-    m_conns.push_back(r);
-    return true;
-  };
   if (m_alloc_rtl) [[unlikely]] {
-    allocate_rtl<kCtl>(want, is_free_for, age, grant);
+    allocate_rtl_stage<kCtl>();
     return;
   }
-  const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_in_active.data(), want, age, grant);
-  if (m_late_grants) *m_late_grants += late;
-}
-
-// --rtl allocator. The Verilated allocator takes, per input VC, the output VC that `want`
-// asks for and the connections each port holds, and evaluates the request-grant passes;
-// the switch records its grants through `grant` pass by pass, each pass's in the C++ part's
-// order (SeparableAllocator::order_key, with the output pointers as the pass found them:
-// the register's value for the first, then moved by the grants before it), so every later
-// stage sees the same connections in the same order (traverse_crossbar walks m_conns).
-// The state `grant` re-checks is what the RTL's requests and passes already respect: the
-// connections an output port holds (its out_active input), one grant per output VC (its
-// VC winner; a granted VC is taken for the later passes), and room and credits, which only
-// a grant to the same output VC changes. The shared output buffer and host-idle ejection,
-// whose grants change other VCs' room, are refused with the block (config.cpp).
-// A pass that finds a head's requested output VC taken by an earlier one offers the head's
-// next free candidate (`want`), which the RTL's one request per input VC cannot: while some
-// requesting head has a second free candidate, each evaluation runs one pass (iters_i = 1,
-// the pointer registers clocked between passes); otherwise one evaluation runs every pass
-// left (up to the instance's ITERS), which gives the same grants.
-template <bool kCtl, typename Want, typename IsFree, typename Age, typename Grant>
-void Switch::allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant) {
-  AllocatorBlock& blk = *m_alloc_rtl;
-  const int K = m_inputs;
-  uint64_t late = 0;
-  for (int pass = 0; pass < m_alloc_iters;) {
-    blk.begin();
-    const bool more = m_alloc_iters - pass > 1;
-    bool any = false, single = true;  // single: no requesting head has a second free candidate
-    m_in_busy.for_each([&](int ip) SCFLY_ALWAYS_INLINE {
-      if (m_in_active[static_cast<size_t>(ip)] >= m_conn_cap) return;
-      const int nv = static_cast<int>(m_ivc[static_cast<size_t>(ip)].size());
-      for (int v = 0; v < nv; ++v) {
-        RouteDecision d;
-        if (!want(ip, v, d)) continue;
-        any = true;
-        blk.request(ip, v, d.port, d.vc, m_age_prio ? age(ip, v) : 0);
-        if (!more || !single) continue;
-        const InVc& iv = m_ivc[static_cast<size_t>(ip)][static_cast<size_t>(v)];
-        int n = 0;
-        for (int i = 0; i < iv.cands.n && n < 2; ++i)
-          for (int c = iv.cands.c[i].vc_lo; c <= iv.cands.c[i].vc_hi && n < 2; ++c)
-            n += is_free(iv.cands.c[i].port, c, iv.phits) ? 1 : 0;
-        single = n < 2;
-      }
-    });
-    const int passes = single ? std::min(m_alloc_iters - pass, blk.max_passes()) : 1;
-    blk.evaluate(passes, m_in_active.data(), m_out_active.data());  // (none: clears its grants)
-    if (!any) break;
-    const std::vector<RtlGrant>& gs = blk.grants();
-    for (const RtlGrant& g : gs) m_rtl_out_ptr[g.out_port] = static_cast<uint8_t>(blk.out_pointer(g.out_port));
-    for (int k = 0; k < passes; ++k) {
-      m_rtl_pass.clear();
-      for (const RtlGrant& g : gs) {
-        if (g.pass != k) continue;
-        Conn r{g.in_port, g.out_port, g.in_vc, g.out_vc, 0};
-        r.key = m_alloc.order_key<kCtl>(r, m_rtl_out_ptr[g.out_port], age);
-        m_rtl_pass.push_back(r);
-      }
-      std::sort(m_rtl_pass.begin(), m_rtl_pass.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
-      for (const Conn& r : m_rtl_pass) {
-        if (!grant(r)) {
-          m_ctx.fail(std::string(name()) + ": the RTL allocator granted input VC (" + std::to_string(r.in_port) + "," +
-                     std::to_string(r.in_vc) + ") output VC (" + std::to_string(r.out_port) + "," +
-                     std::to_string(r.out_vc) + "), which the switch cannot take");
-          return;
-        }
-        m_rtl_out_ptr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
-      }
-      if (pass + k > 0) late += m_rtl_pass.size();
-    }
-    pass += passes;
-  }
-  if (m_late_grants) *m_late_grants += late;
+  allocate_stage<kCtl, false>();
 }
 
 // Heads routed this cycle at a re-routing input but not granted: routed again next cycle.

@@ -289,8 +289,14 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void route_heads(uint64_t now);
   template <bool kCtl>
   void allocate();
-  // --rtl allocator: the same stage decided by the Verilated allocator (m_alloc_rtl), with
-  // allocate()'s callables.
+  // The stage with the switch's callables (want, age, grant), decided by the C++ part or,
+  // kRtl (--rtl allocator), by the Verilated allocator (m_alloc_rtl, allocate_rtl):
+  // switch_allocate.h. The RTL path, allocate_rtl_stage, is in switch_rtl_alloc.cpp, so
+  // that switch.cpp's code is what it is without the block.
+  template <bool kCtl, bool kRtl>
+  inline SCFLY_ALWAYS_INLINE void allocate_stage();
+  template <bool kCtl>
+  void allocate_rtl_stage();
   template <bool kCtl, typename Want, typename IsFree, typename Age, typename Grant>
   void allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant);
   template <bool kPfc, bool kCtl, bool kTransfer>  // kTransfer: switch.crossbar transfer, S > 1

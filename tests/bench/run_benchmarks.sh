@@ -49,6 +49,7 @@ run "medium MIN UN 0.4 rtl min_route" sc_main/configs/dfly-medium.yaml load=0.4 
 run "medium ACOR-Sw ADV+1 0.4 rtl acor" sc_main/configs/dfly-medium.yaml routing=acor-switch traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[acor]'
 run "medium UGAL-L ADV+1 0.4 rtl ugal" sc_main/configs/dfly-medium.yaml routing=ugal-l traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[ugal]'
 run "medium PB ADV+1 0.4 rtl pb"      sc_main/configs/dfly-medium.yaml routing=pb traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[pb]'
+run "medium MIN UN 0.4 rtl allocator" sc_main/configs/dfly-medium.yaml load=0.4 warmup_cycles=2000 'rtl=[allocator]'
 run "medium PB-ACOR ADV+1 0.4"        sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000
 run "medium PB-ACOR ADV+1 0.4 rtl all" sc_main/configs/dfly-medium.yaml routing=pb-acor traffic=adv+1 load=0.4 warmup_cycles=2000 'rtl=[min_route,acor,ugal,pb]'
 run "qcn-tiny MIN-COND ADV+1 0.4"     sc_main/configs/qcn-tiny.yaml traffic=adv+1 load=0.4

@@ -109,8 +109,9 @@ class SeparableAllocator {
   const std::vector<AllocRequest>& requests() const { return m_reqs; }
 
   // The output stage's order key of request r (step 2 of the rule) when its output port's
-  // pointer is `out_ptr`. The co-simulated RTL allocator (--rtl allocator) grants in one
-  // evaluation; the switch orders its grants with this key to record them as pass() does.
+  // pointer is `out_ptr`, as pass() computes it. The co-simulated RTL allocator (--rtl
+  // allocator) grants in one evaluation; the switch orders its grants with this key to
+  // record them as pass() does (tests/test_rtl_allocator.cpp holds the two equal).
   template <bool kCtl, typename Age>
   SCFLY_ALWAYS_INLINE uint64_t order_key(const AllocRequest& r, int out_ptr, Age&& age) const {
     const int K = m_cfg.inputs;
@@ -180,9 +181,22 @@ class SeparableAllocator {
       }
     });
     if (m_reqs.empty()) return -1;
-    for (AllocRequest& r : m_reqs) r.key = order_key<kCtl>(r, m_out_rr[r.out_port], age);
-    std::sort(m_reqs.begin(), m_reqs.end(), [](const AllocRequest& x, const AllocRequest& y) { return x.key < y.key; });
     const int K = m_cfg.inputs;
+    const uint64_t inj_mask = m_cfg.transit_priority ? 1u : 0u;
+    for (AllocRequest& r : m_reqs) {  // order_key(), with the configuration's fields hoisted
+      const int prio = (r.in_port - m_out_rr[r.out_port] + K) % K;
+      uint64_t data = 1;
+      if constexpr (kCtl) data = r.in_vc < m_cfg.data_vcs[r.in_port];
+      const uint64_t inj = m_cfg.injection[r.in_port] & inj_mask;
+      uint64_t a = 0;
+      if (m_cfg.age_priority) {
+        const uint64_t t = age(static_cast<int>(r.in_port), static_cast<int>(r.in_vc));
+        a = t < (1ULL << 30) ? t : (1ULL << 30) - 1;
+      }
+      r.key = (static_cast<uint64_t>(r.out_port) << 48) | (data << 47) | (inj << 46) | (a << 16) |
+              (static_cast<uint64_t>(prio) << 8) | r.in_vc;
+    }
+    std::sort(m_reqs.begin(), m_reqs.end(), [](const AllocRequest& x, const AllocRequest& y) { return x.key < y.key; });
     int granted = 0;
     for (const AllocRequest& r : m_reqs) {
       if (!grant(r)) continue;
