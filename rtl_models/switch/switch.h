@@ -287,6 +287,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   template <bool kPfc>
   void receive(uint64_t now);
   void route_heads(uint64_t now);
+  // Routes the head at the front of input VC (port, vc), due now; false (and the run
+  // stopped) on a failure. `staged`: the units' route_stage() has run this cycle.
+  [[gnu::noinline]] bool route_head(int port, int vc, uint64_t now, bool& staged);
   template <bool kCtl>
   void allocate();
   // The stage with the switch's callables (want, age, grant), decided by the C++ part or,
@@ -308,6 +311,9 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // sim.check_vc_order: false (and the run stopped) if packet `id` leaving on (op, v) breaks the VC order.
   bool vc_order_ok(PacketId id, int op, int v);
   void mark_blocked();
+  // Stops the run: the phit `f` at the front of input VC (port, vc) is not a head (a fault,
+  // route_heads). Out of line and cold: the route stage's loop stays as tight without it.
+  [[gnu::cold, gnu::noinline]] void phit_order_error(int port, int vc, const Flit& f);
   void multiqueue_stage(uint64_t now);  // CHAOS: entries into the multiqueue and deroutes
   // The cycle the head at the front of `iv` becomes routable: its landing here + pipeline.
   uint64_t ready_after_landing(const InVc& iv) const {
