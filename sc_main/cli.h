@@ -4,8 +4,13 @@
 // and is the whole of scfly with the plug-ins in (examples/custom-routing/).
 #pragma once
 
+#include "tb/ranks.h"
+
 namespace scfly {
 
-int cli_main(int argc, char* argv[]);
+// `ranks`: the processes one simulation runs over (`mpirun -np R scfly run`, tb/ranks.h),
+// null for one process. Only `run` takes more than one rank; rank 0 prints and writes the
+// outputs, the others print nothing.
+int cli_main(int argc, char* argv[], Ranks* ranks = nullptr);
 
 }  // namespace scfly

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -112,6 +113,7 @@ struct RunArgs {
   std::string config, json, vcd, trace_list, packet_trace, trace_from, trace_to, shuffle, fault;
   std::vector<std::string> overrides;
   bool quiet = false;
+  scfly::Ranks* ranks = nullptr;  // MPI ranks (tb/ranks.h); null: one process
 };
 
 int cmd_run(const RunArgs& a) {
@@ -126,6 +128,8 @@ int cmd_run(const RunArgs& a) {
   TraceRequest trace;
   trace.path = a.vcd;
   trace.packet_trace = a.packet_trace;
+  trace.ranks = a.ranks;
+  const bool speaker = !a.ranks || a.ranks->rank() == 0;  // writes the outputs
   DeadlockValidation deadlock;
   try {
     // The options first: they are cheap to check and refer to nothing the config decides.
@@ -235,7 +239,7 @@ int cmd_run(const RunArgs& a) {
   // The packet trace's write failure is an output's, not the simulation's (exit code).
   const bool trace_failed = r.error.rfind("--packet-trace: ", 0) == 0;
   if (!quiet) std::cout << human_summary(cfg, r) << "  " << deadlock.summary() << "\n";
-  if (!json_path.empty()) {
+  if (!json_path.empty() && speaker) {
     nlohmann::json j = result_json(cfg, r, warnings);
     j["deadlock_check"] = deadlock.to_json();
     written = write_or_report("--json", json_path, j.dump(2) + "\n") && written;
@@ -673,7 +677,18 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
 
 }  // namespace
 
-int scfly::cli_main(int argc, char* argv[]) {
+int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks) {
+  if (ranks && ranks->size() > 1) {
+    // One simulation over several processes: rank 0 speaks for all of them.
+    if (ranks->rank() != 0) {
+      if (!std::freopen("/dev/null", "w", stdout) || !std::freopen("/dev/null", "w", stderr)) return kExitWriteFailed;
+    }
+    if (argc < 2 || std::string(argv[1]) != "run") {
+      std::cerr << "scfly: error: started on " << ranks->size() << " MPI ranks; only 'scfly run' runs over ranks "
+                << "(the others run as one process: start them without mpirun, or with -np 1)\n";
+      return kExitUsage;
+    }
+  }
   CLI::App app{"scfly: cycle-accurate SystemC/TLM-2.0 Dragonfly and torus network simulator"};
   app.require_subcommand(1);
   RunArgs ra;
@@ -918,6 +933,7 @@ int scfly::cli_main(int argc, char* argv[]) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   if (run->parsed()) {
     if (!rtl_list.empty()) ra.overrides.push_back("rtl=[" + rtl_list + "]");
+    ra.ranks = ranks;
     return cmd_run(ra);
   }
   if (keys->parsed()) {

@@ -33,16 +33,18 @@ RunOutcome run(Network& net, const SimConfig& cfg) {
   const auto t0 = std::chrono::steady_clock::now();
   const uint64_t end = cfg.warmup_cycles + cfg.measure_cycles;
   Progress progress("run");
-  if (!progress.on()) {
+  if (!progress.on() && net.ranks() == 1) {
     advance(net, end);
   } else {
     // With progress lines (sc_main/progress.h) the run advances in chunks of about half a
     // second (at most half the interval; at least 1000 cycles), so the host can print between
-    // them; the model sees the same cycles either way.
+    // them; the model sees the same cycles either way. With ranks too, whether rank 0 prints
+    // or not: every rank takes this branch, and rank 0's chunks.
     const double target = std::min(0.5, progress.seconds_between_lines() / 2);
     uint64_t done = 0, chunk = 1000;
     while (done < end && !net.failed()) {
-      const uint64_t n = std::min(chunk, end - done);
+      // With ranks, rank 0's chunk: every rank must end its calls at the same cycles.
+      const uint64_t n = net.rank0_value(std::min(chunk, end - done));
       const auto c0 = std::chrono::steady_clock::now();
       advance(net, n);
       done += n;
@@ -66,14 +68,17 @@ RunOutcome run(Network& net, const SimConfig& cfg) {
   if (!net.failed() && cfg.drain) {
     net.stop_generation(end);
     const uint64_t limit = end + cfg.drain_timeout_cycles;
-    while (!net.failed() && net.packets_pending() > 0 && net.cycle() < limit) {
+    // (packets_pending is collective with ranks: called once per step on every rank.)
+    uint64_t pending = net.packets_pending();
+    while (!net.failed() && pending > 0 && net.cycle() < limit) {
       advance(net, std::min<uint64_t>(1000, limit - net.cycle()));
+      pending = net.packets_pending();
       progress.update([&] {
-        return "draining, " + std::to_string(net.packets_pending()) + " packets left at cycle " +
-               std::to_string(net.cycle()) + " (timeout at " + std::to_string(limit) + ")";
+        return "draining, " + std::to_string(pending) + " packets left at cycle " + std::to_string(net.cycle()) +
+               " (timeout at " + std::to_string(limit) + ")";
       });
     }
-    drained = net.packets_pending() == 0;
+    drained = pending == 0;
   }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return net.outcome(wall, drained);

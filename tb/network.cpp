@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cassert>
 #include <chrono>
+#include <cstring>
+#include <type_traits>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -207,21 +209,58 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
     m_block = shortest == UINT64_MAX ? (1ULL << 20) : std::max<uint64_t>(shortest, 1);
   }
-  // The groups in the order the block scheduler runs them, and the shards (threads) they
-  // are split into: contiguous runs of that order.
-  std::vector<int> groups(static_cast<size_t>(S));
-  for (int k = 0; k < S; ++k) groups[static_cast<size_t>(k)] = k;
+  // Ranks: each owns a contiguous range of switches, cut at whole Dragonfly groups or torus
+  // slabs (the widest unit that leaves every rank at least one), so that the fewest and
+  // slowest links cross ranks (a Dragonfly's global links only, when the groups divide).
+  m_rank_of.assign(static_cast<size_t>(S), 0);
+  if (trace.ranks && trace.ranks->size() > 1) {
+    m_ranks = trace.ranks;
+    m_rank = m_ranks->rank();
+    m_nranks = m_ranks->size();
+    if (!m_blocks)
+      throw std::invalid_argument("a simulation over " + std::to_string(m_nranks) +
+                                  " ranks runs on the block scheduler, and this one needs the SystemC kernel (" +
+                                  m_kernel_why + "); run it as one process (without mpirun, or with -np 1)");
+    if (m_nranks > S)
+      throw std::invalid_argument(std::to_string(m_nranks) + " ranks for " + topo.describe() + ", which has " +
+                                  std::to_string(S) + " switches; at most one rank per switch");
+    std::vector<int> units;  // switches per unit, widest first
+    if (m_dfly) units.push_back(m_dfly->a());
+    if (const auto* tor = dynamic_cast<const Torus*>(m_topo.get()))
+      for (int d = tor->n() - 1, u = S / tor->k(); d > 0; --d, u /= tor->k()) units.push_back(u);
+    units.push_back(1);
+    int unit = 1;
+    for (int u : units)
+      if (S % u == 0 && S / u >= m_nranks) {
+        unit = u;
+        break;
+      }
+    const int64_t U = S / unit;
+    for (int r = 0; r < m_nranks; ++r)
+      for (int64_t x = U * r / m_nranks; x < U * (r + 1) / m_nranks; ++x)
+        for (int i = 0; i < unit; ++i) m_rank_of[static_cast<size_t>(x * unit + i)] = r;
+  }
+  // The groups in the order the block scheduler runs them (this rank's), and the shards
+  // (threads) they are split into: contiguous runs of that order.
+  std::vector<int> groups;
+  for (int k = 0; k < S; ++k)
+    if (m_rank_of[static_cast<size_t>(k)] == m_rank) groups.push_back(k);
   if (m_blocks && trace.shuffle_construction != 0) {  // the groups' order must not change a result either
     std::mt19937_64 g(trace.shuffle_construction + 1);
     std::shuffle(groups.begin(), groups.end(), g);
   }
-  m_threads = m_blocks ? resolve_threads(cfg.threads, S, std::min<uint64_t>(m_block, cfg.watchdog_cycles)) : 1;
+  const int owned = static_cast<int>(groups.size());
+  m_threads = m_blocks ? resolve_threads(cfg.threads, owned, std::min<uint64_t>(m_block, cfg.watchdog_cycles)) : 1;
+  if (m_nranks > 1 && cfg.threads <= 0)  // the ranks on this machine share its cores
+    m_threads = std::max(1, std::min(m_threads, available_cores() / std::max(1, m_ranks->local_size())));
   // More shards than threads, taken by the threads as they come free: a thread whose
   // shards ran fast takes another, so no thread waits long for the slowest at the barrier.
-  m_shards = m_threads == 1 ? 1 : std::min(S, kShardsPerThread * m_threads);
-  std::vector<int> shard_of(static_cast<size_t>(S), 0);
+  m_shards = m_threads == 1 ? 1 : std::min(owned, kShardsPerThread * m_threads);
+  // Another rank's switches are built here too (their blocks never run): shard -1.
+  std::vector<int>& shard_of = m_shard_of;
+  shard_of.assign(static_cast<size_t>(S), -1);
   for (int t = 0; t <= m_shards; ++t)
-    m_shard_first.push_back(static_cast<size_t>(static_cast<int64_t>(S) * t / m_shards));
+    m_shard_first.push_back(static_cast<size_t>(static_cast<int64_t>(owned) * t / m_shards));
   for (int t = 0; t < m_shards; ++t)
     for (size_t i = m_shard_first[static_cast<size_t>(t)]; i < m_shard_first[static_cast<size_t>(t) + 1]; ++i)
       shard_of[static_cast<size_t>(groups[i])] = t;
@@ -231,7 +270,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                                                        cfg.warmup_cycles, cfg.warmup_cycles + cfg.measure_cycles,
                                                        class_names(*m_topo)));
   }
-  if (m_shards > 1) m_ctx.defer_report = true;
+  if (m_shards > 1 || m_nranks > 1) m_ctx.defer_report = true;
   NicParams np;
   np.scheduled = m_blocks;
   for (size_t i = 0; i < cfg.phases.size(); ++i) {
@@ -301,7 +340,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     const bool measure = k < S ? sw_seen < kSample : nic_seen < kSample;
     const uint64_t before = measure ? heap_in_use() : 0;
     // A block's shard: its switch's (a NIC's switch is the one its host hangs from).
-    const int t = shard_of[static_cast<size_t>(k < S ? k : topo.switch_of_node(k - S))];
+    const int t = std::max(0, shard_of[static_cast<size_t>(k < S ? k : topo.switch_of_node(k - S))]);
     if (k < S)
       m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
                                                                     m_routing, shard_ctx(t), cfg.seed, m_clk);
@@ -391,11 +430,35 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         if (!topo.connected(s, port)) continue;
         const PortEnd far = topo.neighbor(s, port);
         const int from = shard_of[static_cast<size_t>(s)], to = shard_of[static_cast<size_t>(far.sw)];
-        if (from == to) continue;
+        if (from == to || from < 0 || to < 0) continue;  // another rank's end: below
         m_switches[static_cast<size_t>(far.sw)]->in(far.port).set_outbox(&m_outbox[static_cast<size_t>(from * m_shards + to)]);
         m_switches[static_cast<size_t>(s)]->out(port).set_outbox(&m_outbox[static_cast<size_t>(to * m_shards + from)]);
       }
     m_workers = std::make_unique<WorkerPool>(m_threads);
+  }
+  // Ranks: a channel from this rank's switch into another rank's sends its phits through
+  // the sending shard's box for that rank; a channel from another rank's switch into this
+  // rank's returns its credits the same way (exchange_ranks). The far end's blocks here
+  // never run; what they would receive goes to the rank that runs them.
+  if (m_nranks > 1) {
+    m_rank_box.resize(static_cast<size_t>(m_shards * m_nranks));
+    const int R = topo.radix();
+    for (int s = 0; s < S; ++s)
+      for (int port = topo.host_ports(); port < R; ++port) {
+        if (!topo.connected(s, port)) continue;
+        const PortEnd far = topo.neighbor(s, port);
+        const int rs = m_rank_of[static_cast<size_t>(s)], rf = m_rank_of[static_cast<size_t>(far.sw)];
+        if (rs == rf) continue;
+        if (rs == m_rank) {
+          LinkRx& rx = m_switches[static_cast<size_t>(far.sw)]->in(far.port);
+          rx.set_outbox(&m_rank_box[static_cast<size_t>(shard_of[static_cast<size_t>(s)] * m_nranks + rf)]);
+          m_cross_id[&rx] = static_cast<uint32_t>(far.sw * R + far.port);
+        } else if (rf == m_rank) {
+          LinkTx& tx = m_switches[static_cast<size_t>(s)]->out(port);
+          tx.set_outbox(&m_rank_box[static_cast<size_t>(shard_of[static_cast<size_t>(far.sw)] * m_nranks + rs)]);
+          m_cross_id[&tx] = static_cast<uint32_t>(s * R + port);
+        }
+      }
   }
 
   if (!trace.packet_trace.empty()) {
@@ -513,14 +576,17 @@ void Network::watchdog() {
 }
 
 bool Network::watchdog_check() {
-  const uint64_t moves = phit_moves();
-  if (m_watch_last != UINT64_MAX && moves == m_watch_last && (in_network() > 0 || control_in_flight() > 0)) {
+  // With ranks: the whole network's counts (every rank checks at the same cycles).
+  const std::vector<uint64_t> v = rank_sum({phit_moves(), in_network(), control_in_flight()});
+  const uint64_t moves = v[0], packets = v[1], frames = v[2];
+  if (m_watch_last != UINT64_MAX && moves == m_watch_last && (packets > 0 || frames > 0)) {
     std::ostringstream os;
     os << "watchdog: no phit moved for " << m_cfg.watchdog_cycles << " cycles (cycle " << cycle()
-       << ") while " << in_network() << " packets and " << control_in_flight()
-       << " control frames are in the network. Buffers:\n"
+       << ") while " << packets << " packets and " << frames
+       << " control frames are in the network. Buffers" << (m_nranks > 1 ? " of rank " + std::to_string(m_rank) : "")
+       << ":\n"
        << dump_buffers(60);
-    if (m_shards > 1) m_ctx.report_error(os.str());
+    if (m_shards > 1 || m_nranks > 1) m_ctx.report_error(os.str());
     else m_ctx.fail(os.str());
     return false;
   }
@@ -571,19 +637,25 @@ void Network::run_blocks() {
     const uint64_t bin = m_cfg.timeseries.bin_cycles;
     e = std::min(e, (c / bin + 1) * bin);
   }
-  if (m_shards == 1) {
+  if (m_shards == 1 && m_nranks == 1) {
     const size_t groups = m_group_sw.size();
     for (size_t g = 0; g < groups; ++g) {
       run_group(g, c, e, m_ctx);
       if (!m_ctx.error.empty()) return;  // fail() has stopped the kernel
     }
   } else {
-    m_win_from = c;
-    m_win_to = e;
-    m_next_shard.store(0, std::memory_order_relaxed);  // published by run()
-    m_workers->run(&Network::run_shards, this);
-    m_next_shard.store(0, std::memory_order_relaxed);
-    m_workers->run(&Network::flush_shards, this);
+    if (m_shards == 1) {
+      const size_t groups = m_group_sw.size();
+      for (size_t g = 0; g < groups && m_ctx.error.empty(); ++g) run_group(g, c, e, m_ctx);
+    } else {
+      m_win_from = c;
+      m_win_to = e;
+      m_next_shard.store(0, std::memory_order_relaxed);  // published by run()
+      m_workers->run(&Network::run_shards, this);
+      m_next_shard.store(0, std::memory_order_relaxed);
+      m_workers->run(&Network::flush_shards, this);
+    }
+    if (m_nranks > 1 && !exchange_ranks()) return;
     for (int t = 0; t < m_shards; ++t) {
       const std::string& err = shard_ctx(t).error;
       if (err.empty()) continue;
@@ -638,7 +710,9 @@ void Network::run_group(size_t g, uint64_t from, uint64_t to, SimContext& ctx) {
 std::string Network::scheduler_note() const {
   if (m_blocks)
     return "blocks of " + std::to_string(m_block) + (m_block == 1 ? " cycle" : " cycles") +
-           (m_threads > 1 ? " on " + std::to_string(m_threads) + " threads" : "");
+           (m_threads > 1 ? " on " + std::to_string(m_threads) + " threads" : "") +
+           (m_nranks > 1 ? std::string(m_threads > 1 ? " in each of " : " on ") + std::to_string(m_nranks) + " ranks"
+                         : "");
   return "kernel (" + m_kernel_why + ")";
 }
 
@@ -674,7 +748,160 @@ void Network::stop_generation(uint64_t end) {
   for (auto& n : m_nics) n->stop_generation(end);
 }
 
-uint64_t Network::packets_pending() const { return in_network() + queued(); }
+uint64_t Network::packets_pending() {
+  const std::vector<uint64_t> v = rank_sum({in_network(), queued()});
+  return v[0] + v[1];
+}
+
+uint64_t Network::rank0_value(uint64_t v) {
+  if (m_nranks == 1) return v;
+  std::vector<uint8_t> b(sizeof v);
+  std::memcpy(b.data(), &v, sizeof v);
+  m_ranks->broadcast(b, 0);
+  std::memcpy(&v, b.data(), sizeof v);
+  return v;
+}
+
+std::vector<uint64_t> Network::rank_sum(std::vector<uint64_t> v) const {
+  if (m_nranks > 1) m_ranks->sum(v);
+  return v;
+}
+
+namespace {
+// Bytes of the messages between ranks: trivially copyable values, as this process lays
+// them out (every rank runs the same executable).
+void append(std::vector<uint8_t>& b, const void* p, size_t n) {
+  const size_t at = b.size();
+  b.resize(at + n);
+  std::memcpy(b.data() + at, p, n);
+}
+template <typename T>
+void put(std::vector<uint8_t>& b, const T& x) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  append(b, &x, sizeof(T));
+}
+template <typename T>
+T take(const std::vector<uint8_t>& b, size_t& i) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  if (i + sizeof(T) > b.size()) throw std::length_error("ranks: a message ends early");
+  T x;
+  std::memcpy(&x, b.data() + i, sizeof(T));
+  i += sizeof(T);
+  return x;
+}
+// One message over a channel between ranks. `ch`: the channel (its receiving end's
+// switch x radix + port for a phit, its sending end's for a flow-control message), with
+// kCredit set for the latter. A head phit is followed by its packet (PacketRec).
+constexpr uint32_t kCredit = 1u << 31;
+struct MsgRec {
+  uint32_t ch;
+  uint32_t pkt;       // phit: the sender's packet id; flow control: count
+  uint64_t arrival;
+  uint16_t seq;       // phit: its index in the packet
+  uint8_t vc;
+  uint8_t tail_kind;  // phit: tail flag; flow control: FlowMsg
+};
+static_assert(sizeof(MsgRec) == 24);
+struct PacketRec {
+  Packet pkt;
+  uint32_t payload;
+  int16_t arrival_port;
+};
+}  // namespace
+
+bool Network::exchange_ranks() {
+  const int R = m_nranks;
+  const int radix = m_topo->radix();
+  const std::string* err = nullptr;  // this rank's first error: its lowest shard's
+  for (int t = 0; t < m_shards && !err; ++t)
+    if (!shard_ctx(t).error.empty()) err = &shard_ctx(t).error;
+  std::vector<std::vector<uint8_t>> send(static_cast<size_t>(R)), recv(static_cast<size_t>(R));
+  for (int r = 0; r < R; ++r) {
+    if (r == m_rank) continue;
+    std::vector<uint8_t>& b = send[static_cast<size_t>(r)];
+    size_t bytes = 1;
+    for (int t = 0; t < m_shards; ++t) {
+      const Outbox& box = m_rank_box[static_cast<size_t>(t * R + r)];
+      bytes += (box.fw.size() + box.bw.size()) * sizeof(MsgRec);
+    }
+    b.reserve(bytes + bytes / 4);
+    put<uint8_t>(b, err ? 1 : 0);
+    for (int t = 0; t < m_shards; ++t) {
+      Outbox& box = m_rank_box[static_cast<size_t>(t * R + r)];
+      PacketPool& pool = shard_ctx(t).pool;
+      for (const Outbox::Fw& f : box.fw) {
+        const Flit& fl = f.m.flit;
+        put(b, MsgRec{m_cross_id.at(f.rx), fl.pkt, f.m.arrival, fl.seq, fl.vc, fl.tail});
+        if (fl.head()) {  // the packet goes with its head; the tail frees this rank's copy
+          put(b, PacketRec{pool[fl.pkt], pool.payload(fl.pkt), pool.arrival_port(fl.pkt)});
+          ++m_exported_open;
+        }
+        if (fl.tail) {
+          pool.release(fl.pkt);
+          --m_exported_open;
+        }
+      }
+      for (const Outbox::Bw& k : box.bw)
+        put(b, MsgRec{m_cross_id.at(k.tx) | kCredit, k.m.count, k.m.arrival, 0, k.m.vc,
+                      static_cast<uint8_t>(k.m.kind)});
+      box.fw.clear();
+      box.bw.clear();
+    }
+  }
+  m_ranks->exchange(send, recv);
+  int failed = -1;  // the lowest rank that failed in this window
+  for (int r = 0; r < R && failed < 0; ++r)
+    if (r == m_rank ? err != nullptr : recv[static_cast<size_t>(r)].at(0) != 0) failed = r;
+  if (failed >= 0) {
+    std::vector<uint8_t> msg;
+    if (failed == m_rank) msg.assign(err->begin(), err->end());
+    m_ranks->broadcast(msg, failed);
+    const std::string first(msg.begin(), msg.end());
+    for (int t = 0; t < m_shards; ++t)
+      if (shard_ctx(t).error.empty()) shard_ctx(t).error = first;  // every block halts
+    m_ctx.report_error(first);
+    return false;
+  }
+  const sc_core::sc_time none = sc_core::SC_ZERO_TIME;  // blocks read the arrival cycle
+  for (int r = 0; r < R; ++r) {
+    const std::vector<uint8_t>& b = recv[static_cast<size_t>(r)];
+    for (size_t i = 1; i < b.size();) {
+      const auto rec = take<MsgRec>(b, i);
+      const int ch = static_cast<int>(rec.ch & ~kCredit);
+      const int sw = ch / radix, port = ch % radix;
+      LinkMsg m;
+      m.arrival = rec.arrival;
+      if (rec.ch & kCredit) {
+        m.vc = rec.vc;
+        m.kind = static_cast<FlowMsg>(rec.tail_kind);
+        m.count = static_cast<uint16_t>(rec.pkt);
+        m_switches[static_cast<size_t>(sw)]->out(port).file(m, none);
+        continue;
+      }
+      m.flit = Flit{0, rec.seq, rec.vc, rec.tail_kind};
+      const uint64_t key = static_cast<uint64_t>(ch) << 8 | rec.vc;
+      PacketId id;
+      if (m.flit.head()) {
+        PacketPool& pool = shard_ctx(m_shard_of[static_cast<size_t>(sw)]).pool;
+        const auto p = take<PacketRec>(b, i);
+        id = pool.alloc();
+        pool[id] = p.pkt;
+        pool.payload(id) = p.payload;
+        pool.arrival_port(id) = p.arrival_port;
+        if (!rec.tail_kind) m_remote_pkt[key] = id;
+      } else {
+        const auto it = m_remote_pkt.find(key);
+        if (it == m_remote_pkt.end())
+          throw std::logic_error("ranks: a body phit without its head on channel " + std::to_string(ch));
+        id = it->second;
+        if (rec.tail_kind) m_remote_pkt.erase(it);
+      }
+      m.flit.pkt = id;
+      m_switches[static_cast<size_t>(sw)]->in(port).file(m, none);
+    }
+  }
+  return true;
+}
 
 Network::~Network() {
   // The members' own order, except that the blocks go newest first: SystemC's port and
@@ -695,9 +922,12 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   out.sim_wall_s = sim_wall_s;
   out.error = m_ctx.error;
   if (m_packet_trace && !m_packet_trace->close() && out.error.empty()) out.error = m_packet_trace->error();
+  // What is checked at the end, on each rank's own part: nothing reached a mesh edge's
+  // terminator, and the credit balance.
+  std::string late;
   for (const auto& t : m_terminators)
-    if (out.error.empty() && t->touched())
-      out.error = std::string("a phit or credit reached the unconnected port ") + t->name();
+    if (late.empty() && t->touched()) late = std::string("a phit or credit reached the unconnected port ") + t->name();
+  if (late.empty()) late = credit_balance();
   out.cycles = cycle();
   if (m_fault) {
     out.fault = m_fault->spec();
@@ -709,41 +939,113 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s
                          : 0;
-  const NetStats stats = all_stats();
-  out.metrics = stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
-  out.timeseries = stats.timeseries(out.cycles);
-  out.timeseries.per_switch = m_series_data;
-  if (m_cfg.phases_given && out.timeseries.bin_cycles) {
-    std::vector<uint64_t> starts;
-    for (const auto& p : m_cfg.phases) starts.push_back(p.start);
-    out.timeseries.reactions = reaction_times(out.timeseries, starts, end);
-  }
+  NetStats stats = all_stats();
   // A last partial bin is sampled at the end of the run.
+  std::map<std::string, std::vector<std::vector<double>>> series = m_series_data;
+  const size_t bins = m_cfg.timeseries.bin_cycles ? stats.timeseries(out.cycles).t_start.size() : 0;
   for (const auto& s : m_series) {
-    auto& rows = out.timeseries.per_switch[s.name];
-    while (rows.size() < out.timeseries.t_start.size()) {
+    auto& rows = series[s.name];
+    while (rows.size() < bins) {
       std::vector<double> row(static_cast<size_t>(m_topo->num_switches()));
       for (int i = 0; i < m_topo->num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
       rows.push_back(std::move(row));
     }
   }
-  out.metrics.packets_queued = queued();
-  out.metrics.cycles = out.cycles;
   // Every shard's counters and sums, added up in shard order (integers: the same for any split).
   SimContext::ControlStats cs;
   uint64_t residence[kMaxPortClasses] = {};
-  int64_t live = 0;
-  out.metrics.counters.clear();
+  int64_t live = -m_exported_open;  // a packet sent to another rank but not all of it is alive in both
+  std::map<std::string, uint64_t> counters;
   for (int t = 0; t < m_shards; ++t) {
     const SimContext& x = shard_ctx(t);
     cs.originated += x.control.originated;
     cs.intercepted += x.control.intercepted;
     cs.latency_sum += x.control.latency_sum;
     cs.latency_max = std::max(cs.latency_max, x.control.latency_max);
-    for (const auto& [name, v] : x.counters) out.metrics.counters[name] += v;
+    for (const auto& [name, v] : x.counters) counters[name] += v;
     for (int c = 0; c < kMaxPortClasses; ++c) residence[c] += x.residence[c];
     live += x.pool.live();
   }
+  uint64_t queued_now = queued();
+  uint64_t held = 0;  // GAL: packets built by a NIC's injection unit, not yet on the link
+  for (const auto& n : m_nics) held += n->held_packets();
+  if (m_nranks > 1) {
+    // Ranks: rank 0 adds up every rank's part (in rank order) and takes the first error and
+    // the first failed end check in rank order; each rank's per-switch series give the
+    // columns of the switches it ran.
+    std::vector<uint8_t> b;
+    const std::vector<uint64_t> st = stats.pack();
+    put<uint64_t>(b, st.size());
+    for (uint64_t x : st) put(b, x);
+    put(b, cs);
+    for (uint64_t x : residence) put(b, x);
+    put(b, live);
+    put(b, queued_now);
+    put(b, held);
+    put<uint64_t>(b, counters.size());
+    for (const auto& [name, v] : counters) {
+      put<uint64_t>(b, name.size());
+      b.insert(b.end(), name.begin(), name.end());
+      put(b, v);
+    }
+    for (const std::string* text : {&out.error, &late}) {
+      put<uint64_t>(b, text->size());
+      b.insert(b.end(), text->begin(), text->end());
+    }
+    for (const auto& [name, rows] : series)
+      for (const auto& row : rows)
+        for (size_t i = 0; i < row.size(); ++i)
+          if (m_rank_of[i] == m_rank) put(b, row[i]);
+    const std::vector<std::vector<uint8_t>> all = m_ranks->gather(b);
+    if (m_rank == 0) {
+      // Rank 0's own part is already in the sums above: merge the others'.
+      for (size_t r = 1; r < all.size(); ++r) {
+        const std::vector<uint8_t>& v = all[r];
+        size_t i = 0;
+        std::vector<uint64_t> theirs(static_cast<size_t>(take<uint64_t>(v, i)));
+        for (uint64_t& x : theirs) x = take<uint64_t>(v, i);
+        stats.merge_packed(theirs);
+        const auto c = take<SimContext::ControlStats>(v, i);
+        cs.originated += c.originated;
+        cs.intercepted += c.intercepted;
+        cs.latency_sum += c.latency_sum;
+        cs.latency_max = std::max(cs.latency_max, c.latency_max);
+        for (uint64_t& x : residence) x += take<uint64_t>(v, i);
+        live += take<int64_t>(v, i);
+        queued_now += take<uint64_t>(v, i);
+        held += take<uint64_t>(v, i);
+        for (uint64_t n = take<uint64_t>(v, i); n > 0; --n) {
+          const auto len = static_cast<size_t>(take<uint64_t>(v, i));
+          if (i + len > v.size()) throw std::length_error("ranks: a message ends early");
+          const std::string name(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(i + len));
+          i += len;
+          counters[name] += take<uint64_t>(v, i);
+        }
+        for (std::string* text : {&out.error, &late}) {
+          const auto len = static_cast<size_t>(take<uint64_t>(v, i));
+          if (i + len > v.size()) throw std::length_error("ranks: a message ends early");
+          if (text->empty()) text->assign(v.begin() + static_cast<std::ptrdiff_t>(i), v.begin() + static_cast<std::ptrdiff_t>(i + len));
+          i += len;
+        }
+        for (auto& [name, rows] : series)
+          for (auto& row : rows)
+            for (size_t k = 0; k < row.size(); ++k)
+              if (m_rank_of[k] == static_cast<int>(r)) row[k] = take<double>(v, i);
+        if (i != v.size()) throw std::length_error("ranks: rank " + std::to_string(r) + "'s outcome is longer than its fields");
+      }
+    }
+  }
+  out.metrics = stats.compute(mean_offered_load(m_cfg, m_cfg.warmup_cycles, end));
+  out.timeseries = stats.timeseries(out.cycles);
+  out.timeseries.per_switch = std::move(series);
+  if (m_cfg.phases_given && out.timeseries.bin_cycles) {
+    std::vector<uint64_t> starts;
+    for (const auto& p : m_cfg.phases) starts.push_back(p.start);
+    out.timeseries.reactions = reaction_times(out.timeseries, starts, end);
+  }
+  out.metrics.packets_queued = queued_now;
+  out.metrics.cycles = out.cycles;
+  out.metrics.counters = std::move(counters);
   out.metrics.has_control = false;
   for (int k = 0; k < kMaxPortClasses; ++k) out.metrics.has_control |= m_cfg.sw.ctrl_vcs[k] > 0;
   {
@@ -766,15 +1068,25 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
      << " + queued " << m.packets_queued << "; injected " << m.packets_injected
      << " = delivered " << m.packets_delivered << " + in network " << m.packets_in_network
      << "; live packets " << live;
-  uint64_t held = 0;  // GAL: packets built by a NIC's injection unit, not yet on the link
-  for (const auto& n : m_nics) held += n->held_packets();
   if (cs.originated) os << " (= in network + " << cs.in_flight() << " control frames in flight)";
   if (held) os << " (= in network + " << held << " in GAL injection queues)";
   out.conservation = os.str();
   out.conservation_ok = m.packets_generated == m.packets_injected + m.packets_queued &&
                         m.packets_injected == m.packets_delivered + m.packets_in_network &&
                         live == static_cast<int64_t>(m.packets_in_network + cs.in_flight() + held);
-  if (out.error.empty()) out.error = credit_balance();
+  if (out.error.empty()) out.error = late;
+  if (m_nranks > 1) {
+    // Every rank ends as rank 0 does (its exit code): its error and conservation verdict.
+    std::vector<uint8_t> verdict;
+    if (m_rank == 0) {
+      verdict.resize(1 + out.error.size());
+      verdict[0] = out.conservation_ok ? 1 : 0;
+      std::memcpy(verdict.data() + 1, out.error.data(), out.error.size());
+    }
+    m_ranks->broadcast(verdict, 0);
+    out.conservation_ok = verdict.at(0) != 0;
+    out.error.assign(verdict.begin() + 1, verdict.end());
+  }
   return out;
 }
 
@@ -785,16 +1097,20 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
 // buffered phit: credit flow control with the output buffer outside the credit loop and
 // credits returned per phit (the default; with switch.output_credits inside or
 // switch.credit_return packet a credit is spent or returned for a whole packet at its
-// grant, and the injection links' credits live in the NICs: not checked).
+// grant, and the injection links' credits live in the NICs: not checked). With ranks, each
+// rank checks the channels between its own switches (a channel between two ranks is not
+// checked).
 std::string Network::credit_balance() const {
   const SwitchParams& sp = m_cfg.sw;
   if (sp.flow_control != FlowControl::Credit || sp.out_in_credit_loop || sp.credit_at_grant) return {};
   const Topology& t = *m_topo;
   for (int s = 0; s < t.num_switches(); ++s) {
+    if (m_rank_of[static_cast<size_t>(s)] != m_rank) continue;
     const Switch& up = *m_switches[static_cast<size_t>(s)];
     for (int op = t.host_ports(); op < up.radix(); ++op) {
       if (!t.connected(s, op)) continue;
       const PortEnd d = t.neighbor(s, op);
+      if (m_rank_of[static_cast<size_t>(d.sw)] != m_rank) continue;  // ranks: a channel between two ranks is not checked
       const Switch& down = *m_switches[static_cast<size_t>(d.sw)];
       for (int v = 0; v < up.out_vcs(op); ++v) {
         const int64_t credits = up.credits_held_out(op, v), held = down.credits_held_in(d.port, v, up.last_run());

@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <systemc>
@@ -26,6 +27,7 @@
 #include "tb/memory.h"
 #include "tb/nic.h"
 #include "tb/stats.h"
+#include "tb/ranks.h"
 #include "tb/traffic.h"
 #include "tb/vcd_writer.h"
 #include "tb/worker_pool.h"
@@ -46,6 +48,9 @@ struct TraceRequest {
   // network runs on the SystemC kernel.
   std::vector<int> endpoints;
   uint32_t endpoint_capacity = 0;
+  // Ranks (tb/ranks.h): this process simulates one part of the network, the others the
+  // rest; null or one rank = the whole network here. Needs the block scheduler.
+  Ranks* ranks = nullptr;
 };
 
 struct RunOutcome {
@@ -104,19 +109,27 @@ class Network : public sc_core::sc_module {
   // block (at most the shortest switch-to-switch latency).
   void set_horizon(uint64_t cycle) { m_horizon = cycle; }
   bool failed() const { return m_ctx.failed(); }
-  // Phits sent on any link so far (every thread's blocks).
+  // Phits sent on any link so far (every thread's blocks; this rank's only).
   uint64_t phit_moves() const;
+  // The ranks the network is simulated on (1 without TraceRequest::ranks) and this one.
+  int ranks() const { return m_nranks; }
+  int rank() const { return m_rank; }
+  // Rank 0's `v` on every rank (v with one rank; collective with ranks): what a host decides
+  // from wall time (how far to advance) must be the same on every rank.
+  uint64_t rank0_value(uint64_t v);
   // The threads the block scheduler runs the groups on (sim.threads resolved: 1 on the
   // kernel scheduler).
   int threads() const { return m_threads; }
   const std::string& error() const { return m_ctx.error; }
   // Stops every NIC's packet generation at cycle `end` (the drain).
   void stop_generation(uint64_t end);
-  // Packets in the network or queued at their sources.
-  uint64_t packets_pending() const;
+  // Packets in the network or queued at their sources (on every rank: collective with ranks).
+  uint64_t packets_pending();
   // The run's results as of now: metrics of the measurement window, time series, the
   // conservation check, the first error (a model error, else a broken credit balance:
-  // credit_balance()). `sim_wall_s` and `drained` are the driver's.
+  // credit_balance()). `sim_wall_s` and `drained` are the driver's. With ranks it is
+  // collective, and rank 0's outcome is the whole network's (the other ranks' hold their
+  // own part's counts only).
   RunOutcome outcome(double sim_wall_s, bool drained);
   // Every switch-to-switch channel's credit balance, per VC (network.cpp says where it
   // applies): empty if it holds, else the first channel and VC where it does not.
@@ -176,6 +189,13 @@ class Network : public sc_core::sc_module {
   NetStats all_stats() const;
   uint64_t in_network() const;
   uint64_t control_in_flight() const;
+  // Ranks: what this rank's shards sent over the channels into other ranks' switches goes
+  // to them, what they sent into this rank's is filed, and every rank learns whether any
+  // failed in the window (the lowest failing rank's error becomes every rank's). Returns
+  // false if one did.
+  bool exchange_ranks();
+  // The sum over the ranks of `v` (v itself with one rank).
+  std::vector<uint64_t> rank_sum(std::vector<uint64_t> v) const;
   void sample_switch_series();
   std::string dump_buffers(size_t max_lines) const;
   uint64_t queued() const;
@@ -207,6 +227,21 @@ class Network : public sc_core::sc_module {
   uint64_t m_watch_last = UINT64_MAX;
   bool m_blocks = false;
   uint64_t m_block = 1;
+  // Ranks: the communicator, this rank, their number, each switch's rank, and per (local
+  // shard, rank) the outbox of what the shard sent into that rank's switches in the current
+  // window. A channel crossing ranks is named by its receiving end's switch and port
+  // (forward) or its sending end's (credits back): m_cross_id. The packet a head brings
+  // from another rank is copied into this rank's pool; m_remote_pkt maps (channel, VC) to
+  // that copy until its tail. m_exported_open: heads sent to other ranks whose tails are
+  // not yet (those packets are alive in both ranks' pools).
+  Ranks* m_ranks = nullptr;
+  int m_rank = 0, m_nranks = 1;
+  std::vector<int> m_rank_of;
+  std::vector<Outbox> m_rank_box;
+  std::unordered_map<const void*, uint32_t> m_cross_id;
+  std::unordered_map<uint64_t, PacketId> m_remote_pkt;
+  std::vector<int> m_shard_of;  // each switch's local shard (owned switches)
+  int64_t m_exported_open = 0;
   uint64_t m_horizon = UINT64_MAX;  // set_horizon
   std::string m_kernel_why;  // why the kernel drives the run (m_blocks false)
   // Group g: switch m_group_sw[g] and the NICs m_group_nics[m_group_first[g] ..

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <stdexcept>
 
 namespace scfly {
 
@@ -42,6 +44,55 @@ void NetStats::delivered(const Packet& p, uint64_t at) {
   m_nonmin += p.route.nonminimal;
   ++m_policy[p.route.policy < 6 ? p.route.policy : 0];
   m_switch_phits[static_cast<size_t>(p.src_node / m_per_switch)] += p.phits;
+}
+
+std::vector<uint64_t> NetStats::pack() const {
+  std::vector<uint64_t> v{m_generated, m_injected, m_delivered, m_gen_phits, m_phits, m_pkts, m_hops, m_nonmin};
+  v.insert(v.end(), std::begin(m_hop_hist), std::end(m_hop_hist));
+  v.insert(v.end(), std::begin(m_class_hops), std::end(m_class_hops));
+  v.insert(v.end(), std::begin(m_policy), std::end(m_policy));
+  for (const LatencyCounts* l : {&m_lat, &m_net_lat}) {
+    v.push_back(l->n);
+    v.push_back(l->sum);
+    v.push_back(l->count.size());
+    v.insert(v.end(), l->count.begin(), l->count.end());
+  }
+  v.push_back(m_switch_phits.size());
+  v.insert(v.end(), m_switch_phits.begin(), m_switch_phits.end());
+  v.push_back(m_bins.size());
+  for (const Bin& b : m_bins)
+    v.insert(v.end(), {b.pkts, b.phits, b.lat, b.net_lat, b.nonmin, b.gen_phits, b.gen_pkts, b.gen_pkts_done, b.gen_lat});
+  return v;
+}
+
+void NetStats::merge_packed(const std::vector<uint64_t>& packed) {
+  NetStats o(m_nodes, m_per_switch, m_w0, m_w1, m_class_names);
+  size_t i = 0;
+  const auto next = [&]() -> uint64_t {
+    if (i >= packed.size()) throw std::length_error("NetStats::merge_packed: the array ends early");
+    return packed[i++];
+  };
+  for (uint64_t* f : {&o.m_generated, &o.m_injected, &o.m_delivered, &o.m_gen_phits, &o.m_phits, &o.m_pkts, &o.m_hops,
+                      &o.m_nonmin})
+    *f = next();
+  for (uint64_t& x : o.m_hop_hist) x = next();
+  for (uint64_t& x : o.m_class_hops) x = next();
+  for (uint64_t& x : o.m_policy) x = next();
+  for (LatencyCounts* l : {&o.m_lat, &o.m_net_lat}) {
+    l->n = next();
+    l->sum = next();
+    l->count.resize(static_cast<size_t>(next()));
+    for (uint64_t& x : l->count) x = next();
+  }
+  if (next() != o.m_switch_phits.size()) throw std::length_error("NetStats::merge_packed: another network's switches");
+  for (uint64_t& x : o.m_switch_phits) x = next();
+  o.m_bins.resize(static_cast<size_t>(next()));
+  for (Bin& b : o.m_bins)
+    for (uint64_t* f : {&b.pkts, &b.phits, &b.lat, &b.net_lat, &b.nonmin, &b.gen_phits, &b.gen_pkts, &b.gen_pkts_done,
+                        &b.gen_lat})
+      *f = next();
+  if (i != packed.size()) throw std::length_error("NetStats::merge_packed: the array is longer than its fields");
+  merge(o);
 }
 
 void NetStats::merge(const NetStats& o) {

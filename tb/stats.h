@@ -128,6 +128,10 @@ class NetStats {
   // Adds another NetStats' counts (one per thread's NICs, sim.threads) to these: every
   // accumulator is an integer, so the sum is the same whatever the split.
   void merge(const NetStats& o);
+  // Ranks (tb/ranks.h): every accumulator as a flat array, and another rank's array (of a
+  // NetStats built with the same parameters) merged into these as merge() does.
+  std::vector<uint64_t> pack() const;
+  void merge_packed(const std::vector<uint64_t>& packed);
 
   Metrics compute(double offered_load) const;
   // The per-bin series over [0, cycles) (per_switch left empty for the caller).

@@ -277,6 +277,18 @@ TEST(NetStats, MergedShardsEqualOneStatistics) {
     one.delivered(p, at);
     shard.delivered(p, at);
   }
+  // Ranks merge another process's statistics from a flat array (NetStats::pack): the same
+  // sum. `c` is b through the array; a truncated or overlong array is refused.
+  scfly::NetStats c(16, 4, 100, 900, classes);
+  c.enable_timeseries(50);
+  c.merge_packed(b.pack());
+  EXPECT_EQ(c.pack(), b.pack());
+  std::vector<uint64_t> cut = b.pack();
+  cut.pop_back();
+  EXPECT_THROW(c.merge_packed(cut), std::length_error);
+  cut.push_back(0);
+  cut.push_back(0);
+  EXPECT_THROW(c.merge_packed(cut), std::length_error);
   a.merge(b);
   const scfly::Metrics m1 = one.compute(0.5), m2 = a.compute(0.5);
   EXPECT_GT(m1.packets_measured, 1000u);

@@ -1,0 +1,97 @@
+// One simulation over MPI ranks (`mpirun -np R scfly run`, tb/ranks.h, tb/network.h):
+// the same results as one process, for every number of ranks, and refusals with exit 2.
+// Built only when the scfly executable has MPI (SCFLY_MPI): SCFLY_MPIEXEC is the launcher.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "scfly_run.h"
+
+#ifdef SCFLY_MPIEXEC
+namespace {
+
+// `scfly run CONFIG ARGS` on `np` ranks (oversubscribed: the test machine may have fewer
+// cores), with --json unless `json` is false.
+ScflyRun run_ranks(int np, const std::string& config, const std::string& args, bool json = true) {
+  const std::string base = tmp("ranks");
+  std::string cmd = std::string(SCFLY_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(np) +
+                    " " + SCFLY_BIN + " run " + config + " " + args;
+  if (json) cmd += " --json " + base + ".json";
+  cmd += " >" + base + ".out 2>" + base + ".err";
+  ScflyRun r;
+  const int st = std::system(cmd.c_str());
+  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  r.out = slurp(base + ".out");
+  r.err = slurp(base + ".err");
+  if (json) {
+    const std::string j = slurp(base + ".json");
+    if (!j.empty()) r.json = nlohmann::json::parse(j);
+    std::remove((base + ".json").c_str());
+  }
+  std::remove((base + ".out").c_str());
+  std::remove((base + ".err").c_str());
+  return r;
+}
+
+std::string config(const std::string& name) { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/" + name; }
+
+}  // namespace
+
+// Every rank runs its switches' blocks and sends what crosses to the others per window; rank
+// 0 adds up the statistics. Metrics, time series, per-switch series and the reaction times
+// are those of one process, on 2 and 3 ranks (3 does not divide dfly-tiny's 9 groups
+// evenly, nor the torus's 4 slabs): Dragonfly MIN with a drain, UGAL-L on credits, ACOR-Switch under PFC,
+// QCN-Switch's CNMs (control frames crossing ranks), GAL on a torus (the NICs' injection
+// queues) and MIN AD with two threads in each rank. The one-process summary's line counts
+// the packets delivered: the ranks' summary prints the same.
+TEST(Ranks, GiveTheOneProcessResults) {
+  const std::string ts = " timeseries.bin_cycles=500 timeseries.per_switch=true";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {config("dfly-tiny.yaml"), "routing=min load=0.6 measure_cycles=3000 drain=true" + ts},
+      {config("dfly-tiny.yaml"), "routing=ugal-l traffic=adv+1 load=0.45 measure_cycles=3000" + ts},
+      {config("dfly-tiny.yaml"), "routing=acor-switch traffic=adv+1 load=0.45 switch.flow_control=pfc measure_cycles=3000"},
+      {config("qcn-tiny.yaml"), "traffic=adv+1 load=0.4 warmup_cycles=1000 measure_cycles=3000" + ts},
+      {config("torus-8x8-gal.yaml"), "topology.k=4 routing=gal traffic=tor load=0.6 warmup_cycles=500 measure_cycles=2000" + ts},
+      {config("torus-8x8-gal.yaml"), "routing=min-ad traffic=un load=0.8 warmup_cycles=500 measure_cycles=1000 sim.threads=2"},
+  };
+  for (const auto& [cfg, args] : cases) {
+    SCOPED_TRACE(args);
+    const ScflyRun one = run_scfly(cfg, args);
+    ASSERT_EQ(one.code, 0) << one.err;
+    EXPECT_GT(one.json["metrics"]["packets_delivered"].get<int>(), 500);
+    for (int np : {2, 3}) {
+      SCOPED_TRACE("ranks " + std::to_string(np));
+      const ScflyRun r = run_ranks(np, cfg, args);
+      ASSERT_EQ(r.code, 0) << r.err;
+      EXPECT_EQ(one.json.at("metrics"), r.json.at("metrics"));
+      EXPECT_EQ(one.json.contains("timeseries"), args.find("bin_cycles") != std::string::npos);
+      if (one.json.contains("timeseries")) {
+        EXPECT_EQ(one.json.at("timeseries"), r.json.at("timeseries"));
+      }
+      EXPECT_NE(r.out.find(std::to_string(np) + " ranks"), std::string::npos) << r.out;
+      const auto line = [](const std::string& out) { return out.substr(out.find("packets  ")).substr(0, 80); };
+      EXPECT_EQ(line(one.out), line(r.out));
+    }
+  }
+}
+
+// What needs the SystemC kernel (a VCD here), more ranks than switches, and the subcommands
+// other than run: refused on every rank, with rank 0's message.
+TEST(Ranks, RefusalsNameTheReason) {
+  const ScflyRun vcd = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --vcd " + tmp("r.vcd"), false);
+  EXPECT_EQ(vcd.code, 2);
+  EXPECT_NE(vcd.err.find("2 ranks runs on the block scheduler, and this one needs the SystemC kernel (VCD trace)"),
+            std::string::npos)
+      << vcd.err;
+  const ScflyRun many = run_ranks(4, config("torus-ring-8.yaml"), "topology.k=3 measure_cycles=500", false);
+  EXPECT_EQ(many.code, 2);
+  EXPECT_NE(many.err.find("4 ranks for"), std::string::npos) << many.err;
+  EXPECT_NE(many.err.find("at most one rank per switch"), std::string::npos) << many.err;
+  const std::string o = tmp("keys.out"), e = tmp("keys.err");
+  const int st = std::system((std::string(SCFLY_MPIEXEC) + " --allow-run-as-root --oversubscribe -np 2 " + SCFLY_BIN +
+                              " keys >" + o + " 2>" + e)
+                                 .c_str());
+  EXPECT_EQ(WIFEXITED(st) ? WEXITSTATUS(st) : -1, 1);
+  EXPECT_NE(slurp(e).find("only 'scfly run' runs over ranks"), std::string::npos) << slurp(e);
+}
+#endif
