@@ -279,6 +279,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
   std::string s = buf;
   if (r.memory.measured)
     s += "  memory            estimated " + r.memory.describe() + "; peak resident " + format_bytes(r.peak_rss) +
+         (r.memory.ranks > 1 ? " (rank 0's part of " + std::to_string(r.memory.ranks) + " ranks)" : std::string()) +
          "\n";
   // Nothing measured: say so instead of printing zeros (metrics_to_json writes null).
   const auto replace_line = [&s](const std::string& head, const std::string& text) {

@@ -34,6 +34,7 @@ struct MemoryEstimate {
   uint64_t base = 0;         // resident before the network (program, libraries, config, topology)
   uint64_t limit = 0;        // bytes allowed (sim.max_memory, or the available memory)
   bool measured = false;
+  int ranks = 1;             // with MPI ranks: the switches and hosts are one rank's part
   // The modules as measured, plus what binding their sockets and elaborating them adds
   // (10 %: 5 % binding and 3 to 7 % of registry and name-table growth measured on
   // dfly(6,12,6), 876 switches), plus the packets.

@@ -256,7 +256,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // More shards than threads, taken by the threads as they come free: a thread whose
   // shards ran fast takes another, so no thread waits long for the slowest at the barrier.
   m_shards = m_threads == 1 ? 1 : std::min(owned, kShardsPerThread * m_threads);
-  // Another rank's switches are built here too (their blocks never run): shard -1.
+  // Another rank's switches (and their NICs) are not built here: shard -1.
   std::vector<int>& shard_of = m_shard_of;
   shard_of.assign(static_cast<size_t>(S), -1);
   for (int t = 0; t <= m_shards; ++t)
@@ -325,9 +325,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // they are built; once both are, the whole network is projected and refused (before the
   // rest is allocated) when it exceeds sim.max_memory.
   m_mem.base = resident_now();
-  m_mem.switches = static_cast<uint64_t>(S);
-  m_mem.hosts = static_cast<uint64_t>(N);
-  m_mem.packets = packet_bytes_estimate(cfg, topo);
+  // With ranks: this rank's part (its switches, their hosts, their share of the packets).
+  const int own_nodes = owned * P;
+  m_mem.ranks = m_nranks;
+  m_mem.switches = static_cast<uint64_t>(owned);
+  m_mem.hosts = static_cast<uint64_t>(own_nodes);
+  m_mem.packets = packet_bytes_estimate(cfg, topo) / static_cast<uint64_t>(S) * static_cast<uint64_t>(owned);
   m_mem.limit = cfg.max_memory_mib > 0 ? cfg.max_memory_mib << 20 : available_memory();
   // The first kSample switches and NICs built are measured (their mean: the registries
   // SystemC appends every module and port to grow by doubling, which one module alone sees
@@ -336,11 +339,13 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   int sw_seen = 0, nic_seen = 0;
   uint64_t sw_bytes = 0, nic_bytes = 0;
   for (int k : order) {
+    // A block's shard: its switch's (a NIC's switch is the one its host hangs from); -1:
+    // another rank's, not built here.
+    const int t = shard_of[static_cast<size_t>(k < S ? k : topo.switch_of_node(k - S))];
+    if (t < 0) continue;
     // Only the first kSample of each kind are measured (mallinfo2 walks the heap's bins).
     const bool measure = k < S ? sw_seen < kSample : nic_seen < kSample;
     const uint64_t before = measure ? heap_in_use() : 0;
-    // A block's shard: its switch's (a NIC's switch is the one its host hangs from).
-    const int t = std::max(0, shard_of[static_cast<size_t>(k < S ? k : topo.switch_of_node(k - S))]);
     if (k < S)
       m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
                                                                     m_routing, shard_ctx(t), cfg.seed, m_clk);
@@ -355,7 +360,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     else nic_bytes += used, ++nic_seen;
     // The NICs come after every switch: the switches alone are checked once they are
     // measured, the whole network once the NICs are too.
-    const bool sw_done = sw_seen >= std::min(kSample, S), nic_done = nic_seen >= std::min(kSample, N);
+    const bool sw_done = sw_seen >= std::min(kSample, owned), nic_done = nic_seen >= std::min(kSample, own_nodes);
     if (!sw_done || (!nic_done && k >= S)) continue;
     m_mem.per_switch = sw_seen ? sw_bytes / static_cast<uint64_t>(sw_seen) : 0;
     m_mem.per_host = nic_seen ? nic_bytes / static_cast<uint64_t>(nic_seen) : 0;
@@ -379,6 +384,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // Wiring from the neighbour map. Every channel is one initiator socket bound to one
   // target socket; the far end's matching channel is bound when its switch comes.
   for (int s = 0; s < S; ++s) {
+    if (!m_switches[static_cast<size_t>(s)]) continue;  // another rank's
     Switch& sw = *m_switches[static_cast<size_t>(s)];
     for (int host = 0; host < P; ++host) {
       Nic& nic = *m_nics[static_cast<size_t>(topo.node_of(s, host))];
@@ -416,6 +422,17 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         m_fault->to_receiver.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
         continue;
       }
+      if (!m_switches[static_cast<size_t>(far.sw)]) {
+        // Ranks: the far end is another rank's switch. Both directions end here in a
+        // stand-in whose ends send what reaches them to that rank (exchange_ranks): this
+        // switch's phits, and the credits of the channel from the far switch.
+        auto t = std::make_unique<LinkTerminator>(("remote_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
+                                                  m_clk);
+        sw.out(port).socket.bind(t->rx.socket);
+        t->tx.socket.bind(sw.in(port).socket);
+        m_remote_ends.push_back(std::move(t));
+        continue;
+      }
       sw.out(port).socket.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
     }
   }
@@ -443,22 +460,23 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   if (m_nranks > 1) {
     m_rank_box.resize(static_cast<size_t>(m_shards * m_nranks));
     const int R = topo.radix();
-    for (int s = 0; s < S; ++s)
+    size_t next = 0;  // the stand-ins, in the order the wiring made them
+    for (int s = 0; s < S; ++s) {
+      if (!m_switches[static_cast<size_t>(s)]) continue;
       for (int port = topo.host_ports(); port < R; ++port) {
         if (!topo.connected(s, port)) continue;
         const PortEnd far = topo.neighbor(s, port);
-        const int rs = m_rank_of[static_cast<size_t>(s)], rf = m_rank_of[static_cast<size_t>(far.sw)];
-        if (rs == rf) continue;
-        if (rs == m_rank) {
-          LinkRx& rx = m_switches[static_cast<size_t>(far.sw)]->in(far.port);
-          rx.set_outbox(&m_rank_box[static_cast<size_t>(shard_of[static_cast<size_t>(s)] * m_nranks + rf)]);
-          m_cross_id[&rx] = static_cast<uint32_t>(far.sw * R + far.port);
-        } else if (rf == m_rank) {
-          LinkTx& tx = m_switches[static_cast<size_t>(s)]->out(port);
-          tx.set_outbox(&m_rank_box[static_cast<size_t>(shard_of[static_cast<size_t>(far.sw)] * m_nranks + rs)]);
-          m_cross_id[&tx] = static_cast<uint32_t>(s * R + port);
-        }
+        const int rf = m_rank_of[static_cast<size_t>(far.sw)];
+        if (rf == m_rank) continue;
+        LinkTerminator& t = *m_remote_ends[next++];
+        Outbox* box = &m_rank_box[static_cast<size_t>(shard_of[static_cast<size_t>(s)] * m_nranks + rf)];
+        t.rx.set_outbox(box);  // phits from switch s into far
+        m_cross_id[&t.rx] = static_cast<uint32_t>(far.sw * R + far.port);
+        t.tx.set_outbox(box);  // credits from switch s back to far
+        m_cross_id[&t.tx] = static_cast<uint32_t>(far.sw * R + far.port);
       }
+    }
+    assert(next == m_remote_ends.size());
   }
 
   if (!trace.packet_trace.empty()) {
@@ -520,11 +538,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         return static_cast<double>(m_switches[static_cast<size_t>(s)]->buffered_phits());
       });
       // The mechanism units' series (e.g. acor_level): every switch has the same units.
-      const std::vector<UnitSignal> sig0 = m_switches.front()->unit_signals();
+      const std::vector<UnitSignal> sig0 = m_group_sw.front()->unit_signals();
       for (size_t i = 0; i < sig0.size(); ++i) {
         if (!sig0[i].series) continue;
         std::vector<std::function<double()>> per_switch;
-        for (const auto& sw : m_switches) per_switch.push_back(sw->unit_signals()[i].series);
+        for (const auto& sw : m_switches) per_switch.push_back(sw ? sw->unit_signals()[i].series : nullptr);
         publish_switch_series(sig0[i].name, [per_switch](int s) { return per_switch[static_cast<size_t>(s)](); });
       }
       if (m_routing.recomputes())
@@ -562,8 +580,9 @@ void Network::publish_switch_series(const std::string& name, std::function<doubl
 
 void Network::sample_switch_series() {
   for (const auto& s : m_series) {
-    std::vector<double> row(static_cast<size_t>(m_topo->num_switches()));
-    for (int i = 0; i < m_topo->num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
+    std::vector<double> row(static_cast<size_t>(m_topo->num_switches()));  // another rank's switches: 0
+    for (int i = 0; i < m_topo->num_switches(); ++i)
+      if (m_switches[static_cast<size_t>(i)]) row[static_cast<size_t>(i)] = s.sample(i);
     m_series_data[s.name].push_back(std::move(row));
   }
   m_sample_ev.notify(m_period * static_cast<double>(m_cfg.timeseries.bin_cycles));
@@ -720,6 +739,7 @@ std::string Network::dump_buffers(size_t max_lines) const {
   std::string all;
   size_t lines = 0;
   for (const auto& sw : m_switches) {
+    if (!sw) continue;  // another rank's
     const std::string d = sw->dump();
     for (char c : d) lines += c == '\n';
     all += d;
@@ -733,7 +753,8 @@ std::string Network::dump_buffers(size_t max_lines) const {
 
 uint64_t Network::queued() const {
   uint64_t q = 0;
-  for (const auto& n : m_nics) q += n->queued();
+  for (const auto& n : m_nics)
+    if (n) q += n->queued();
   return q;
 }
 
@@ -745,7 +766,8 @@ TlmEndpoint& Network::endpoint(int node) {
 }
 
 void Network::stop_generation(uint64_t end) {
-  for (auto& n : m_nics) n->stop_generation(end);
+  for (auto& n : m_nics)
+    if (n) n->stop_generation(end);
 }
 
 uint64_t Network::packets_pending() {
@@ -947,7 +969,8 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
     auto& rows = series[s.name];
     while (rows.size() < bins) {
       std::vector<double> row(static_cast<size_t>(m_topo->num_switches()));
-      for (int i = 0; i < m_topo->num_switches(); ++i) row[static_cast<size_t>(i)] = s.sample(i);
+      for (int i = 0; i < m_topo->num_switches(); ++i)
+        if (m_switches[static_cast<size_t>(i)]) row[static_cast<size_t>(i)] = s.sample(i);
       rows.push_back(std::move(row));
     }
   }
@@ -968,7 +991,8 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   }
   uint64_t queued_now = queued();
   uint64_t held = 0;  // GAL: packets built by a NIC's injection unit, not yet on the link
-  for (const auto& n : m_nics) held += n->held_packets();
+  for (const auto& n : m_nics)
+    if (n) held += n->held_packets();
   if (m_nranks > 1) {
     // Ranks: rank 0 adds up every rank's part (in rank order) and takes the first error and
     // the first failed end check in rank order; each rank's per-switch series give the

@@ -145,7 +145,11 @@ class Network : public sc_core::sc_module {
   // The TLM endpoint of `node` (one of TraceRequest::endpoints; std::out_of_range otherwise):
   // bind its sockets to the user's model before the simulation starts.
   TlmEndpoint& endpoint(int node);
-  Switch& switch_at(int i) { return *m_switches[static_cast<size_t>(i)]; }
+  // Switch i (with ranks: one of this rank's; std::out_of_range for another rank's).
+  Switch& switch_at(int i) {
+    if (!m_switches.at(static_cast<size_t>(i))) throw std::out_of_range("switch " + std::to_string(i) + " is another rank's");
+    return *m_switches[static_cast<size_t>(i)];
+  }
   const SimContext& context() const { return m_ctx; }
   uint64_t cycle() const { return sc_core::sc_time_stamp().value() / m_period.value(); }
   // The network clock's period (one cycle).
@@ -206,6 +210,7 @@ class Network : public sc_core::sc_module {
   const Dragonfly* m_dfly;  // m_topo when it is a Dragonfly, else null
   RoutingUnit m_routing;
   std::vector<std::unique_ptr<LinkTerminator>> m_terminators;  // unconnected mesh ports
+  std::vector<std::unique_ptr<LinkTerminator>> m_remote_ends;  // ranks: channels to another rank's switches
   std::unique_ptr<FaultLink> m_fault;                          // --fault: the faulty channel
   std::vector<std::unique_ptr<TrafficPattern>> m_patterns;  // one per traffic phase
   sc_core::sc_time m_period;
@@ -229,8 +234,10 @@ class Network : public sc_core::sc_module {
   uint64_t m_block = 1;
   // Ranks: the communicator, this rank, their number, each switch's rank, and per (local
   // shard, rank) the outbox of what the shard sent into that rank's switches in the current
-  // window. A channel crossing ranks is named by its receiving end's switch and port
-  // (forward) or its sending end's (credits back): m_cross_id. The packet a head brings
+  // window. Another rank's switches and NICs are not built here: a channel into one ends
+  // in a stand-in (m_remote_ends) whose ends file nothing and send everything to that rank.
+  // A channel crossing ranks is named by its receiving end's switch and port (forward) or
+  // its sending end's (credits back): m_cross_id. The packet a head brings
   // from another rank is copied into this rank's pool; m_remote_pkt maps (channel, VC) to
   // that copy until its tail. m_exported_open: heads sent to other ranks whose tails are
   // not yet (those packets are alive in both ranks' pools).
