@@ -49,10 +49,12 @@ inline long long rows_now(const std::string& db, const std::string& table = "poi
 inline std::string tiny_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml"; }
 
 // `args` follow "scfly run CONFIG"; a --json file is added unless `json` is false.
-inline ScflyRun run_scfly(const std::string& config, const std::string& args, bool json = true) {
+// `launcher`, when given, comes before the executable (an MPI launcher and its options).
+inline ScflyRun run_scfly(const std::string& config, const std::string& args, bool json = true,
+                          const std::string& launcher = "") {
   static int counter = 0;
   const std::string base = "/tmp/scfly_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
-  std::string cmd = std::string(SCFLY_BIN) + " run " + config + " " + args;
+  std::string cmd = (launcher.empty() ? "" : launcher + " ") + std::string(SCFLY_BIN) + " run " + config + " " + args;
   if (json) cmd += " --json " + base + ".json";
   cmd += " >" + base + ".out 2>" + base + ".err";
   ScflyRun r;

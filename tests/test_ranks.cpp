@@ -13,24 +13,8 @@ namespace {
 // `scfly run CONFIG ARGS` on `np` ranks (oversubscribed: the test machine may have fewer
 // cores), with --json unless `json` is false.
 ScflyRun run_ranks(int np, const std::string& config, const std::string& args, bool json = true) {
-  const std::string base = tmp("ranks");
-  std::string cmd = std::string(SCFLY_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(np) +
-                    " " + SCFLY_BIN + " run " + config + " " + args;
-  if (json) cmd += " --json " + base + ".json";
-  cmd += " >" + base + ".out 2>" + base + ".err";
-  ScflyRun r;
-  const int st = std::system(cmd.c_str());
-  r.code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  r.out = slurp(base + ".out");
-  r.err = slurp(base + ".err");
-  if (json) {
-    const std::string j = slurp(base + ".json");
-    if (!j.empty()) r.json = nlohmann::json::parse(j);
-    std::remove((base + ".json").c_str());
-  }
-  std::remove((base + ".out").c_str());
-  std::remove((base + ".err").c_str());
-  return r;
+  return run_scfly(config, args, json,
+                   std::string(SCFLY_MPIEXEC) + " --allow-run-as-root --oversubscribe -np " + std::to_string(np));
 }
 
 std::string config(const std::string& name) { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/" + name; }
