@@ -305,8 +305,10 @@ TEST(Network, DestinationInjectionVcsKeepTheRunAndFillOneVcUnderAdv) {
   const ScflyRun dest = run_scfly(tiny_config(), adv + "dest");
   for (const ScflyRun* r : {&rr1, &dest1, &drain, &rr, &dest}) expect_ok(*r);
   EXPECT_EQ(metrics(rr1), metrics(dest1));
-  EXPECT_EQ(dest1.json["config"]["source"]["injection_vc"], "dest");
-  EXPECT_FALSE(rr1.json["config"]["source"].contains("injection_vc"));  // echoed only when dest
+  EXPECT_EQ(dest1.json.at("config").at("source").at("injection_vc"), "dest");
+  // Echoed only when dest (a const json's operator[] on a missing key is undefined: at()).
+  const nlohmann::json& echo = rr1.json.at("config");
+  EXPECT_FALSE(echo.contains("source") && echo.at("source").contains("injection_vc"));
   const auto& d = metrics(drain);
   EXPECT_EQ(d["packets_generated"], d["packets_delivered"]);
   EXPECT_GT(d["packets_generated"].get<uint64_t>(), 100000u);
