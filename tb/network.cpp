@@ -537,8 +537,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       publish_switch_series("buffered_phits", [this](int s) {
         return static_cast<double>(m_switches[static_cast<size_t>(s)]->buffered_phits());
       });
-      // The mechanism units' series (e.g. acor_level): every switch has the same units.
-      const std::vector<UnitSignal> sig0 = m_group_sw.front()->unit_signals();
+      // The mechanism units' series (e.g. acor_level): every switch has the same units. The
+      // first switch this rank built (m_group_sw is empty under sim.scheduler=kernel).
+      const Switch* first = nullptr;
+      for (const auto& sw : m_switches)
+        if (sw && !first) first = sw.get();
+      const std::vector<UnitSignal> sig0 = first->unit_signals();
       for (size_t i = 0; i < sig0.size(); ++i) {
         if (!sig0[i].series) continue;
         std::vector<std::function<double()>> per_switch;
