@@ -202,6 +202,11 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingPa
     if (!m_plugin) throw std::invalid_argument(std::string("routing ") + to_string(algo) + ": its factory built nothing");
   }
   m_other = m_torus || m_plugin;
+  // torus.dateline traversal: DOR, VAL and MIN AD on a torus only (torus_routing.h; their
+  // control frames with them); everything else keeps the wrap rule.
+  if (!m_torus || m_torus->mesh() ||
+      !(algo == RoutingAlgo::Dor || algo == RoutingAlgo::Val || algo == RoutingAlgo::MinAd))
+    m_prm.dateline = TorusDateline::Wrap;
   if (algo == RoutingAlgo::AcorPacket || algo == RoutingAlgo::AcorSwitch || algo == RoutingAlgo::PbAcor) {
     m_levels = sequence_policies(prm.acor.sequence, m_seq);
     m_prm.acor.ctrl.levels = static_cast<uint32_t>(m_levels);
@@ -255,7 +260,7 @@ RouteDecision RoutingUnit::route_control(int sw, RouteHeader& h, Rng& rng, const
   if (m_torus) {
     if (sw == h.dst_switch) return RouteDecision{static_cast<int16_t>(m_torus->host_port(h.dst_host)), 0};
     int cls = 0;
-    const int port = torus_dor_port(*m_torus, sw, h.dst_switch, h, rng, cls);
+    const int port = torus_dor_port(*m_torus, sw, h.dst_switch, h, rng, cls, m_prm.dateline);
     return RouteDecision{static_cast<int16_t>(port), static_cast<uint8_t>(cls)};
   }
   return route_min(*m_topo, sw, h, rng, min_hop);
@@ -271,7 +276,8 @@ RouteCandidates RoutingUnit::route_torus_candidates(int sw, int in_port, RouteHe
   if (m_torus_algo == TorusAlgo::Chaos)
     return route_chaos(*m_torus, sw, h, rng, load, m_prm.link_vcs, ctx.deroute, ctx.quadrant);
   torus_arrive(*m_torus, sw, in_port, h);
-  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, load, m_prm.link_vcs, ctx.quadrant);
+  return route_torus(m_torus_algo, *m_torus, sw, in_port, h, rng, load, m_prm.link_vcs, ctx.quadrant,
+                     m_prm.dateline);
 }
 
 RouteDecision RoutingUnit::route(int sw, int in_port, RouteHeader& h, Rng& rng,

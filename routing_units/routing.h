@@ -142,6 +142,7 @@ struct RoutingParams {
   MinCondTrigger trigger = MinCondTrigger::Qcn;  // min_cond.trigger
   QcnParams qcn;
   int link_vcs = 0;  // torus/mesh: data VCs of the link class (0 = the routing's minimum)
+  TorusDateline dateline = TorusDateline::Wrap;  // torus.dateline (torus_routing.h)
   GalParams gal;
   RoutingKeyValues plugin;  // a plug-in mechanism's own keys (registry.h), by name
 };

@@ -21,9 +21,15 @@ bool direction(const Torus& t, const RouteHeader& h, int d, int x, int y, Rng& r
   return rng.below(2) != 0;
 }
 
-int dateline_class(const Torus& t, const RouteHeader& h, int d, int x, bool minus) {
+// The dateline class of a hop in dimension d from coordinate x toward y (x != y) in
+// direction `minus`: `wrap`, 1 once the packet crosses d's wrap link (this hop or an earlier
+// one); `traversal`, 1 for every hop of a traversal of d that crosses the wrap link anywhere
+// (it has, or it will: moving + toward a smaller coordinate, - toward a larger one).
+int dateline_class(const Torus& t, const RouteHeader& h, int d, int x, int y, bool minus, TorusDateline dl) {
   if (t.mesh()) return 0;
-  return bit(h.wrapped, d) || t.crosses_wrap(x, minus) ? 1 : 0;
+  if (bit(h.wrapped, d)) return 1;
+  if (dl == TorusDateline::Traversal) return (minus ? y > x : y < x) ? 1 : 0;
+  return t.crosses_wrap(x, minus) ? 1 : 0;
 }
 
 // VC range `idx` of `parts` equal ranges of `vcs` VCs (the first ranges take the remainder).
@@ -112,7 +118,7 @@ namespace {
 
 // MIN AD / GOAL: adaptive candidates on VC 0 ordered by output queue, then the escape.
 RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const SwitchLoad& load, int vcs,
-                         const QuadrantBlock* quadrant) {
+                         const QuadrantBlock* quadrant, TorusDateline dl) {
   const int dst = h.dst_switch;
   PortOpt opts[2 * Torus::kMaxDims];
   const int n = productive_by_queue(t, sw, dst, h.dir_set, h.minus, rng, load, opts, quadrant);
@@ -122,7 +128,7 @@ RouteCandidates adaptive(const Torus& t, int sw, RouteHeader& h, Rng& rng, const
   RouteCandidates c;
   for (int i = 0; i < n && i < kMaxCandidates - 1; ++i) c.add(opts[i].port, 0, adaptive_hi);
   int cls = 0;
-  const int esc = torus_dor_port(t, sw, dst, h, rng, cls);
+  const int esc = torus_dor_port(t, sw, dst, h, rng, cls, dl);
   c.add(esc, vcs - esc_vcs + cls, vcs - esc_vcs + cls);
   return c;
 }
@@ -259,12 +265,12 @@ void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h) {
   if (!t.mesh() && (moved_minus ? x == t.k() - 1 : x == 0)) h.wrapped |= m;
 }
 
-int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng& rng, int& cls) {
+int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng& rng, int& cls, TorusDateline dl) {
   for (int d = 0; d < t.n(); ++d) {
     const int x = t.coord(sw, d), y = t.coord(target, d);
     if (x == y) continue;
     const bool minus = direction(t, h, d, x, y, rng);
-    cls = dateline_class(t, h, d, x, minus);
+    cls = dateline_class(t, h, d, x, y, minus, dl);
     return t.port(d, minus);
   }
   cls = 0;
@@ -272,7 +278,10 @@ int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng
 }
 
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
-                            const SwitchLoad& load, int vcs, const QuadrantBlock* quadrant) {
+                            const SwitchLoad& load, int vcs, const QuadrantBlock* quadrant, TorusDateline dl) {
+  // The traversal rule is deadlock-free only where every traversal of a dimension is
+  // minimal (DOR, VAL's segments, MIN AD's escape); GOAL's and GAL's quadrants keep the wrap rule.
+  if (a == TorusAlgo::Goal || a == TorusAlgo::Gal) dl = TorusDateline::Wrap;
   const bool source = t.is_host_port(in_port);
   if (vcs < torus_required_vcs(a, t.mesh())) vcs = torus_required_vcs(a, t.mesh());
   int lo = 0, hi = 0;
@@ -280,7 +289,7 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
     case TorusAlgo::Dor: {
       if (sw == h.dst_switch) return eject(t, h, rng);
       int cls = 0;
-      const int port = torus_dor_port(t, sw, h.dst_switch, h, rng, cls);
+      const int port = torus_dor_port(t, sw, h.dst_switch, h, rng, cls, dl);
       vc_range(vcs, t.mesh() ? 1 : 2, cls, lo, hi);
       RouteCandidates c;
       c.add(port, lo, hi);
@@ -300,7 +309,7 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
       if (sw == h.dst_switch && h.segment == 1) return eject(t, h, rng);
       const int target = target_of(h);
       int cls = 0;
-      const int port = torus_dor_port(t, sw, target, h, rng, cls);
+      const int port = torus_dor_port(t, sw, target, h, rng, cls, dl);
       if (t.mesh()) vc_range(vcs, 2, h.segment, lo, hi);
       else vc_range(vcs, 4, 2 * h.segment + cls, lo, hi);
       RouteCandidates c;
@@ -321,7 +330,7 @@ RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, Ro
     case TorusAlgo::MinAd:
     case TorusAlgo::Gal:  // the quadrant came with the header from the NIC (gal_choose)
       if (sw == h.dst_switch) return eject(t, h, rng);
-      return adaptive(t, sw, h, rng, load, vcs, quadrant);
+      return adaptive(t, sw, h, rng, load, vcs, quadrant, dl);
     case TorusAlgo::Chaos: break;  // route_chaos (RoutingUnit calls it directly, with its deroute flag)
   }
   return {};

@@ -19,7 +19,15 @@
 // traversal of a ring here is shorter than k hops (minimal, or one quadrant direction), so
 // it crosses the wrap link at most once: class-0 channels never include a wrap link and a
 // class-1 packet never reaches the wrap link again, so neither class closes a cycle around
-// the ring (Dally & Seitz).
+// the ring (Dally & Seitz). With torus.dateline traversal (TorusDateline::Traversal; DOR, VAL
+// and MIN AD's escape, whose traversals are minimal) a hop takes class 1 if its traversal of
+// d crosses the wrap link anywhere, before or after this hop (BookSim2's dim_order_torus,
+// whose VC set is fixed at the first hop of a dimension): the traversals that wrap spread
+// over both classes' VCs from their first hop. Deadlock-free for minimal traversals only: a
+// class-0 traversal never includes the wrap link, and a minimal one that includes it
+// (at most k/2 hops) never includes the link from k/2 - 1 to k/2 (+) or back (-), so
+// neither class closes the ring. GOAL's and GAL's quadrant traversals may be longer, so they
+// keep the wrap rule whatever the key says.
 //
 // DOR (dimension order): decision rule: the lowest dimension whose coordinate differs, in
 // the minimal direction (a k/2 tie drawn at random at the dimension's first hop, then kept).
@@ -88,6 +96,10 @@ namespace scfly {
 
 enum class TorusAlgo : uint8_t { Dor, Val, MinAd, Goal, Gal, Chaos };
 
+// torus.dateline: when a hop takes dateline class 1 (above): from the wrap link on (`wrap`,
+// the default), or for the whole traversal of a dimension that crosses it (`traversal`).
+enum class TorusDateline : uint8_t { Wrap, Traversal };
+
 // Minimum VCs on the switch-to-switch ("link") class for `a` on a torus or a mesh.
 int torus_required_vcs(TorusAlgo a, bool mesh);
 
@@ -106,9 +118,11 @@ void torus_arrive(const Torus& t, int sw, int in_port, RouteHeader& h);
 // switch every unit ejects on VC 0 of the destination host's port, or with w terminal ports
 // (topology.terminal_ports) offers the host's w ports in a random rotation.
 // `quadrant`: the in-quadrant selector to order productive ports with (MIN AD, GOAL, GAL;
-// RouteContext::quadrant), null = torus_productive_ports' C++ rule.
+// RouteContext::quadrant), null = torus_productive_ports' C++ rule. `dl`: the dateline rule
+// (GOAL and GAL always take `wrap`).
 RouteCandidates route_torus(TorusAlgo a, const Torus& t, int sw, int in_port, RouteHeader& h, Rng& rng,
-                            const SwitchLoad& load, int vcs, const QuadrantBlock* quadrant);
+                            const SwitchLoad& load, int vcs, const QuadrantBlock* quadrant,
+                            TorusDateline dl = TorusDateline::Wrap);
 
 // CHAOS (above; route_torus returns no candidate for it): the minimal candidates from `sw`, or with `deroute` every connected link
 // port in a random order (the header marked non-minimal); at the destination switch the
@@ -156,9 +170,10 @@ int gal_choose(const Torus& t, int src, int dst, const uint16_t* occ, uint32_t T
 // minimal distance.
 void set_quadrant(const Torus& t, int src, int dst, int q, RouteHeader& h);
 
-// The DOR hop from `sw` toward switch `target` (sw != target) with its dateline class: the
-// port, and the class (0/1) through `cls`. Draws a k/2 tie from `rng` when the dimension's
-// direction is not fixed yet.
-int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng& rng, int& cls);
+// The DOR hop from `sw` toward switch `target` (sw != target) with its dateline class under
+// rule `dl`: the port, and the class (0/1) through `cls`. Draws a k/2 tie from `rng` when the
+// dimension's direction is not fixed yet.
+int torus_dor_port(const Torus& t, int sw, int target, const RouteHeader& h, Rng& rng, int& cls,
+                   TorusDateline dl = TorusDateline::Wrap);
 
 }  // namespace scfly

@@ -368,6 +368,12 @@ void read_by(std::vector<KeySpec>& t, const std::vector<std::pair<std::string, s
        "min-cond with min_cond.trigger qcn (the QCN-Switch units)"},
       {"gal.", routings({R::Gal}, false), "gal (its NICs' injection queues and threshold)"},
       {"chaos.multiqueue", routings({R::Chaos}, false), "chaos"},
+      {"torus.dateline",
+       [](const SimConfig& c) -> std::string {
+         if (c.topo_kind == TopologyKind::Mesh) return "a mesh (no wrap links)";
+         return one_of(c.routing, {R::Dor, R::Val, R::MinAd}) ? "" : routing_text(c);
+       },
+       "dor, val, min-ad (torus)"},
       // VAL's draw (route_val), and the UGAL family's Valiant candidate when val.policy
       // draws it: no T-VLB set, ugal.intermediate any; ACOR and PB-ACOR take the policy from
       // their level and restrict themselves.
@@ -822,6 +828,26 @@ void add_gal_keys(std::vector<KeySpec>& t) {
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n2; })
       .echo_if(torus_only, "echoed for a torus or mesh")
       .doc("20", "1–10^6 cycles", "update period n2 (Fig. 14)");
+}
+
+// The torus VC rule (torus_routing.h, Datelines)
+void add_torus_keys(std::vector<KeySpec>& t) {
+  K(t, "torus.dateline")
+      .choice(std::vector<std::tuple<std::string, TorusDateline, std::string>>{
+                  {"wrap", TorusDateline::Wrap, "class 1 from the wrap link on"},
+                  {"traversal", TorusDateline::Traversal, "class 1 for a whole traversal that crosses the wrap link"}},
+              [](SimConfig& c) -> TorusDateline& { return c.routing_prm.dateline; })
+      .scope(KeyScope::Torus)
+      .def(sv("wrap"))
+      // Added after sweep databases existed: echoed only when not wrap, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.routing_prm.dateline != TorusDateline::Wrap; },
+               "echoed when not wrap")
+      .doc("wrap", "",
+           "when a hop in a dimension takes dateline class 1 (the upper of its two VC classes): `wrap`, once the "
+           "packet crosses the dimension's wrap link; `traversal`, for every hop of a traversal that crosses it, "
+           "before or after the hop (BookSim2's dim_order_torus: a packet that will wrap starts on class 1, which "
+           "spreads the traversals over both classes); deadlock-free for minimal traversals, so GOAL and GAL keep "
+           "`wrap` (docs/model.md)");
 }
 
 // CHAOS (tori)
@@ -1600,6 +1626,7 @@ std::vector<KeySpec> build() {
   add_routing_keys(t, plugin_groups);
   add_qcn_keys(t);
   add_gal_keys(t);
+  add_torus_keys(t);
   add_chaos_keys(t);
   add_dragonfly_mechanism_keys(t);
   add_run_keys(t);

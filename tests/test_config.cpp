@@ -206,6 +206,7 @@ std::vector<SimConfig> echo_samples() {
            {"torus-8x8-1port.yaml", {"routing=chaos", "chaos.multiqueue=8"}},
            {"torus-8x8-1port.yaml", {"routing=gal", "gal.tie=raise"}},
            {"torus-8x8-1port.yaml", {}},
+           {"torus-8x8-1port.yaml", {"routing=min-ad", "torus.dateline=traversal"}},
            {"torus-8x8-1port.yaml", {"topology.kind=mesh"}}})
     out.push_back(load_config(cfg + file, ov));
   return out;

@@ -128,6 +128,20 @@ TEST(DeadlockCheck, TorusAndMeshMechanismsNeedExactlyTheirVcs) {
     }
 }
 
+// torus.dateline traversal (BookSim2's VC set per dimension traversal): DOR, VAL and MIN AD,
+// whose traversals are minimal, stay deadlock-free at their VC budgets and need every VC of
+// it (odd k too, where no traversal ties).
+TEST(DeadlockCheck, TraversalDatelineKeepsTheMinimalMechanismsDeadlockFree) {
+  for (const auto& [k, n] : {std::pair{8, 1}, std::pair{4, 2}, std::pair{5, 2}})
+    for (const char* r : {"dor", "val", "min-ad"}) {
+      const SimConfig c = config("torus-ring-8.yaml", {"topology.k=" + std::to_string(k), "topology.n=" + std::to_string(n),
+                                                       std::string("routing=") + r, "torus.dateline=traversal"});
+      ASSERT_EQ(c.routing_prm.dateline, TorusDateline::Traversal);
+      expect_minimal(c, std::string(r) == "min-ad" ? Verdict::Duato : Verdict::Acyclic,
+                     std::string(r) + " traversal k=" + std::to_string(k) + " n=" + std::to_string(n));
+    }
+}
+
 // On a 3-ary torus a minimal route moves at most one hop per dimension, so it never follows
 // a ring's wrap link with another hop of the same ring: DOR, VAL and MIN AD need no dateline
 // classes there (the VC table, written for any k, is conservative), while GOAL and GAL, whose

@@ -418,7 +418,7 @@ const std::vector<std::pair<std::string, std::string>>& inert_values() {
       {"qcn.cp_queue", "output"}, {"qcn.local_update_port", "minimal"},
       {"gal.sets", "2"}, {"gal.queue_depth", "16"}, {"gal.adaptive", "false"}, {"gal.t_min", "0"},
       {"gal.t_max", "1"}, {"gal.threshold", "0"}, {"gal.tie", "hold"}, {"gal.n1", "10"}, {"gal.n2", "5"},
-      {"chaos.multiqueue", "2"},
+      {"chaos.multiqueue", "2"}, {"torus.dateline", "traversal"},
       {"val.policy", "crg-gr"}, {"val.restricted", "true"}, {"val.recompute", "true"},
       {"acor.sequence", "2la"}, {"acor.hi", "50"}, {"acor.it1", "3"}, {"acor.it2", "7"}, {"acor.dt1", "1"},
       {"acor.dt2", "2"},

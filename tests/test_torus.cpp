@@ -152,6 +152,7 @@ std::string find_cycle(const Cdg& g) {
 struct WalkCase {
   RoutingAlgo algo;
   int vcs;  // link VCs configured (0 = the minimum)
+  TorusDateline dateline = TorusDateline::Wrap;  // torus.dateline (GOAL and GAL keep wrap whatever it says)
 };
 
 class TorusWalk : public testing::TestWithParam<WalkCase> {};
@@ -165,6 +166,9 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
     RoutingParams prm;
     const int need = required_link_vcs(algo, s.mesh);
     prm.link_vcs = GetParam().vcs;
+    prm.dateline = GetParam().dateline;
+    const bool traversal = prm.dateline == TorusDateline::Traversal &&
+                           (algo == RoutingAlgo::Dor || algo == RoutingAlgo::Val || algo == RoutingAlgo::MinAd);
     const int V = prm.link_vcs ? prm.link_vcs : need;
     const RoutingUnit unit(algo, t, prm);
     Rng rng(7, StreamKind::Switch, static_cast<uint64_t>(s.k * 10 + s.n));
@@ -240,7 +244,11 @@ TEST_P(TorusWalk, EveryRouteArrivesWithinItsBoundInItsQuadrantOnItsVcs) {
             const int target = h.segment == 0 && h.inter_switch >= 0 ? h.inter_switch : h.dst_switch;
             ASSERT_NE(x, t.coord(target, d)) << "hop in a finished dimension " << d;
             const bool cross = !s.mesh && t.crosses_wrap(x, minus);
-            const int cls = crossed[d] || cross ? 1 : 0;
+            // wrap: class 1 from the wrap link on; traversal: for the whole traversal of d
+            // that crosses it (the remaining path to the target's coordinate wraps).
+            const int y = t.coord(target, d);
+            const bool wraps_ahead = !s.mesh && (minus ? y > x : y < x);
+            const int cls = crossed[d] || cross || (traversal && wraps_ahead) ? 1 : 0;
             ASSERT_FALSE(s.mesh && t.crosses_wrap(x, minus));
             // The VC rule of the header comment, recomputed here.
             const bool adaptive_algo = algo == RoutingAlgo::MinAd || algo == RoutingAlgo::Goal || algo == RoutingAlgo::Gal;
@@ -327,13 +335,58 @@ INSTANTIATE_TEST_SUITE_P(Algos, TorusWalk,
                                          WalkCase{RoutingAlgo::MinAd, 0}, WalkCase{RoutingAlgo::Goal, 0},
                                          WalkCase{RoutingAlgo::Gal, 0}, WalkCase{RoutingAlgo::Gal, 6},
                                          WalkCase{RoutingAlgo::Dor, 5}, WalkCase{RoutingAlgo::Val, 6},
-                                         WalkCase{RoutingAlgo::MinAd, 5}, WalkCase{RoutingAlgo::Goal, 4}),
+                                         WalkCase{RoutingAlgo::MinAd, 5}, WalkCase{RoutingAlgo::Goal, 4},
+                                         WalkCase{RoutingAlgo::Dor, 0, TorusDateline::Traversal},
+                                         WalkCase{RoutingAlgo::Val, 0, TorusDateline::Traversal},
+                                         WalkCase{RoutingAlgo::MinAd, 0, TorusDateline::Traversal},
+                                         WalkCase{RoutingAlgo::Dor, 5, TorusDateline::Traversal},
+                                         WalkCase{RoutingAlgo::MinAd, 5, TorusDateline::Traversal},
+                                         WalkCase{RoutingAlgo::Goal, 0, TorusDateline::Traversal}),
                          [](const testing::TestParamInfo<WalkCase>& i) {
                            std::string n = to_string(i.param.algo);
                            for (char& ch : n)
                              if (ch == '-') ch = '_';
-                           return n + "_vcs" + std::to_string(i.param.vcs);
+                           return n + "_vcs" + std::to_string(i.param.vcs) +
+                                  (i.param.dateline == TorusDateline::Traversal ? "_traversal" : "");
                          });
+
+// The two dateline rules differ where they should: under traversal a packet that will wrap
+// starts on class 1 (BookSim2's dim_order_torus), under wrap it switches at the wrap link.
+TEST(TorusWalk, TraversalDatelineStartsAWrappingTraversalOnClassOne) {
+  const Torus t(TorusShape{8, 1, 1, false});
+  for (const TorusDateline dl : {TorusDateline::Wrap, TorusDateline::Traversal}) {
+    RoutingParams prm;
+    prm.dateline = dl;
+    const RoutingUnit unit(RoutingAlgo::Dor, t, prm);
+    Rng rng(3, StreamKind::Switch, 0);
+    // 6 -> 1 goes + over the wrap link 7 -> 0: hops from 6, 7, 0.
+    RouteHeader h;
+    h.dst_switch = 1;
+    h.dst_host = 0;
+    int sw = 6, in_port = 0;
+    std::vector<int> classes;
+    while (sw != 1) {
+      const RouteCandidates c = unit.route_candidates(sw, in_port, h, rng, {});
+      ASSERT_EQ(c.n, 1);
+      classes.push_back(c.c[0].vc_lo);  // 2 VCs: the class is the VC
+      const PortEnd far = t.neighbor(sw, c.c[0].port);
+      sw = far.sw;
+      in_port = far.port;
+    }
+    const std::vector<int> want = dl == TorusDateline::Wrap ? std::vector<int>{0, 1, 1} : std::vector<int>{1, 1, 1};
+    EXPECT_EQ(classes, want);
+    // 1 -> 3 never wraps: class 0 under either rule.
+    RouteHeader g;
+    g.dst_switch = 3;
+    g.dst_host = 0;
+    EXPECT_EQ(unit.route_candidates(1, 0, g, rng, {}).c[0].vc_lo, 0);
+  }
+  // GOAL keeps the wrap rule whatever the key says (its quadrant traversals may be long).
+  RoutingParams prm;
+  prm.dateline = TorusDateline::Traversal;
+  EXPECT_EQ(RoutingUnit(RoutingAlgo::Goal, t, prm).params().dateline, TorusDateline::Wrap);
+  EXPECT_EQ(RoutingUnit(RoutingAlgo::Dor, t, prm).params().dateline, TorusDateline::Traversal);
+}
 
 // The acyclicity check is not vacuous: DOR's dependencies on a ring with the dateline
 // classes merged (one VC) close the ring.
