@@ -10,7 +10,8 @@ namespace scfly {
 
 // `ranks`: the processes one simulation runs over (`mpirun -np R scfly run`, tb/ranks.h),
 // null for one process. Only `run` takes more than one rank; rank 0 prints and writes the
-// outputs, the others print nothing.
-int cli_main(int argc, char* argv[], Ranks* ranks = nullptr);
+// outputs, the others print nothing. `mpi_build`: this executable was built with MPI, so
+// `scfly sweep --ranks R` may start its points over R ranks.
+int cli_main(int argc, char* argv[], Ranks* ranks = nullptr, bool mpi_build = false);
 
 }  // namespace scfly

@@ -270,6 +270,10 @@ struct SweepMode {
   std::string task_dir;
   int task = -1;
   scfly::SlurmOptions so;
+  int ranks = 1;          // --ranks: MPI ranks per point
+  std::string mpirun;     // --mpirun: the launcher command, before its -n R
+  bool jobs_given = false;
+  bool mpi_build = false;  // this executable has MPI
 };
 
 int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, bool dry, const SweepMode& mode) {
@@ -285,7 +289,36 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
     std::cerr << "scfly: error: --jobs " << jobs << " is not allowed; expected at least 1\n";
     return 2;
   }
+  if (mode.ranks < 1 || mode.ranks > 4096) {
+    std::cerr << "scfly: error: --ranks " << mode.ranks << " is not allowed; expected 1-4096 (MPI ranks per point)\n";
+    return 2;
+  }
   SweepOptions opt;
+  if (mode.ranks > 1 && mode.task_dir.empty() && !mode.gather) {
+    if (!mode.mpi_build) {
+      std::cerr << "scfly: error: --ranks " << mode.ranks << ": this scfly was built without MPI (SCFLY_MPI OFF: cmake "
+                << "found no MPI), so its runs cannot span ranks; build with -DSCFLY_MPI=ON (Debian: libopenmpi-dev)\n";
+      return 2;
+    }
+    std::stringstream ss(mode.mpirun);
+    for (std::string t; ss >> t;) opt.mpirun.push_back(t);
+    if (opt.mpirun.empty()) {
+      std::cerr << "scfly: error: --mpirun '' is not allowed; expected a launcher command such as mpirun or srun\n";
+      return 2;
+    }
+    // Submitted to Slurm, the launcher runs on the compute nodes; here it must exist.
+    if (!mode.slurm && !dry && opt.mpirun[0].find('/') == std::string::npos && !in_path(opt.mpirun[0])) {
+      std::cerr << "scfly: error: --mpirun " << opt.mpirun[0] << ": not found in PATH (--ranks " << mode.ranks
+                << " starts each point as '" << mode.mpirun << " -n " << mode.ranks << " scfly run ...'; Debian: openmpi-bin)\n";
+      return 2;
+    }
+    opt.ranks = mode.ranks;
+    // Each point takes R cores: by default as many points at once as the cores hold.
+    if (!mode.jobs_given) jobs = std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) / mode.ranks);
+  } else if (mode.ranks > 1 && !mode.task_dir.empty()) {
+    std::cerr << "scfly: error: --ranks with --slurm-task: a task takes its ranks from its submission (tasks.json)\n";
+    return 2;
+  }
   opt.db_path = db.empty() ? spec.name + ".sqlite" : db;
   opt.jobs = jobs;
   opt.retry_failed = retry;
@@ -677,7 +710,7 @@ int cmd_check_deadlock(const std::string& config_path, const std::vector<std::st
 
 }  // namespace
 
-int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks) {
+int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks, bool mpi_build) {
   if (ranks && ranks->size() > 1) {
     // One simulation over several processes: rank 0 speaks for all of them.
     if (ranks->rank() != 0) {
@@ -765,8 +798,19 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks) {
   sweep->add_option("--sbatch-arg", sweep_mode.so.sbatch_args,
                     "an extra sbatch option written as an #SBATCH line (repeatable), e.g. --sbatch-arg=--account=A")
       ->needs(o_slurm);
+  auto* o_jobs = sweep->get_option("--jobs");
+  auto* o_ranks = sweep->add_option("--ranks", sweep_mode.ranks,
+                                    "MPI ranks per point (default 1): each point runs as 'MPIRUN -n R scfly run ...' (an "
+                                    "MPI build; with --slurm each array task gets R Slurm tasks); --jobs defaults to "
+                                    "the cores / R");
+  sweep->add_option("--mpirun", sweep_mode.mpirun,
+                    "with --ranks: the launcher command, before its -n R (default mpirun; e.g. 'srun', or 'mpirun "
+                    "--oversubscribe')")
+      ->needs(o_ranks);
+  sweep_mode.mpirun = "mpirun";
   o_slurm->excludes(o_gather)->excludes(o_task);
   o_gather->excludes(o_task);
+  o_ranks->excludes(o_gather)->excludes(o_task);
 
   std::vector<std::string> plot_args;
   CLI::App* plot = app.add_subcommand("plot", "plot a results database (matplotlib)");
@@ -942,6 +986,8 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks) {
   }
   if (sweep->parsed()) {
     sweep_mode.so.max_parallel_given = o_max_parallel->count() > 0;
+    sweep_mode.jobs_given = o_jobs->count() > 0;
+    sweep_mode.mpi_build = mpi_build;
     return cmd_sweep(sweep_path, db_path, jobs, retry, dry, sweep_mode);
   }
   if (plot->parsed()) return cmd_plot(plot->remaining());

@@ -119,6 +119,8 @@ void mpi_ranks_finalize() {
   g_started = false;
 }
 
+bool mpi_built() { return true; }
+
 #else
 
 std::unique_ptr<Ranks> mpi_ranks_init(int*, char***) {
@@ -132,6 +134,7 @@ std::unique_ptr<Ranks> mpi_ranks_init(int*, char***) {
   return nullptr;
 }
 void mpi_ranks_finalize() {}
+bool mpi_built() { return false; }
 
 #endif
 

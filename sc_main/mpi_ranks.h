@@ -16,5 +16,8 @@ namespace scfly {
 std::unique_ptr<Ranks> mpi_ranks_init(int* argc, char*** argv);
 // Ends MPI if mpi_ranks_init started it (before the process exits).
 void mpi_ranks_finalize();
+// Whether this executable was built with MPI (SCFLY_MPI), so that `mpirun -np R` of it runs
+// one simulation over R ranks.
+bool mpi_built();
 
 }  // namespace scfly

@@ -16,7 +16,7 @@ int sc_main(int argc, char* argv[]) {
     std::cerr << "scfly: error: " << e.what() << "\n";
     return 2;
   }
-  const int rc = scfly::cli_main(argc, argv, ranks.get());
+  const int rc = scfly::cli_main(argc, argv, ranks.get(), scfly::mpi_built());
   ranks.reset();
   scfly::mpi_ranks_finalize();
   return rc;

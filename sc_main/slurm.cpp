@@ -70,13 +70,6 @@ CmdResult run_cmd(const std::vector<std::string>& argv) {
   return r;
 }
 
-bool in_path(const std::string& prog) {
-  const char* p = std::getenv("PATH");
-  std::stringstream ss(p ? p : "");
-  for (std::string d; std::getline(ss, d, ':');)
-    if (!d.empty() && ::access((d + "/" + prog).c_str(), X_OK) == 0) return true;
-  return false;
-}
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
@@ -240,6 +233,14 @@ std::string abs_path(const std::string& p) {
 
 }  // namespace
 
+bool in_path(const std::string& prog) {
+  const char* p = std::getenv("PATH");
+  std::stringstream ss(p ? p : "");
+  for (std::string d; std::getline(ss, d, ':');)
+    if (!d.empty() && ::access((d + "/" + prog).c_str(), X_OK) == 0) return true;
+  return false;
+}
+
 std::string slurm_dir(const std::string& db_path) { return db_path + ".slurm"; }
 
 namespace {
@@ -398,6 +399,8 @@ int slurm_submit(const std::string& sweep_path, const SweepSpec& spec, const Swe
                          {"db", abs_path(opt.db_path)},
                          {"units", unit_name},
                          {"retry_failed", opt.retry_failed},
+                         {"ranks", opt.ranks},
+                         {"mpirun", opt.mpirun},
                          {"tasks", tasks}}
               .dump(1)
        << "\n";
@@ -424,6 +427,8 @@ int slurm_submit(const std::string& sweep_path, const SweepSpec& spec, const Swe
     if (!so.partition.empty()) js << "#SBATCH --partition=" << so.partition << "\n";
     if (!so.time.empty()) js << "#SBATCH --time=" << so.time << "\n";
     if (!so.mem.empty()) js << "#SBATCH --mem=" << so.mem << "\n";
+    // --ranks R: each point runs as `MPIRUN -n R scfly run` inside the task's R Slurm tasks.
+    if (opt.ranks > 1) js << "#SBATCH --ntasks=" << opt.ranks << "\n";
     for (const auto& a : so.sbatch_args) js << "#SBATCH " << a << "\n";
     js << "\n# Site setup goes here (module load ..., spack load ...).\n\n"
        << "exec " << sh_quote(exe) << " sweep " << sh_quote(abs_path(sweep_path)) << " --slurm-task "
@@ -479,7 +484,17 @@ int slurm_task(const SweepSpec& spec, const SweepOptions& opt, const std::string
   o.progress_bar = false;
   o.summary = false;  // a task has a part of the sweep: its summary would mislead
   o.jobs = 1;
-  if (const char* c = std::getenv("SLURM_CPUS_PER_TASK")) o.jobs = std::max(1, std::atoi(c));
+  o.ranks = tj.value("ranks", 1);
+  o.mpirun.clear();
+  if (o.ranks > 1 && tj.contains("mpirun") && tj["mpirun"].is_array())
+    for (const auto& t : tj["mpirun"]) o.mpirun.push_back(t.get<std::string>());
+  if (o.ranks > 1 && o.mpirun.empty()) {
+    std::cerr << "scfly: error: --slurm-task: " << (fs::path(dir) / "tasks.json").string() << " asks for "
+              << o.ranks << " ranks per point and names no launcher (mpirun)\n";
+    return 2;
+  }
+  // One point at a time over the task's ranks; without ranks, a point per CPU of the task.
+  if (const char* c = std::getenv("SLURM_CPUS_PER_TASK"); c && o.ranks == 1) o.jobs = std::max(1, std::atoi(c));
   // The sweep file must still have every unit (a point's hash is its configuration).
   {
     SweepPlan check;

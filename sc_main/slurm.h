@@ -45,6 +45,9 @@ struct SlurmOptions {
 // `-x`/`--name=value` without whitespace, quotes, newlines or shell metacharacters.
 std::string slurm_options_problem(const SlurmOptions& so);
 
+// Whether `prog` is an executable file in a directory of $PATH.
+bool in_path(const std::string& prog);
+
 // The directory of a database's cluster runs: DB.slurm.
 std::string slurm_dir(const std::string& db_path);
 

@@ -588,13 +588,23 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
   };
   std::cerr << "sweep " << spec.name << ": " << pts.size() << " points, " << already
             << " already in " << opt.db_path << ", " << to_run << " to run with " << opt.jobs
-            << " jobs\n";
+            << " jobs" << (opt.ranks > 1 ? ", each point over " + std::to_string(opt.ranks) + " MPI ranks" : "")
+            << "\n";
   progress("");
 
-  const int core_share = std::max(1, available_cores() / std::max(1, opt.jobs));
+  // Each of the jobs running at once gets its share of the cores, each rank of a point its
+  // share of the point's.
+  const int core_share = std::max(1, available_cores() / std::max(1, opt.jobs) / std::max(1, opt.ranks));
   auto launch = [&](size_t i) -> bool {
     const std::string base = tmpdir + "/p" + std::to_string(i);
-    std::vector<std::string> args = {exe, "run", spec.base};
+    // --ranks R: MPIRUN... -n R scfly run ... (rank 0 writes the JSON; mpirun passes the
+    // environment below to every rank and returns the first failing rank's exit code).
+    std::vector<std::string> args;
+    if (opt.ranks > 1) {
+      args = opt.mpirun;
+      args.insert(args.end(), {"-n", std::to_string(opt.ranks)});
+    }
+    args.insert(args.end(), {exe, "run", spec.base});
     for (const auto& o : pts[i].overrides) args.push_back(o);
     args.insert(args.end(), {"--json", base + ".json", "-q"});
     const pid_t pid = ::fork();
@@ -617,7 +627,8 @@ bool run_points(const SweepSpec& spec, const std::vector<SweepPoint>& pts, const
       std::vector<char*> argv;
       for (auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
       argv.push_back(nullptr);
-      ::execv(exe.c_str(), argv.data());
+      if (opt.ranks > 1) ::execvp(argv[0], argv.data());
+      else ::execv(exe.c_str(), argv.data());
       _exit(127);
     }
     running[pid] = Running{i, std::chrono::steady_clock::now()};

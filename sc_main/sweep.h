@@ -127,6 +127,8 @@ struct SweepOptions {
   bool summary = true;        // print (and store) the saturation summary at the end
   SweepPlan* plan = nullptr;  // set: run nothing, print nothing, fill *plan from the database
   const std::set<std::string>* only_units = nullptr;  // set: only these units (a Slurm task)
+  int ranks = 1;                     // MPI ranks per point: each runs as `mpirun... -n ranks scfly run`
+  std::vector<std::string> mpirun;   // with ranks > 1: the launcher command and its arguments, before -n
 };
 
 // Runs the sweep; returns the exit code (0 all ok, 3 some point of the sweep failed, now or

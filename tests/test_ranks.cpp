@@ -1,7 +1,12 @@
 // One simulation over MPI ranks (`mpirun -np R scfly run`, tb/ranks.h, tb/network.h):
 // the same results as one process, for every number of ranks, and refusals with exit 2.
 // Built only when the scfly executable has MPI (SCFLY_MPI): SCFLY_MPIEXEC is the launcher.
+#include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <sys/stat.h>
 
 #include <gtest/gtest.h>
 
@@ -18,6 +23,36 @@ ScflyRun run_ranks(int np, const std::string& config, const std::string& args, b
 }
 
 std::string config(const std::string& name) { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/" + name; }
+
+// A database's points exported to CSV, each row without the columns that differ from run to
+// run (id, wall_s, created).
+std::vector<std::string> exported_points(const std::string& db) {
+  const std::string csv = tmp("points.csv");
+  const Cmd c = scfly_cmd("export " + db + " -o " + csv);
+  EXPECT_EQ(c.code, 0) << c.err;
+  std::stringstream ss(slurp(csv));
+  std::string header;
+  std::getline(ss, header);
+  std::vector<std::string> names;
+  std::stringstream hs(header);
+  for (std::string n; std::getline(hs, n, ',');) names.push_back(n);
+  std::vector<std::string> rows;
+  for (std::string line; std::getline(ss, line);) {
+    // Fields may be quoted JSON with commas: split outside quotes.
+    std::vector<std::string> f(1);
+    bool q = false;
+    for (const char ch : line) {
+      if (ch == '"') q = !q;
+      if (ch == ',' && !q) f.emplace_back();
+      else f.back() += ch;
+    }
+    std::string row;
+    for (size_t i = 0; i < f.size() && i < names.size(); ++i)
+      if (names[i] != "id" && names[i] != "wall_s" && names[i] != "created") row += names[i] + "=" + f[i] + ";";
+    rows.push_back(row);
+  }
+  return rows;
+}
 
 }  // namespace
 
@@ -61,6 +96,50 @@ TEST(Ranks, GiveTheOneProcessResults) {
 
 // What needs the SystemC kernel (a VCD here), more ranks than switches, and the subcommands
 // other than run: refused on every rank, with rank 0's message.
+// `scfly sweep --ranks R`: each point runs as `MPIRUN -n R scfly run ...` and stores what one
+// process stores (metrics, time series, status). The launcher here is a script that logs its
+// arguments and starts the real mpirun, so the test sees that every point went over 2 ranks.
+// With --slurm each array task asks Slurm for R tasks and its task list carries the launcher.
+TEST(Ranks, SweepPointsRunOverRanksAndStoreTheOneProcessResults) {
+  const std::string sw = tmp("sweep.yaml"), log = tmp("launcher.log"), launcher = tmp("mpirun.sh");
+  std::ofstream(sw) << "name: ranks_sweep\nbase: " << config("dfly-tiny.yaml")
+                    << "\nset: {warmup_cycles: 500, measure_cycles: 1500, timeseries.bin_cycles: 500}\n"
+                    << "axes:\n  routing: [min, ugal-l]\n  load: [0.2, 0.45]\n";
+  std::ofstream(launcher) << "#!/bin/sh\necho \"$@\" >> " << log << "\nexec " << SCFLY_MPIEXEC
+                          << " --allow-run-as-root --oversubscribe \"$@\"\n";
+  ::chmod(launcher.c_str(), 0755);
+  const std::string one = tmp("one.sqlite"), two = tmp("two.sqlite");
+  const Cmd a = scfly_cmd("sweep " + sw + " --db " + one + " --jobs 2");
+  ASSERT_EQ(a.code, 0) << a.err;
+  const Cmd b = scfly_cmd("sweep " + sw + " --db " + two + " --jobs 1 --ranks 2 --mpirun " + launcher);
+  ASSERT_EQ(b.code, 0) << b.err;
+  EXPECT_NE(b.err.find("each point over 2 MPI ranks"), std::string::npos) << b.err;
+  const std::string calls = slurp(log);
+  size_t n = 0;
+  for (size_t at = calls.find("-n 2 " SCFLY_BIN " run "); at != std::string::npos;
+       at = calls.find("-n 2 " SCFLY_BIN " run ", at + 1))
+    ++n;
+  EXPECT_EQ(n, 4u) << calls;
+  const std::vector<std::string> pa = exported_points(one), pb = exported_points(two);
+  ASSERT_EQ(pa.size(), 4u);
+  EXPECT_EQ(pa, pb);
+
+  const std::string three = tmp("three.sqlite");
+  const Cmd s = scfly_cmd("sweep " + sw + " --db " + three + " --slurm --dry-run --ranks 3 --mpirun 'srun --mpi=pmix'");
+  ASSERT_EQ(s.code, 0) << s.err;
+  EXPECT_NE(s.out.find("#SBATCH --ntasks=3\n"), std::string::npos) << s.out;
+  const std::string tasks = slurp(three + ".slurm/sub-1/tasks.json");
+  EXPECT_NE(tasks.find("\"ranks\": 3"), std::string::npos) << tasks;
+  EXPECT_NE(tasks.find("\"srun\",\n  \"--mpi=pmix\""), std::string::npos) << tasks;
+
+  const Cmd zero = scfly_cmd("sweep " + sw + " --db " + three + " --ranks 0");
+  EXPECT_EQ(zero.code, 2);
+  EXPECT_NE(zero.err.find("--ranks 0 is not allowed; expected 1-4096"), std::string::npos) << zero.err;
+  const Cmd none = scfly_cmd("sweep " + sw + " --db " + three + " --ranks 2 --mpirun no-such-launcher");
+  EXPECT_EQ(none.code, 2);
+  EXPECT_NE(none.err.find("--mpirun no-such-launcher: not found in PATH"), std::string::npos) << none.err;
+}
+
 TEST(Ranks, RefusalsNameTheReason) {
   const ScflyRun vcd = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --vcd " + tmp("r.vcd"), false);
   EXPECT_EQ(vcd.code, 2);

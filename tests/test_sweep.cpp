@@ -340,3 +340,16 @@ TEST(Plot, WritesAPngForATinyDatabase) {
   EXPECT_NE(bad.err.find("nosuchcolumn"), std::string::npos) << bad.err;
   for (const auto& x : {db, png, svg, sw}) std::remove(x.c_str());
 }
+
+#ifndef SCFLY_MPIEXEC
+// A build without MPI (the sanitizer half of CI) refuses `--ranks` before running anything,
+// naming the build option; with MPI, tests/test_ranks.cpp runs such a sweep.
+TEST(Sweep, RanksNeedAnMpiBuild) {
+  const std::string sw = write_sweep(kSixPoints), db = tmp("db.sqlite");
+  const Cmd c = scfly_cmd("sweep " + sw + " --db " + db + " --ranks 2");
+  EXPECT_EQ(c.code, 2);
+  EXPECT_NE(c.err.find("--ranks 2: this scfly was built without MPI"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("-DSCFLY_MPI=ON"), std::string::npos) << c.err;
+  EXPECT_EQ(rows_now(db), 0);
+}
+#endif
