@@ -105,7 +105,7 @@ TEST(Ranks, SweepPointsRunOverRanksAndStoreTheOneProcessResults) {
   std::ofstream(sw) << "name: ranks_sweep\nbase: " << config("dfly-tiny.yaml")
                     << "\nset: {warmup_cycles: 500, measure_cycles: 1500, timeseries.bin_cycles: 500}\n"
                     << "axes:\n  routing: [min, ugal-l]\n  load: [0.2, 0.45]\n";
-  std::ofstream(launcher) << "#!/bin/sh\necho \"$@\" >> " << log << "\nexec " << SCFLY_MPIEXEC
+  std::ofstream(launcher) << "#!/bin/sh\nprintf '%s\\n' \"$*\" >> " << log << "\nexec " << SCFLY_MPIEXEC
                           << " --allow-run-as-root --oversubscribe \"$@\"\n";
   ::chmod(launcher.c_str(), 0755);
   const std::string one = tmp("one.sqlite"), two = tmp("two.sqlite");
