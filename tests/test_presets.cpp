@@ -125,6 +125,15 @@ const std::map<std::string, std::vector<Case>>& cases() {
        {{"routing=goal traffic=tor load=0.55",
          [](const ScflyRun& r) { EXPECT_NEAR(num(r, "accepted_load"), 0.521, 0.01); }}}},
       // Header: one terminal port; GOAL under TOR saturates at 0.45 (not the card's 0.52).
+      // docs/validation.md, BookSim2's 8-ary 2-cube: DOR UR at 0.4, BookSim 18.01 cycles, scfly
+      // 17.31 over 15,000 cycles (a constant cycle below BookSim at every hop count); the
+      // header: 4 VCs of 8 flits on the BookSim router.
+      {"torus-8x8-booksim.yaml",
+       {{"load=0.4 warmup_cycles=1000 measure_cycles=2000",
+         [](const ScflyRun& r) {
+           expect_line(r, "VCs inj/link 4/4");
+           EXPECT_NEAR(num(r, "latency_avg"), 17.31, 0.02 * 17.31);
+         }}}},
       {"torus-8x8-1port.yaml",
        {{"routing=goal traffic=tor load=0.55 warmup_cycles=3000 measure_cycles=6000",
          [](const ScflyRun& r) { EXPECT_NEAR(num(r, "accepted_load"), 0.45, 0.01); }}}},
