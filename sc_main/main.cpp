@@ -27,6 +27,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -307,8 +308,13 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
       return 2;
     }
     // Submitted to Slurm, the launcher runs on the compute nodes; here it must exist.
-    if (!mode.slurm && !dry && opt.mpirun[0].find('/') == std::string::npos && !in_path(opt.mpirun[0])) {
-      std::cerr << "scfly: error: --mpirun " << opt.mpirun[0] << ": not found in PATH (--ranks " << mode.ranks
+    const std::string& l = opt.mpirun[0];
+    std::error_code ec;
+    const bool found = l.find('/') == std::string::npos
+                           ? in_path(l)
+                           : std::filesystem::is_regular_file(l, ec) && ::access(l.c_str(), X_OK) == 0;
+    if (!mode.slurm && !dry && !found) {
+      std::cerr << "scfly: error: --mpirun " << l << ": not found in PATH or not an executable file (--ranks " << mode.ranks
                 << " starts each point as '" << mode.mpirun << " -n " << mode.ranks << " scfly run ...'; Debian: openmpi-bin)\n";
       return 2;
     }
