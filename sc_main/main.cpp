@@ -295,7 +295,7 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
     return 2;
   }
   SweepOptions opt;
-  if (mode.ranks > 1 && mode.task_dir.empty() && !mode.gather) {
+  if (mode.ranks > 1) {  // not with --gather or --slurm-task (the options exclude them)
     if (!mode.mpi_build) {
       std::cerr << "scfly: error: --ranks " << mode.ranks << ": this scfly was built without MPI (SCFLY_MPI OFF: cmake "
                 << "found no MPI), so its runs cannot span ranks; build with -DSCFLY_MPI=ON (Debian: libopenmpi-dev)\n";
@@ -321,9 +321,6 @@ int cmd_sweep(const std::string& path, std::string db, int jobs, bool retry, boo
     opt.ranks = mode.ranks;
     // Each point takes R cores: by default as many points at once as the cores hold.
     if (!mode.jobs_given) jobs = std::max(1, static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN)) / mode.ranks);
-  } else if (mode.ranks > 1 && !mode.task_dir.empty()) {
-    std::cerr << "scfly: error: --ranks with --slurm-task: a task takes its ranks from its submission (tasks.json)\n";
-    return 2;
   }
   opt.db_path = db.empty() ? spec.name + ".sqlite" : db;
   opt.jobs = jobs;
