@@ -114,6 +114,7 @@ struct RunArgs {
   std::string config, json, vcd, trace_list, packet_trace, trace_from, trace_to, shuffle, fault;
   std::vector<std::string> overrides;
   bool quiet = false;
+  bool profile = false;  // --profile
   scfly::Ranks* ranks = nullptr;  // MPI ranks (tb/ranks.h); null: one process
 };
 
@@ -130,6 +131,7 @@ int cmd_run(const RunArgs& a) {
   trace.path = a.vcd;
   trace.packet_trace = a.packet_trace;
   trace.ranks = a.ranks;
+  trace.profile = a.profile;
   const bool speaker = !a.ranks || a.ranks->rank() == 0;  // writes the outputs
   DeadlockValidation deadlock;
   try {
@@ -744,6 +746,10 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks, bool mpi_build)
                   "with --vcd or --packet-trace: last traced cycle (packet trace: by delivery cycle)")
       ->type_name("CYCLE");
   run->add_flag("-q,--quiet", ra.quiet, "no summary on stdout");
+  run->add_flag("--profile", ra.profile,
+                "time the block scheduler's windows: the groups' work, the busiest thread's, the largest group's, "
+                "the rank exchange, and the work's floor on 1-64 cores (a 'windows' line and run.profile in the "
+                "JSON; results unchanged)");
   // The kinds and blocks come from the lists the parsers check against (fault_spec.h, config.h).
   run->add_option("--fault", ra.fault, std::string("inject a fault to see the safety checks fire: "
                                                    "KIND:SWITCH:PORT:VC:CYCLE, KIND one of ") +

@@ -115,11 +115,33 @@ nlohmann::json result_json(const SimConfig& cfg, const RunOutcome& r,
                 {"limit_bytes", r.memory.limit},
                 {"peak_rss_bytes", r.peak_rss}}},
               {"warnings", warnings}};
+  if (r.profile.on) {
+    nlohmann::json bound = nlohmann::json::object();
+    for (const auto& [p, s] : r.profile.work_bound_s) bound[std::to_string(p)] = s;
+    j["run"]["profile"] = {{"windows", r.profile.windows},
+                           {"wall_s", r.profile.wall_s},
+                           {"work_s", r.profile.work_s},
+                           {"busiest_thread_s", r.profile.busiest_s},
+                           {"largest_group_s", r.profile.largest_s},
+                           {"exchange_s", r.profile.exchange_s},
+                           {"exchange_bytes", r.profile.exchange_bytes},
+                           {"threads", r.profile.threads},
+                           {"ranks", r.profile.ranks},
+                           {"work_bound_s", bound}};
+  }
   if (r.fault.kind != FaultKind::None)
     j["fault"] = {{"kind", to_string(r.fault.kind)}, {"switch", r.fault.sw}, {"port", r.fault.port},
                   {"vc", r.fault.vc}, {"cycle", r.fault.cycle}, {"injected", r.fault_injected}};
   return j;
 }
+
+namespace {
+std::string fmt_seconds(double s) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f s", s);
+  return b;
+}
+}  // namespace
 
 namespace {
 std::string events(uint64_t n) { return std::to_string(n) + (n == 1 ? " event" : " events"); }
@@ -277,6 +299,28 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       r.conservation.c_str(), static_cast<unsigned long long>(r.cycles), r.sim_wall_s,
       r.router_cycles_per_s, r.scheduler.c_str());
   std::string s = buf;
+  if (r.profile.asked && !r.profile.on)
+    s += "  windows           none: this run is on the SystemC kernel (--profile times the block scheduler's windows)\n";
+  if (r.profile.on) {
+    const WindowProfile& p = r.profile;
+    const double sync = p.wall_s - p.busiest_s - p.exchange_s;
+    std::string bound;
+    for (const auto& [cores, sec] : p.work_bound_s)
+      if (cores == 16 || cores == 64) bound += (bound.empty() ? "" : ", ") + std::to_string(cores) + " cores " + fmt_seconds(sec);
+    char line[512];
+    std::snprintf(line, sizeof line,
+                  "  windows           %llu: %s in all; groups' work %s (busiest thread %s, largest group %s), "
+                  "scheduling and barriers %s%s; the work's floor on %s\n",
+                  static_cast<unsigned long long>(p.windows), fmt_seconds(p.wall_s).c_str(),
+                  fmt_seconds(p.work_s).c_str(), fmt_seconds(p.busiest_s).c_str(), fmt_seconds(p.largest_s).c_str(),
+                  fmt_seconds(sync).c_str(),
+                  p.ranks > 1 ? (", rank exchange " + fmt_seconds(p.exchange_s) + " (" +
+                                 format_bytes(p.exchange_bytes) + " sent)")
+                                    .c_str()
+                              : "",
+                  bound.c_str());
+    s += line;
+  }
   if (r.memory.measured)
     s += "  memory            estimated " + r.memory.describe() + "; peak resident " + format_bytes(r.peak_rss) +
          (r.memory.ranks > 1 ? " (rank 0's part of " + std::to_string(r.memory.ranks) + " ranks)" : std::string()) +

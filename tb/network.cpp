@@ -271,6 +271,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                                                        class_names(*m_topo)));
   }
   if (m_shards > 1 || m_nranks > 1) m_ctx.defer_report = true;
+  m_prof.asked = trace.profile;
+  m_prof.on = trace.profile && m_blocks;
+  m_prof.threads = m_threads;
+  m_prof.ranks = m_nranks;
+  m_thread_time.resize(static_cast<size_t>(m_threads));
   NicParams np;
   np.scheduled = m_blocks;
   for (size_t i = 0; i < cfg.phases.size(); ++i) {
@@ -649,7 +654,40 @@ NetStats Network::all_stats() const {
 }
 
 // One block [c, e) of every group, at the start of cycle c (see network.h).
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
 void Network::run_blocks() {
+  if (!m_prof.on) {
+    run_window();
+    return;
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  run_window();
+  m_prof.wall_s += seconds_since(t0);
+}
+
+// One window's profile from the threads' times (--profile).
+void Network::end_window_profile() {
+  double work = 0, busiest = 0, largest = 0;
+  for (ThreadTime& t : m_thread_time) {
+    work += t.work;
+    busiest = std::max(busiest, t.work);
+    largest = std::max(largest, t.largest);
+    t = ThreadTime{};
+  }
+  ++m_prof.windows;
+  m_prof.work_s += work;
+  m_prof.busiest_s += busiest;
+  m_prof.largest_s += largest;
+  m_win_work.push_back(static_cast<float>(work));
+  m_win_largest.push_back(static_cast<float>(largest));
+}
+
+void Network::run_window() {
   const uint64_t c = cycle();
   const uint64_t W = m_cfg.watchdog_cycles;
   if (c % W == 0 && !watchdog_check()) return;
@@ -660,7 +698,7 @@ void Network::run_blocks() {
     const uint64_t bin = m_cfg.timeseries.bin_cycles;
     e = std::min(e, (c / bin + 1) * bin);
   }
-  if (m_shards == 1 && m_nranks == 1) {
+  if (m_shards == 1 && m_nranks == 1 && !m_prof.on) {
     const size_t groups = m_group_sw.size();
     for (size_t g = 0; g < groups; ++g) {
       run_group(g, c, e, m_ctx);
@@ -669,7 +707,18 @@ void Network::run_blocks() {
   } else {
     if (m_shards == 1) {
       const size_t groups = m_group_sw.size();
-      for (size_t g = 0; g < groups && m_ctx.error.empty(); ++g) run_group(g, c, e, m_ctx);
+      ThreadTime& tt = m_thread_time[0];
+      for (size_t g = 0; g < groups && m_ctx.error.empty(); ++g) {
+        if (!m_prof.on) {
+          run_group(g, c, e, m_ctx);
+          continue;
+        }
+        const auto t0 = std::chrono::steady_clock::now();
+        run_group(g, c, e, m_ctx);
+        const double d = seconds_since(t0);
+        tt.work += d;
+        tt.largest = std::max(tt.largest, d);
+      }
     } else {
       m_win_from = c;
       m_win_to = e;
@@ -678,7 +727,13 @@ void Network::run_blocks() {
       m_next_shard.store(0, std::memory_order_relaxed);
       m_workers->run(&Network::flush_shards, this);
     }
-    if (m_nranks > 1 && !exchange_ranks()) return;
+    if (m_prof.on) end_window_profile();
+    if (m_nranks > 1) {
+      const auto t0 = m_prof.on ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
+      const bool ok = exchange_ranks();
+      if (m_prof.on) m_prof.exchange_s += seconds_since(t0);
+      if (!ok) return;
+    }
     for (int t = 0; t < m_shards; ++t) {
       const std::string& err = shard_ctx(t).error;
       if (err.empty()) continue;
@@ -693,13 +748,22 @@ void Network::run_blocks() {
   next_trigger(m_period * static_cast<double>(e - c));
 }
 
-void Network::run_shards(void* self, int) {
+void Network::run_shards(void* self, int thread) {
   Network& n = *static_cast<Network*>(self);
+  ThreadTime& tt = n.m_thread_time[static_cast<size_t>(thread)];
   for (int t; (t = n.m_next_shard.fetch_add(1, std::memory_order_relaxed)) < n.m_shards;) {
     SimContext& ctx = n.shard_ctx(t);
     const size_t last = n.m_shard_first[static_cast<size_t>(t) + 1];
     for (size_t g = n.m_shard_first[static_cast<size_t>(t)]; g < last; ++g) {
-      n.run_group(g, n.m_win_from, n.m_win_to, ctx);
+      if (n.m_prof.on) {
+        const auto t0 = std::chrono::steady_clock::now();
+        n.run_group(g, n.m_win_from, n.m_win_to, ctx);
+        const double d = seconds_since(t0);
+        tt.work += d;
+        tt.largest = std::max(tt.largest, d);
+      } else {
+        n.run_group(g, n.m_win_from, n.m_win_to, ctx);
+      }
       if (!ctx.error.empty()) break;
     }
   }
@@ -874,6 +938,8 @@ bool Network::exchange_ranks() {
       box.bw.clear();
     }
   }
+  if (m_prof.on)
+    for (const auto& b : send) m_prof.exchange_bytes += b.size();
   m_ranks->exchange(send, recv);
   int failed = -1;  // the lowest rank that failed in this window
   for (int r = 0; r < R && failed < 0; ++r)
@@ -961,6 +1027,14 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   }
   out.scheduler = scheduler_note();
   out.memory = m_mem;
+  out.profile = m_prof;
+  if (m_prof.on)
+    for (int p = 1; p <= 64; p *= 2) {
+      double b = 0;
+      for (size_t w = 0; w < m_win_work.size(); ++w)
+        b += std::max(static_cast<double>(m_win_work[w]) / p, static_cast<double>(m_win_largest[w]));
+      out.profile.work_bound_s.push_back({p, b});
+    }
   out.peak_rss = peak_rss();
   out.router_cycles_per_s =
       out.sim_wall_s > 0 ? static_cast<double>(out.cycles) * m_topo->num_switches() / out.sim_wall_s

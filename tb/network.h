@@ -51,6 +51,30 @@ struct TraceRequest {
   // Ranks (tb/ranks.h): this process simulates one part of the network, the others the
   // rest; null or one rank = the whole network here. Needs the block scheduler.
   Ranks* ranks = nullptr;
+  // `scfly run --profile`: time the block scheduler's windows (WindowProfile). Costs two clock
+  // reads per group and window; results unchanged.
+  bool profile = false;
+};
+
+// Where the block scheduler's wall time went (TraceRequest::profile; this rank's, on ranks).
+// A window is m_block cycles of every group (a switch with its hosts' NICs). Per window: the
+// groups' work (each group's run time, summed over the threads), the busiest thread's part of
+// it (the window's critical path) and the largest single group's, which no split of the
+// groups can beat. From the per-window work and largest group, work_bound_s[P] is
+// sum over windows of max(work / P, largest group): the work's time on P cores with the groups
+// spread perfectly and no synchronization, the floor of a projection to P cores.
+struct WindowProfile {
+  bool asked = false;  // --profile given
+  bool on = false;     // ... and the block scheduler runs the network
+  uint64_t windows = 0;
+  double wall_s = 0;       // in the scheduler's window method (the windows' whole cost)
+  double work_s = 0;       // sum of the groups' run time, every thread
+  double busiest_s = 0;    // sum over windows of the busiest thread's work
+  double largest_s = 0;    // sum over windows of the largest group's work
+  double exchange_s = 0;   // sum over windows of the rank exchange (its wait for the other ranks included)
+  uint64_t exchange_bytes = 0;  // sent to the other ranks
+  int threads = 1, ranks = 1;
+  std::vector<std::pair<int, double>> work_bound_s;  // (cores P, seconds) for P = 1, 2, 4, ..., 64
 };
 
 struct RunOutcome {
@@ -66,6 +90,7 @@ struct RunOutcome {
   double sim_wall_s = 0;     // wall time of the simulation proper (no elaboration)
   double router_cycles_per_s = 0;
   MemoryEstimate memory;   // what the network was estimated to need (tb/memory.h)
+  WindowProfile profile;   // `--profile`: where the block scheduler's time went
   uint64_t peak_rss = 0;   // the process's peak resident set at the run's end, bytes
   // A fault injected on one channel (TraceRequest::fault; kind None without one) and the
   // events it injected so far (rtl_models/switch/fault_link.h says what one event is).
@@ -183,6 +208,8 @@ class Network : public sc_core::sc_module {
   // are identical for every number of threads: every shard's sums are integers added up in
   // shard order, and the first error is the lowest shard's (the lowest group's).
   void run_blocks();
+  void run_window();  // run_blocks' window, timed by run_blocks under --profile
+  void end_window_profile();
   void run_group(size_t g, uint64_t from, uint64_t to, SimContext& ctx);
   static void run_shards(void* self, int thread);
   static void flush_shards(void* self, int thread);
@@ -270,6 +297,15 @@ class Network : public sc_core::sc_module {
   std::vector<Outbox> m_outbox;
   std::unique_ptr<WorkerPool> m_workers;
   uint64_t m_win_from = 0, m_win_to = 0;  // the window being run
+  // --profile (WindowProfile): each thread's work and largest group in the current window
+  // (a cache line each: every thread writes its own), and per window the work and the
+  // largest group, for the work bound at the end.
+  struct alignas(64) ThreadTime {
+    double work = 0, largest = 0;
+  };
+  std::vector<ThreadTime> m_thread_time;
+  WindowProfile m_prof;
+  std::vector<float> m_win_work, m_win_largest;
   struct SwitchSeries {
     std::string name;
     std::function<double(int)> sample;

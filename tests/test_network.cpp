@@ -189,6 +189,55 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
 // packet pool's free lists across shards, credits and phits filed from outboxes, control
 // frames (QCN's CNMs) crossing shards, GAL's injection queues on a torus. Identical metrics,
 // time series and conservation line for 1 and 3 threads.
+// `scfly run --profile` (WindowProfile, tb/network.h) times the block scheduler's windows
+// and changes no result. Its parts add up: one window per 10 cycles on dfly-tiny (its local
+// links' latency, the shortest between switches), the groups' work within
+// the wall time, the busiest thread's between the work / threads and the work, the largest
+// group's below it; the work's floor on P cores is the work on 1, never rises with P, and
+// stays at or above both the work / P and the largest group. On the kernel there are no
+// windows, and the summary says so.
+TEST(Network, ProfileAddsUpAndChangesNothing) {
+  const std::string a = "load=0.5 warmup_cycles=500 measure_cycles=1500";
+  const ScflyRun plain = run_scfly(tiny_config(), a);
+  expect_ok(plain);
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE("threads " + std::to_string(threads));
+    const ScflyRun r = run_scfly(tiny_config(), a + " sim.threads=" + std::to_string(threads) + " --profile");
+    expect_ok(r);
+    EXPECT_EQ(metrics(plain), metrics(r));
+    const nlohmann::json& p = r.json.at("run").at("profile");
+    EXPECT_EQ(p.at("windows").get<int>(), 200);
+    EXPECT_EQ(p.at("threads").get<int>(), threads);
+    const double wall = p.at("wall_s"), work = p.at("work_s"), busiest = p.at("busiest_thread_s"),
+                 largest = p.at("largest_group_s"), eps = 1e-9;
+    EXPECT_GT(work, 0);
+    if (threads == 1) {
+      EXPECT_LE(work, wall + eps);
+    }
+    EXPECT_LE(busiest, work + eps);
+    EXPECT_GE(busiest, work / threads - eps);
+    EXPECT_LE(largest, busiest + eps);
+    EXPECT_GT(largest, 0);
+    EXPECT_EQ(p.at("exchange_bytes").get<int>(), 0);
+    const nlohmann::json& b = p.at("work_bound_s");
+    ASSERT_EQ(b.size(), 7u);
+    EXPECT_NEAR(b.at("1").get<double>(), work, 1e-4 * work);  // summed from floats
+    double prev = b.at("1").get<double>();
+    for (int cores = 2; cores <= 64; cores *= 2) {
+      const double f = b.at(std::to_string(cores)).get<double>();
+      EXPECT_LE(f, prev + eps) << cores;
+      EXPECT_GE(f, work / cores * (1 - 1e-4)) << cores;
+      EXPECT_GE(f, largest * (1 - 1e-4)) << cores;
+      prev = f;
+    }
+    EXPECT_NE(r.out.find("  windows           200: "), std::string::npos) << r.out;
+  }
+  const ScflyRun k = run_scfly(tiny_config(), a + " sim.scheduler=kernel --profile");
+  expect_ok(k);
+  EXPECT_FALSE(k.json.at("run").contains("profile"));
+  EXPECT_NE(k.out.find("windows           none: this run is on the SystemC kernel"), std::string::npos) << k.out;
+}
+
 TEST(Network, ThreadsGiveTheOneThreadResults) {
   const std::string src = SCFLY_SOURCE_DIR;
   const std::string w = " warmup_cycles=300 measure_cycles=900 timeseries.bin_cycles=200";

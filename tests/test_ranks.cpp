@@ -140,6 +140,22 @@ TEST(Ranks, SweepPointsRunOverRanksAndStoreTheOneProcessResults) {
   EXPECT_NE(none.err.find("--mpirun no-such-launcher: not found in PATH or not an executable file"), std::string::npos) << none.err;
 }
 
+// --profile on ranks: rank 0's windows, with what it sent the other rank and the time the
+// exchange took (its wait for the other rank included); the results are still one process's.
+TEST(Ranks, ProfileCountsTheExchange) {
+  const std::string a = "load=0.5 warmup_cycles=500 measure_cycles=1500";
+  const ScflyRun one = run_scfly(config("dfly-tiny.yaml"), a);
+  const ScflyRun r = run_ranks(2, config("dfly-tiny.yaml"), a + " --profile");
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(one.json.at("metrics"), r.json.at("metrics"));
+  const nlohmann::json& p = r.json.at("run").at("profile");
+  EXPECT_EQ(p.at("ranks").get<int>(), 2);
+  EXPECT_GE(p.at("windows").get<int>(), 200);
+  EXPECT_GT(p.at("exchange_bytes").get<double>(), 0);
+  EXPECT_GT(p.at("exchange_s").get<double>(), 0);
+  EXPECT_NE(r.out.find("rank exchange "), std::string::npos) << r.out;
+}
+
 TEST(Ranks, RefusalsNameTheReason) {
   const ScflyRun vcd = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --vcd " + tmp("r.vcd"), false);
   EXPECT_EQ(vcd.code, 2);
