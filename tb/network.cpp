@@ -198,8 +198,6 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";
     else if (m_sat_flags) m_kernel_why = "Piggyback's saturation flags are shared every cycle";
     else if (rtl) m_kernel_why = "RTL co-simulation";
-    else if (!trace.path.empty()) m_kernel_why = "VCD trace";
-    else if (!trace.packet_trace.empty()) m_kernel_why = "packet trace";
     else if (trace.fault.kind != FaultKind::None) m_kernel_why = "fault injection";
     else if (cfg.sw.check_vc_order) m_kernel_why = "sim.check_vc_order";
     else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
@@ -485,13 +483,29 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   }
 
   if (!trace.packet_trace.empty()) {
+    if (m_nranks > 1)
+      throw std::invalid_argument("--packet-trace: a simulation over " + std::to_string(m_nranks) +
+                                  " ranks writes no packet trace; run it as one process (threads are fine)");
     m_packet_trace = std::make_unique<PacketTrace>(trace.packet_trace, topo, trace.from, trace.to);
     m_ctx.packet_trace = m_packet_trace.get();
+    // The block scheduler: each shard collects its window's rows, merged at the window's end.
+    if (m_blocks) {
+      m_packet_trace->set_windowed();
+      for (int t = 1; t < m_shards; ++t) {
+        m_shard_trace.push_back(std::make_unique<PacketTrace>(PacketTrace::Shard{}, *m_packet_trace));
+        shard_ctx(t).packet_trace = m_shard_trace.back().get();
+      }
+    }
   }
   if (!trace.path.empty()) {
-    m_vcd = std::make_unique<VcdWriter>("vcd", trace.path, m_period, trace.from, trace.to);
+    if (m_nranks > 1)
+      throw std::invalid_argument("--vcd: a simulation over " + std::to_string(m_nranks) +
+                                  " ranks writes no VCD; run it as one process (threads are fine)");
+    m_vcd = std::make_unique<VcdWriter>("vcd", trace.path, m_period, trace.from, trace.to, m_blocks);
+    m_vcd_range.assign(static_cast<size_t>(S), {0, 0});
     for (int s : trace.switches) {
       Switch& sw = *m_switches[static_cast<size_t>(s)];
+      const size_t first_var = m_vcd->size();
       sw.set_traced();  // its input occupancy exact at every cycle (no streaming)
       const std::string scope = sw.name();
       for (int p = 0; p < sw.radix(); ++p) {
@@ -521,6 +535,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       for (int host = 0; host < P; ++host)
         for (const RtlSignal& r : rtl_signals(*m_nics[static_cast<size_t>(topo.node_of(s, host))]))
           m_vcd->add_bits(r.scope, r.name, r.data, r.bits);
+      m_vcd_range[static_cast<size_t>(s)] = {first_var, m_vcd->size()};
     }
   }
 
@@ -528,10 +543,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   if (m_blocks) {
     for (int s : groups) {
       m_group_sw.push_back(m_switches[static_cast<size_t>(s)].get());
+      if (m_vcd) m_group_vcd.push_back(m_vcd_range[static_cast<size_t>(s)]);
       m_group_first.push_back(m_group_nics.size());
       for (int host = 0; host < P; ++host) m_group_nics.push_back(m_nics[static_cast<size_t>(topo.node_of(s, host))].get());
     }
     m_group_first.push_back(m_group_nics.size());
+    if (m_vcd) m_vcd_log.resize(m_group_sw.size());
     SC_METHOD(run_blocks);  // also the watchdog
   } else {
     SC_METHOD(watchdog);
@@ -704,6 +721,8 @@ void Network::run_window() {
       run_group(g, c, e, m_ctx);
       if (!m_ctx.error.empty()) return;  // fail() has stopped the kernel
     }
+    if (m_packet_trace) [[unlikely]] end_trace_window();
+    if (m_vcd) [[unlikely]] end_vcd_window(e);
   } else {
     if (m_shards == 1) {
       const size_t groups = m_group_sw.size();
@@ -728,6 +747,8 @@ void Network::run_window() {
       m_workers->run(&Network::flush_shards, this);
     }
     if (m_prof.on) end_window_profile();
+    if (m_packet_trace) [[unlikely]] end_trace_window();
+    if (m_vcd) [[unlikely]] end_vcd_window(e);
     if (m_nranks > 1) {
       const auto t0 = m_prof.on ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
       const bool ok = exchange_ranks();
@@ -746,6 +767,12 @@ void Network::run_window() {
     }
   }
   next_trigger(m_period * static_cast<double>(e - c));
+}
+
+// The packet trace's rows of the window just run, every shard's, in shard order.
+void Network::end_trace_window() {
+  for (auto& t : m_shard_trace) m_packet_trace->absorb(*t);
+  m_packet_trace->end_window();
 }
 
 void Network::run_shards(void* self, int thread) {
@@ -776,7 +803,37 @@ void Network::flush_shards(void* self, int) {
       if (from != t) n.m_outbox[static_cast<size_t>(from * n.m_shards + t)].flush();
 }
 
+// The VCD's changes of the window just run (every traced group's), written in cycle order;
+// `e` is the window's end (its last cycle is e - 1).
+void Network::end_vcd_window(uint64_t e) {
+  for (auto& log : m_vcd_log) {
+    if (log.empty()) continue;
+    m_vcd_window.insert(m_vcd_window.end(), log.begin(), log.end());
+    log.clear();
+  }
+  m_vcd->write_window(m_vcd_window, e - 1);
+}
+
+// A traced group (--vcd on the block scheduler): every cycle of the window, sampling the
+// switch's variables after each cycle of the traced window (they change only in the
+// cycles the group runs).
+void Network::run_group_traced(size_t g, uint64_t from, uint64_t to, SimContext& ctx) {
+  Switch& sw = *m_group_sw[g];
+  Nic* const* const nics = m_group_nics.data() + m_group_first[g];
+  const size_t n = m_group_first[g + 1] - m_group_first[g];
+  const auto [first, last] = m_group_vcd[g];
+  for (uint64_t t = from; t < to; ++t) {
+    if (sw.next_run() == t) sw.run_cycle(t);
+    for (size_t k = 0; k < n; ++k)
+      if (nics[k]->next_run() == t) nics[k]->run_cycle(t);
+    if (!ctx.error.empty()) [[unlikely]] return;
+    if (t >= m_vcd->from() && t <= m_vcd->to()) m_vcd->sample_range(first, last, t, m_vcd_log[g]);
+  }
+}
+
 void Network::run_group(size_t g, uint64_t from, uint64_t to, SimContext& ctx) {
+  if (m_vcd) [[unlikely]]
+    if (m_group_vcd[g].second > m_group_vcd[g].first) return run_group_traced(g, from, to, ctx);
   Switch& sw = *m_group_sw[g];
   Nic* const* const nics = m_group_nics.data() + m_group_first[g];
   const size_t n = m_group_first[g + 1] - m_group_first[g];
@@ -1001,6 +1058,7 @@ Network::~Network() {
   // destroying the oldest first made tearing down a large network quadratic (seconds for
   // 876 switches).
   m_packet_trace.reset();
+  m_shard_trace.clear();
   m_vcd.reset();
   m_endpoints.clear();
   while (!m_nics.empty()) m_nics.pop_back();
@@ -1013,7 +1071,11 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   out.drained = drained;
   out.sim_wall_s = sim_wall_s;
   out.error = m_ctx.error;
-  if (m_packet_trace && !m_packet_trace->close() && out.error.empty()) out.error = m_packet_trace->error();
+  if (m_vcd && m_blocks) end_vcd_window(std::max<uint64_t>(cycle(), 1));  // a window a fault ended early
+  if (m_packet_trace) {
+    if (m_blocks) end_trace_window();  // a window a fault ended early
+    if (!m_packet_trace->close() && out.error.empty()) out.error = m_packet_trace->error();
+  }
   // What is checked at the end, on each rank's own part: nothing reached a mesh edge's
   // terminator, and the credit balance.
   std::string late;

@@ -253,7 +253,18 @@ class Network : public sc_core::sc_module {
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Nic>> m_nics;
   std::unique_ptr<VcdWriter> m_vcd;
+  // --vcd on the block scheduler: each switch's variables in the writer ([first, last); empty
+  // if untraced), per group, each group's changes in the window, and the window's merged.
+  std::vector<std::pair<size_t, size_t>> m_vcd_range, m_group_vcd;
+  std::vector<std::vector<VcdWriter::Change>> m_vcd_log;
+  std::vector<VcdWriter::Change> m_vcd_window;
+  void end_vcd_window(uint64_t e);
+  void run_group_traced(size_t g, uint64_t from, uint64_t to, SimContext& ctx);
   std::unique_ptr<PacketTrace> m_packet_trace;
+  // The block scheduler's shards 1.. collect their packet-trace rows here (shard 0 in
+  // m_packet_trace itself); end_trace_window merges them at each window's end.
+  std::vector<std::unique_ptr<PacketTrace>> m_shard_trace;
+  void end_trace_window();
   std::unique_ptr<MessageTable> m_messages;
   std::map<int, std::unique_ptr<TlmEndpoint>> m_endpoints;
   uint64_t m_watch_last = UINT64_MAX;

@@ -37,15 +37,19 @@ PacketTrace::PacketTrace(const std::string& path, const Topology& topo, uint64_t
   m_buf += "nonminimal,policy,inter_switch,vlb_at\n";
 }
 
+PacketTrace::PacketTrace(Shard, const PacketTrace& file)
+    : m_path(file.m_path), m_topo(file.m_topo), m_dfly(file.m_dfly), m_classes(file.m_classes),
+      m_from(file.m_from), m_to(file.m_to), m_windowed(true) {}
+
 PacketTrace::~PacketTrace() { close(); }
 
 void PacketTrace::delivered(const Packet& p, uint64_t at) {
   if (at < m_from || at > m_to) return;
-  if (at != m_cycle) {
+  if (at != m_cycle && !m_windowed) {
     end_cycle();
     m_cycle = at;
   }
-  m_pending.push_back(Row{p.dst_node, p.src_node, p.gen_cycle, {}});
+  m_pending.push_back(Row{at, p.dst_node, p.src_node, p.gen_cycle, {}});
   std::string& row = m_pending.back().text;
   const int src_sw = m_topo.switch_of_node(p.src_node);
   put(row, p.src_node);
@@ -74,8 +78,22 @@ void PacketTrace::delivered(const Packet& p, uint64_t at) {
 }
 
 void PacketTrace::end_cycle() {
-  std::sort(m_pending.begin(), m_pending.end(), [](const Row& a, const Row& b) {
-    return std::tie(a.dst, a.src, a.gen) < std::tie(b.dst, b.src, b.gen);
+  if (!m_windowed) write_pending();
+}
+
+void PacketTrace::absorb(PacketTrace& shard) {
+  m_pending.insert(m_pending.end(), std::make_move_iterator(shard.m_pending.begin()),
+                   std::make_move_iterator(shard.m_pending.end()));
+  shard.m_pending.clear();
+}
+
+void PacketTrace::end_window() { write_pending(); }
+
+// Stable: rows of one key keep their destination NIC's delivery order (one NIC delivers
+// every row of a destination, in the same order on either scheduler).
+void PacketTrace::write_pending() {
+  std::stable_sort(m_pending.begin(), m_pending.end(), [](const Row& a, const Row& b) {
+    return std::tie(a.at, a.dst, a.src, a.gen) < std::tie(b.at, b.dst, b.src, b.gen);
   });
   for (const Row& r : m_pending) m_buf += r.text;
   m_pending.clear();
@@ -91,7 +109,7 @@ void PacketTrace::flush() {
 
 bool PacketTrace::close() {
   if (!m_f) return m_error.empty();
-  end_cycle();
+  write_pending();
   flush();
   if (std::fclose(m_f) != 0 && m_error.empty())
     m_error = "--packet-trace: closing '" + m_path + "' failed: " + std::strerror(errno);

@@ -21,6 +21,15 @@
 //
 // Only packets delivered in [from, to] (cycles, the --trace-from/--trace-to window) are
 // written. Control frames never reach a NIC and are not traced.
+//
+// Row order: by delivery cycle, then (destination, source, generation cycle), then in the
+// order the destination's NIC delivered them; so the file does not depend on the order in
+// which the SystemC kernel runs the NICs within a cycle, nor on the block scheduler's
+// (tb/network.h), which runs each group through a window of cycles before the next group
+// and each shard of groups on its own thread. On the kernel a cycle's rows are written when
+// the next cycle's first row arrives; on the block scheduler (`windowed`) each shard
+// collects its rows in a shard trace of its own (the shard constructor: no file) and the
+// network merges them into the file's trace at the window's end (absorb, end_window).
 #pragma once
 
 #include <cstdint>
@@ -43,7 +52,18 @@ class PacketTrace {
   PacketTrace(const PacketTrace&) = delete;
   PacketTrace& operator=(const PacketTrace&) = delete;
 
+  // A shard's trace on the block scheduler: `file`'s format and window, no file; its rows go
+  // to `file` through file.absorb(*this).
+  struct Shard {};
+  PacketTrace(Shard, const PacketTrace& file);
+
   void delivered(const Packet& p, uint64_t at);
+  // The block scheduler: rows arrive out of cycle order within a window; kept until
+  // end_window.
+  void set_windowed() { m_windowed = true; }
+  // Takes a shard trace's rows (call in shard order), then writes the window's rows in order.
+  void absorb(PacketTrace& shard);
+  void end_window();
   // Flushes and closes the file; false (with the reason in error()) if a write failed.
   bool close();
   const std::string& error() const { return m_error; }
@@ -60,16 +80,18 @@ class PacketTrace {
   uint64_t m_from, m_to;
   std::string m_buf;
   std::string m_error;
-  // The rows of the delivery cycle in progress, ordered by (destination, source, generation
-  // cycle) when the cycle ends: the file does not depend on the order in which SystemC runs
-  // the NICs within a cycle.
+  // The rows not yet written (the delivery cycle in progress, or the block window's), ordered
+  // as the header says when they are written.
   struct Row {
+    uint64_t at;
     int32_t dst, src;
     uint64_t gen;
     std::string text;
   };
+  void write_pending();
   std::vector<Row> m_pending;
   uint64_t m_cycle = 0;
+  bool m_windowed = false;
 };
 
 }  // namespace scfly

@@ -9,8 +9,9 @@
 namespace scfly {
 
 VcdWriter::VcdWriter(sc_core::sc_module_name name, const std::string& path,
-                     const sc_core::sc_time& period, uint64_t from, uint64_t to)
+                     const sc_core::sc_time& period, uint64_t from, uint64_t to, bool scheduled)
     : sc_core::sc_module(name), m_path(path), m_out(path), m_period(period), m_from(from), m_to(to) {
+  if (scheduled) return;  // sampled by the block scheduler's groups (sample_range)
   SC_HAS_PROCESS(VcdWriter);
   SC_METHOD(sample);  // first run at time 0 writes the header and waits for cycle `from`
 }
@@ -140,6 +141,38 @@ void VcdWriter::sample() {
   if (!m_out && m_errno == 0) m_errno = errno ? errno : EIO;  // the first failed write's reason
   m_last_sampled = cyc;
   if (cyc < m_to) next_trigger(m_period);
+}
+
+void VcdWriter::sample_range(size_t first, size_t last, uint64_t cycle, std::vector<Change>& log) {
+  for (size_t i = first; i < last; ++i) {
+    Var& v = m_vars[i];
+    const int64_t x = read(v);
+    if (x == v.last) continue;
+    log.push_back(Change{cycle, static_cast<uint32_t>(i), x});
+    v.last = x;
+  }
+}
+
+void VcdWriter::write_window(std::vector<Change>& changes, uint64_t last_cycle) {
+  if (!m_started) {
+    m_started = true;
+    write_header();
+  }
+  std::sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
+    return a.cycle != b.cycle ? a.cycle < b.cycle : a.var < b.var;
+  });
+  for (size_t i = 0; i < changes.size();) {
+    const uint64_t cyc = changes[i].cycle;
+    const bool first = m_last_stamp == UINT64_MAX;
+    m_out << '#' << cyc * m_period.value() << '\n';
+    if (first) m_out << "$dumpvars\n";
+    m_last_stamp = cyc;
+    for (; i < changes.size() && changes[i].cycle == cyc; ++i) emit(m_vars[changes[i].var], changes[i].value);
+    if (first) m_out << "$end\n";
+  }
+  changes.clear();
+  if (!m_out && m_errno == 0) m_errno = errno ? errno : EIO;
+  if (last_cycle >= m_from) m_last_sampled = std::min(last_cycle, m_to);
 }
 
 }  // namespace scfly

@@ -7,6 +7,13 @@
 // first sample is a $dumpvars block; the file ends with the last sampled cycle's stamp.
 // Stamps are the cycle's rising edge in ps (timescale 1ps, SystemC's default resolution).
 // When no VCD is requested the writer is not instantiated, so tracing off costs nothing.
+//
+// On the block scheduler (`scheduled`: tb/network.h) the writer has no process: each traced
+// switch's group samples its own variables (a contiguous range of them) after every cycle it
+// runs in the window, into a log of changes (sample_range, on the thread running the group),
+// and the network writes the window's changes in (cycle, variable) order at the window's end
+// (write_window). A switch's variables change only when its group runs, so the file is the
+// kernel's, byte for byte (but for the $date line).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +28,7 @@ namespace scfly {
 class VcdWriter : public sc_core::sc_module {
  public:
   VcdWriter(sc_core::sc_module_name name, const std::string& path,
-            const sc_core::sc_time& period, uint64_t from, uint64_t to);
+            const sc_core::sc_time& period, uint64_t from, uint64_t to, bool scheduled = false);
   ~VcdWriter() override;
   // `scope` is a dotted SystemC hierarchy name; the value is sampled through the pointer.
   void add(const std::string& scope, const std::string& var, const uint32_t* value);
@@ -33,6 +40,21 @@ class VcdWriter : public sc_core::sc_module {
   // when a writer whose writes failed is destroyed (the network destroys it at the run's
   // end); "" when every write succeeded.
   static std::string& write_error();
+
+  // The block scheduler (see above). A change of variable `var` to `value` in `cycle`.
+  struct Change {
+    uint64_t cycle;
+    uint32_t var;
+    int64_t value;
+  };
+  size_t size() const { return m_vars.size(); }  // variables added so far
+  uint64_t from() const { return m_from; }
+  uint64_t to() const { return m_to; }
+  // Variables [first, last) as they are at the end of `cycle`: their changes into `log`.
+  void sample_range(size_t first, size_t last, uint64_t cycle, std::vector<Change>& log);
+  // The changes of a window whose last cycle is `last_cycle` (every range's log, in any
+  // order; cleared): written in cycle order, each cycle's in variable order.
+  void write_window(std::vector<Change>& changes, uint64_t last_cycle);
 
  private:
   struct Var {

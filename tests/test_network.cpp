@@ -3,6 +3,7 @@
 // timing, waveform output. Each simulation is a child `scfly run` process.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -850,6 +851,102 @@ TEST(Network, PacketTraceHasOneLinePerDeliveredPacket) {
   EXPECT_EQ(bad.code, 2);
   EXPECT_NE(bad.err.find("--packet-trace: cannot write '/nonexistent/dir/t.csv'"), std::string::npos) << bad.err;
   for (const auto& f : {all, win, tor}) std::remove(f.c_str());
+}
+
+// "" if the two texts are equal, else their first differing line (with its number): what a
+// failed comparison of two large files reports (gtest's diff of strings of megabytes
+// exhausts the memory).
+static std::string first_difference(const std::string& a, const std::string& b) {
+  std::istringstream sa(a), sb(b);
+  std::string la, lb;
+  for (int n = 1;; ++n) {
+    const bool ea = !std::getline(sa, la), eb = !std::getline(sb, lb);
+    if (ea && eb) return "";
+    if (ea || eb || la != lb)
+      return "line " + std::to_string(n) + ": '" + (ea ? "<end>" : la) + "' against '" + (eb ? "<end>" : lb) + "'";
+  }
+}
+
+// The block scheduler writes the VCD the kernel writes, byte for byte but for the $date
+// line, on one thread and on two (each traced switch's group samples its variables after
+// each cycle; the writer merges a window's changes in cycle order): Dragonfly UGAL-L with
+// the blocked-injection signal, ACOR-Switch's level register under PFC (xoff and paused
+// instead of credits), a trace window that starts and ends inside block windows, and a torus.
+TEST(Network, VcdOnTheBlockSchedulerIsTheKernels) {
+  struct Case {
+    std::string config, args;
+  };
+  const std::string tor = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml";
+  const std::vector<Case> cases = {
+      {tiny_config(), "routing=ugal-l traffic=adv+1 load=0.4 warmup_cycles=200 measure_cycles=1500 "
+                      "--trace-switches 0,3,17,35"},
+      {tiny_config(), "routing=acor-switch switch.flow_control=pfc traffic=adv+1 load=0.5 warmup_cycles=200 "
+                      "measure_cycles=1500 --trace-switches 35,4 --trace-from 333 --trace-to 1201"},
+      {tor, "routing=gal traffic=un load=0.5 warmup_cycles=200 measure_cycles=800 --trace-switches 0,9,63"},
+  };
+  auto body = [](const std::string& f) {
+    std::string t = slurp(f);
+    const size_t a = t.find("$date"), b = t.find("$end", a);
+    if (a != std::string::npos && b != std::string::npos) t.erase(a, b - a);
+    return t;
+  };
+  for (const Case& c : cases) {
+    const std::string k = tmp("k.vcd"), b1 = tmp("b1.vcd"), b2 = tmp("b2.vcd");
+    const ScflyRun rk = run_scfly(c.config, c.args + " sim.scheduler=kernel --vcd " + k);
+    const ScflyRun r1 = run_scfly(c.config, c.args + " sim.threads=1 --vcd " + b1);
+    const ScflyRun r2 = run_scfly(c.config, c.args + " sim.threads=2 --vcd " + b2);
+    expect_ok(rk);
+    expect_ok(r1);
+    expect_ok(r2);
+    EXPECT_EQ(rk.json["run"]["scheduler"].get<std::string>().rfind("kernel", 0), 0u) << c.args;
+    EXPECT_EQ(r1.json["run"]["scheduler"].get<std::string>().rfind("blocks", 0), 0u) << c.args;
+    EXPECT_NE(r2.json["run"]["scheduler"].get<std::string>().find("on 2 threads"), std::string::npos) << c.args;
+    EXPECT_EQ(rk.json["metrics"], r1.json["metrics"]) << c.args;
+    EXPECT_EQ(rk.json["metrics"], r2.json["metrics"]) << c.args;
+    const std::string kt = body(k);
+    EXPECT_GT(std::count(kt.begin(), kt.end(), '#'), 100) << c.args;
+    EXPECT_EQ(first_difference(kt, body(b1)), "") << c.args;
+    EXPECT_EQ(first_difference(kt, body(b2)), "") << c.args;
+    for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
+  }
+}
+
+// The block scheduler writes the packet trace the kernel writes, byte for byte, on one
+// thread and on two (each shard collects its rows, merged in cycle order at the window's
+// end), within a --trace-from/--trace-to window too: Dragonfly VAL under ADV+1 (deliveries
+// from several groups in the same cycles) and a 4x4 torus under MIN AD with two terminal
+// ports (two deliveries per host and cycle).
+TEST(Network, PacketTraceOnTheBlockSchedulerIsTheKernels) {
+  struct Case {
+    std::string config, args;
+  };
+  const std::string tor = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-ring-8.yaml";
+  const std::vector<Case> cases = {
+      {tiny_config(), "routing=val traffic=adv+1 load=0.3 warmup_cycles=300 measure_cycles=1200"},
+      {tiny_config(), "routing=ugal-l traffic=un load=0.5 warmup_cycles=300 measure_cycles=1200 "
+                      "--trace-from 700 --trace-to 1100"},
+      {tor, "topology.n=2 topology.k=4 topology.terminal_ports=2 routing=min-ad traffic=un load=0.6 "
+            "warmup_cycles=300 measure_cycles=1200"},
+  };
+  for (const Case& c : cases) {
+    const std::string k = tmp("k.csv"), b1 = tmp("b1.csv"), b2 = tmp("b2.csv");
+    const ScflyRun rk = run_scfly(c.config, c.args + " sim.scheduler=kernel --packet-trace " + k);
+    const ScflyRun r1 = run_scfly(c.config, c.args + " sim.threads=1 --packet-trace " + b1);
+    const ScflyRun r2 = run_scfly(c.config, c.args + " sim.threads=2 --packet-trace " + b2);
+    expect_ok(rk);
+    expect_ok(r1);
+    expect_ok(r2);
+    EXPECT_EQ(rk.json["run"]["scheduler"].get<std::string>().rfind("kernel", 0), 0u) << c.args;
+    EXPECT_EQ(r1.json["run"]["scheduler"].get<std::string>().rfind("blocks", 0), 0u) << c.args;
+    EXPECT_NE(r2.json["run"]["scheduler"].get<std::string>().find("on 2 threads"), std::string::npos) << c.args;
+    EXPECT_EQ(rk.json["metrics"], r1.json["metrics"]) << c.args;
+    EXPECT_EQ(rk.json["metrics"], r2.json["metrics"]) << c.args;
+    const std::string kt = slurp(k);
+    EXPECT_GT(std::count(kt.begin(), kt.end(), '\n'), 100) << c.args;
+    EXPECT_EQ(first_difference(kt, slurp(b1)), "") << c.args;
+    EXPECT_EQ(first_difference(kt, slurp(b2)), "") << c.args;
+    for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
+  }
 }
 
 TEST(Network, UndersizedBuffersWarnAboutTheCreditRoundTrip) {

@@ -159,9 +159,16 @@ TEST(Ranks, ProfileCountsTheExchange) {
 TEST(Ranks, RefusalsNameTheReason) {
   const ScflyRun vcd = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --vcd " + tmp("r.vcd"), false);
   EXPECT_EQ(vcd.code, 2);
-  EXPECT_NE(vcd.err.find("2 ranks runs on the block scheduler, and this one needs the SystemC kernel (VCD trace)"),
+  EXPECT_NE(vcd.err.find("--vcd: a simulation over 2 ranks writes no VCD"), std::string::npos) << vcd.err;
+  const ScflyRun ugalg = run_ranks(2, config("dfly-tiny.yaml"), "routing=ugal-g measure_cycles=500", false);
+  EXPECT_EQ(ugalg.code, 2);
+  EXPECT_NE(ugalg.err.find("2 ranks runs on the block scheduler, and this one needs the SystemC kernel (UGAL-G"),
             std::string::npos)
-      << vcd.err;
+      << ugalg.err;
+  const ScflyRun pt = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --packet-trace " + tmp("r.csv"), false);
+  EXPECT_EQ(pt.code, 2);
+  EXPECT_NE(pt.err.find("--packet-trace: a simulation over 2 ranks writes no packet trace"), std::string::npos)
+      << pt.err;
   const ScflyRun many = run_ranks(4, config("torus-ring-8.yaml"), "topology.k=3 measure_cycles=500", false);
   EXPECT_EQ(many.code, 2);
   EXPECT_NE(many.err.find("4 ranks for"), std::string::npos) << many.err;
