@@ -1515,7 +1515,7 @@ void add_sim_keys(std::vector<KeySpec>& t) {
            "as many cycles as the shortest switch-to-switch link latency before the next switch (nothing one sends "
            "reaches another sooner), so its state stays in the cache; `kernel` makes every switch and NIC a "
            "SystemC process clocked each cycle. Runs that share state across switches every cycle (UGAL-G, "
-           "Piggyback, PB-ACOR), RTL co-simulation, `--fault` and `sim.check_vc_order` "
+           "Piggyback, PB-ACOR) and RTL co-simulation "
            "use `kernel` whatever this says");
   K(t, "sim.threads")
       .run_only()

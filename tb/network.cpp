@@ -198,8 +198,6 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";
     else if (m_sat_flags) m_kernel_why = "Piggyback's saturation flags are shared every cycle";
     else if (rtl) m_kernel_why = "RTL co-simulation";
-    else if (trace.fault.kind != FaultKind::None) m_kernel_why = "fault injection";
-    else if (cfg.sw.check_vc_order) m_kernel_why = "sim.check_vc_order";
     else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
     m_blocks = m_kernel_why.empty();
     uint64_t shortest = UINT64_MAX;
@@ -219,6 +217,13 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
       throw std::invalid_argument("a simulation over " + std::to_string(m_nranks) +
                                   " ranks runs on the block scheduler, and this one needs the SystemC kernel (" +
                                   m_kernel_why + "); run it as one process (without mpirun, or with -np 1)");
+    // Both follow a packet by its id, which is each rank's own.
+    if (trace.fault.kind != FaultKind::None)
+      throw std::invalid_argument("--fault: a simulation over " + std::to_string(m_nranks) +
+                                  " ranks injects no fault; run it as one process (threads are fine)");
+    if (cfg.sw.check_vc_order)
+      throw std::invalid_argument("sim.check_vc_order: a simulation over " + std::to_string(m_nranks) +
+                                  " ranks does not check the VC order; run it as one process (threads are fine)");
     if (m_nranks > S)
       throw std::invalid_argument(std::to_string(m_nranks) + " ranks for " + topo.describe() + ", which has " +
                                   std::to_string(S) + " switches; at most one rank per switch");

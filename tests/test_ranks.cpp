@@ -160,6 +160,14 @@ TEST(Ranks, RefusalsNameTheReason) {
   const ScflyRun vcd = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --vcd " + tmp("r.vcd"), false);
   EXPECT_EQ(vcd.code, 2);
   EXPECT_NE(vcd.err.find("--vcd: a simulation over 2 ranks writes no VCD"), std::string::npos) << vcd.err;
+  const ScflyRun fault =
+      run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 --fault lose-credits:0:5:0:100", false);
+  EXPECT_EQ(fault.code, 2);
+  EXPECT_NE(fault.err.find("--fault: a simulation over 2 ranks injects no fault"), std::string::npos) << fault.err;
+  const ScflyRun vco = run_ranks(2, config("dfly-tiny.yaml"), "measure_cycles=500 sim.check_vc_order=true", false);
+  EXPECT_EQ(vco.code, 2);
+  EXPECT_NE(vco.err.find("sim.check_vc_order: a simulation over 2 ranks does not check"), std::string::npos)
+      << vco.err;
   const ScflyRun ugalg = run_ranks(2, config("dfly-tiny.yaml"), "routing=ugal-g measure_cycles=500", false);
   EXPECT_EQ(ugalg.code, 2);
   EXPECT_NE(ugalg.err.find("2 ranks runs on the block scheduler, and this one needs the SystemC kernel (UGAL-G"),

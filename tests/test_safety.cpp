@@ -18,21 +18,29 @@ namespace {
 
 std::string qcn_tiny() { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml"; }
 
+// Each fault on the SystemC kernel and on the block scheduler with one thread and with two
+// (the faulty channel then joins two switches of different threads when they are in
+// different shards): the same exit and messages on each.
 void expect_fires(const std::string& config, const std::string& args, const std::string& fault,
                   const std::vector<std::string>& must_say) {
   SCOPED_TRACE(fault);
   const Cmd clean = scfly_cmd("run " + config + " " + args + " -q");
   EXPECT_EQ(clean.code, 0) << clean.err;
-  const ScflyRun bad = run_scfly(config, args + " -q --fault " + fault);
-  EXPECT_EQ(bad.code, 3) << bad.out << bad.err;
-  for (const std::string& s : must_say) EXPECT_NE(bad.err.find(s), std::string::npos) << s << "\n" << bad.err;
-  EXPECT_EQ(bad.err.find("Segmentation"), std::string::npos);
-  // The fault fired: the JSON names it and counts its events.
-  ASSERT_TRUE(bad.json.contains("fault")) << bad.err;
-  EXPECT_EQ(bad.json["fault"]["kind"], fault.substr(0, fault.find(':')));
-  EXPECT_GT(bad.json["fault"]["injected"].get<uint64_t>(), 0u) << bad.json["fault"];
-  EXPECT_EQ(bad.json["run"]["status"], "error");
-  EXPECT_EQ(bad.err.find("never fired"), std::string::npos) << bad.err;
+  for (const char* driver : {"sim.scheduler=kernel", "sim.threads=1", "sim.threads=2"}) {
+    SCOPED_TRACE(driver);
+    const ScflyRun bad = run_scfly(config, args + " " + driver + " -q --fault " + fault);
+    EXPECT_EQ(bad.code, 3) << bad.out << bad.err;
+    for (const std::string& s : must_say) EXPECT_NE(bad.err.find(s), std::string::npos) << s << "\n" << bad.err;
+    EXPECT_EQ(bad.err.find("Segmentation"), std::string::npos);
+    // The fault fired: the JSON names it and counts its events.
+    ASSERT_TRUE(bad.json.contains("fault")) << bad.err;
+    EXPECT_EQ(bad.json["fault"]["kind"], fault.substr(0, fault.find(':')));
+    EXPECT_GT(bad.json["fault"]["injected"].get<uint64_t>(), 0u) << bad.json["fault"];
+    EXPECT_EQ(bad.json["run"]["status"], "error");
+    EXPECT_EQ(bad.err.find("never fired"), std::string::npos) << bad.err;
+    const std::string sched = bad.json["run"]["scheduler"].get<std::string>();
+    EXPECT_EQ(sched.rfind(std::string(driver) == "sim.scheduler=kernel" ? "kernel" : "blocks", 0), 0u) << sched;
+  }
 }
 
 // A fault refused before the network is built: exit 2, the message, no summary, no JSON.

@@ -6,6 +6,7 @@
 
 #include <sys/mman.h>
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -84,6 +85,7 @@ class PacketPool {
     ::munmap(m_store->pkts, kMaxPackets * sizeof(Packet));
     ::munmap(m_store->payload, kMaxPackets * sizeof(uint32_t));
     ::munmap(m_store->arrival, kMaxPackets * sizeof(int16_t));
+    if (m_store->vc_seen) ::munmap(m_store->vc_seen, kMaxPackets * sizeof(VcSeen));
   }
   PacketPool(const PacketPool&) = delete;
   PacketPool& operator=(const PacketPool&) = delete;
@@ -114,12 +116,21 @@ class PacketPool {
   uint32_t payload(PacketId id) const { return m_payload[id]; }
   // ... and the input port it arrived on at the switch that intercepts it.
   int16_t& arrival_port(PacketId id) { return m_arrival[id]; }
+  // sim.check_vc_order: the last VC each packet used per port class, beside the pool (one
+  // array for every shard: a packet is at one switch at a time). Reserved by
+  // enable_vc_seen() on the pool that owns the packets, before the run.
+  using VcSeen = std::array<int8_t, kMaxPortClasses>;
+  void enable_vc_seen() {
+    if (!m_store->vc_seen) m_store->vc_seen = static_cast<VcSeen*>(reserve(kMaxPackets * sizeof(VcSeen)));
+  }
+  VcSeen& vc_seen(PacketId id) { return m_store->vc_seen[id]; }
 
  private:
   struct Store {
     Packet* pkts = nullptr;
     uint32_t* payload = nullptr;
     int16_t* arrival = nullptr;
+    VcSeen* vc_seen = nullptr;
     std::atomic<uint64_t> size{0};  // slots ever used
   };
   static void* reserve(uint64_t bytes) {

@@ -75,8 +75,6 @@ struct SimContext {
   uint64_t residence[kMaxPortClasses] = {};
   bool in_res_window(uint64_t now) const { return now - res_from < res_to - res_from; }
   std::string error;        // first fatal error; the run stops
-  // sim.check_vc_order: per packet id, the last VC it used in each port class (-1: none).
-  std::vector<std::array<int8_t, kMaxPortClasses>> vc_seen;
   // Shared congestion observations of source-adaptive routing (null when unused):
   // every switch's port occupancy one cycle old (UGAL-G), Piggyback's group flags.
   NetworkLoad* net_load = nullptr;

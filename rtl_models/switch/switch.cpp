@@ -35,6 +35,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_pfc(prm.flow_control == FlowControl::Pfc),
       m_transit_prio(prm.transit_priority),
       m_age_prio(prm.age_priority) {
+  if (m_check_vc_order) ctx.pool.enable_vc_seen();
   if (prm.out_in_credit_loop && prm.flow_control == FlowControl::Pfc)
     throw std::invalid_argument("switch.output_credits inside needs credit flow control");
   m_out_inside = prm.out_in_credit_loop;
@@ -881,17 +882,16 @@ void Switch::check_vc_summaries() const {
 // VC use make a packet's VC strictly increase within each port class along its path (a
 // segment has at most one local hop before and one after its global hop; PAR's turned
 // packets go one VC up; control frames likewise on their own VCs).
-// The last VC per class is kept per packet id beside the pool, reset at the packet's first
-// switch-to-switch hop.
+// The last VC per class is kept per packet id beside the pool (PacketPool::vc_seen), reset at
+// the packet's first switch-to-switch hop.
 bool Switch::vc_order_ok(PacketId id, int op, int v) {
-  auto& seen = m_ctx.vc_seen;
-  if (seen.size() <= id) seen.resize(static_cast<size_t>(id) + 1024);
+  PacketPool::VcSeen& seen = m_ctx.pool.vc_seen(id);
   const Packet& pkt = m_ctx.pool[id];
   bool first = true;
   for (int k = 0; k < kMaxPortClasses; ++k) first = first && pkt.class_hops[k] == 0;
-  if (first) seen[id].fill(-1);
+  if (first) seen.fill(-1);
   const int cls = m_port_class[op];
-  int8_t& last = seen[id][static_cast<size_t>(cls)];
+  int8_t& last = seen[static_cast<size_t>(cls)];
   if (v <= last) {
     m_ctx.fail(std::string(name()) + ": VC order violated: packet #" + std::to_string(id) + " (" +
                std::to_string(pkt.src_node) + " -> " + std::to_string(pkt.dst_node) + ") leaves port " +
