@@ -106,15 +106,31 @@ class NetworkLoad {
 
 // Piggyback flags: one per global link (switch, global port j), each with a short history
 // of changes so a reader at cycle t sees the flag as it was at t - delay.
+//
+// On the block scheduler (tb/network.h; blocks(B) before the run, commit() at the end of
+// every window of B cycles): a window's reads need only changes from earlier windows when
+// delay >= B (a read at t in window [c, c + B) asks for t - delay < c), so readers walk the
+// history as committed at the window's start, while the writer, maybe on another thread,
+// appends the window's changes past it: no reader touches what a writer writes, and what a
+// reader sees does not depend on the order the groups run in. Each history then holds
+// delay + B + 2 changes: a reader at t needs the last change at or before t - delay while
+// the writer may have gone on to c + B - 1.
 class SatFlagTable {
  public:
   SatFlagTable(int switches, int h, uint32_t delay)
       : m_h(h), m_delay(delay), m_hist(static_cast<size_t>(switches) * h, History(delay + 2)) {}
   uint32_t delay() const { return m_delay; }
+  void blocks(uint32_t block) {
+    m_blocks = true;
+    for (History& x : m_hist) x = History(m_delay + block + 2);
+  }
+  void commit() {
+    for (History& x : m_hist) x.commit();
+  }
   void publish(int sw, int j, bool flag, uint64_t now) { m_hist[idx(sw, j)].set(flag, now); }
   // The flag of link (sw, j) as seen from another switch at cycle `now`.
   bool seen(int sw, int j, uint64_t now) const {
-    return m_hist[idx(sw, j)].at(now >= m_delay ? now - m_delay : 0, now < m_delay);
+    return m_hist[idx(sw, j)].at(now >= m_delay ? now - m_delay : 0, now < m_delay, m_blocks);
   }
 
  private:
@@ -134,10 +150,15 @@ class SatFlagTable {
       m_v[m_last] = v;
       if (m_n < m_c.size()) ++m_n;
     }
-    bool at(uint64_t t, bool before_start) const {
-      if (before_start || !m_n) return false;
-      size_t k = m_last;
-      for (size_t n = 0; n < m_n; ++n) {
+    void commit() {
+      m_last_c = m_last;
+      m_n_c = m_n;
+    }
+    bool at(uint64_t t, bool before_start, bool committed) const {
+      const size_t last = committed ? m_last_c : m_last, count = committed ? m_n_c : m_n;
+      if (before_start || !count) return false;
+      size_t k = last;
+      for (size_t n = 0; n < count; ++n) {
         if (m_c[k] <= t) return m_v[k] != 0;
         k = (k + m_c.size() - 1) % m_c.size();
       }
@@ -148,7 +169,9 @@ class SatFlagTable {
     std::vector<uint64_t> m_c;
     std::vector<uint8_t> m_v;
     size_t m_last = 0, m_n = 0;
+    size_t m_last_c = 0, m_n_c = 0;  // as of the window's start (block scheduler)
   };
+  bool m_blocks = false;
   size_t idx(int sw, int j) const { return static_cast<size_t>(sw) * m_h + j; }
   int m_h;
   uint32_t m_delay;

@@ -194,16 +194,20 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                    cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold,
                    cfg.sw.rtl_allocator})
       rtl = rtl || b;
-    if (cfg.scheduler == Scheduler::Kernel) m_kernel_why = "sim.scheduler: kernel";
-    else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";
-    else if (m_sat_flags) m_kernel_why = "Piggyback's saturation flags are shared every cycle";
-    else if (rtl) m_kernel_why = "RTL co-simulation";
-    else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
-    m_blocks = m_kernel_why.empty();
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
     m_block = shortest == UINT64_MAX ? (1ULL << 20) : std::max<uint64_t>(shortest, 1);
+    if (cfg.scheduler == Scheduler::Kernel) m_kernel_why = "sim.scheduler: kernel";
+    else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";
+    else if (m_sat_flags && m_sat_flags->delay() < m_block)
+      m_kernel_why = "Piggyback's flags are seen after pb.delay = " + std::to_string(m_sat_flags->delay()) +
+                     " cycles, less than the block of " + std::to_string(m_block);
+    else if (rtl) m_kernel_why = "RTL co-simulation";
+    else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
+    m_blocks = m_kernel_why.empty();
+    // Piggyback's flags on the scheduler: read as committed at each window's start.
+    if (m_blocks && m_sat_flags) m_sat_flags->blocks(static_cast<uint32_t>(m_block));
   }
   // Ranks: each owns a contiguous range of switches, cut at whole Dragonfly groups or torus
   // slabs (the widest unit that leaves every rank at least one), so that the fewest and
@@ -238,6 +242,11 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         unit = u;
         break;
       }
+    // Piggyback's flags are read within a Dragonfly group: each rank must hold whole groups.
+    if (m_sat_flags && !(m_dfly && unit == m_dfly->a()))
+      throw std::invalid_argument(std::to_string(m_nranks) + " ranks for " + topo.describe() +
+                                  ": Piggyback's flags need whole groups on each rank, at most " +
+                                  std::to_string(m_dfly ? m_dfly->g() : 0) + " ranks");
     const int64_t U = S / unit;
     for (int r = 0; r < m_nranks; ++r)
       for (int64_t x = U * r / m_nranks; x < U * (r + 1) / m_nranks; ++x)
@@ -728,6 +737,7 @@ void Network::run_window() {
     }
     if (m_packet_trace) [[unlikely]] end_trace_window();
     if (m_vcd) [[unlikely]] end_vcd_window(e);
+    if (m_sat_flags) m_sat_flags->commit();
   } else {
     if (m_shards == 1) {
       const size_t groups = m_group_sw.size();
@@ -754,6 +764,7 @@ void Network::run_window() {
     if (m_prof.on) end_window_profile();
     if (m_packet_trace) [[unlikely]] end_trace_window();
     if (m_vcd) [[unlikely]] end_vcd_window(e);
+    if (m_sat_flags) m_sat_flags->commit();
     if (m_nranks > 1) {
       const auto t0 = m_prof.on ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
       const bool ok = exchange_ranks();

@@ -144,11 +144,20 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
   cases.push_back({src + "/sc_main/configs/torus-8x8-1port.yaml",
                    "routing=min-ad traffic=nn load=1.5 topology.terminal_ports=4 links.link_latency=3",
                    "blocks of 3 cycles"});
-  // Shared every cycle: the kernel drives these whatever sim.scheduler says.
+  // Piggyback's flags (PB, PB-ACOR), seen after pb.delay >= the block: the scheduler, each
+  // window's reads from the flags committed at its start (SatFlagTable); a window of 7
+  // cycles with flags seen 25 cycles late (a longer history) under ugal.occupancy=both; and
+  // pb.delay=3, shorter than the block, on the kernel.
+  cases.push_back({tiny_config(), "routing=pb traffic=adv+1 load=0.45", "blocks of 10 cycles"});
+  cases.push_back({tiny_config(), "routing=pb-acor traffic=adv+1 load=0.45", "blocks of 10 cycles"});
+  cases.push_back({tiny_config(), "routing=pb traffic=un load=0.9 pb.delay=25 links.local_latency=7 ugal.occupancy=both",
+                   "blocks of 7 cycles"});
+  // Shared every cycle, or sooner than a block: the kernel drives these whatever
+  // sim.scheduler says.
   cases.push_back({tiny_config(), "routing=ugal-g traffic=adv+1 load=0.45",
                    "kernel (UGAL-G's network view is shared every cycle)"});
-  cases.push_back({tiny_config(), "routing=pb traffic=adv+1 load=0.45",
-                   "kernel (Piggyback's saturation flags are shared every cycle)"});
+  cases.push_back({tiny_config(), "routing=pb traffic=adv+1 load=0.45 pb.delay=3",
+                   "kernel (Piggyback's flags are seen after pb.delay = 3 cycles, less than the block of 10)"});
   for (const auto& [config, args, block] : cases) {
     SCOPED_TRACE(config + " " + args);
     const ScflyRun a = run_scfly(config, args + w + " sim.threads=1");

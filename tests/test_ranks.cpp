@@ -60,7 +60,8 @@ std::vector<std::string> exported_points(const std::string& db) {
 // 0 adds up the statistics. Metrics, time series, per-switch series and the reaction times
 // are those of one process, on 2 and 3 ranks (3 does not divide dfly-tiny's 9 groups
 // evenly, nor the torus's 4 slabs): Dragonfly MIN with a drain, UGAL-L on credits, ACOR-Switch under PFC,
-// QCN-Switch's CNMs (control frames crossing ranks), GAL on a torus (the NICs' injection
+// PB-ACOR (Piggyback's flags, read within a group, and ACOR's levels), QCN-Switch's CNMs
+// (control frames crossing ranks), GAL on a torus (the NICs' injection
 // queues) and MIN AD with two threads in each rank. The one-process summary's line counts
 // the packets delivered: the ranks' summary prints the same.
 TEST(Ranks, GiveTheOneProcessResults) {
@@ -69,6 +70,7 @@ TEST(Ranks, GiveTheOneProcessResults) {
       {config("dfly-tiny.yaml"), "routing=min load=0.6 measure_cycles=3000 drain=true" + ts},
       {config("dfly-tiny.yaml"), "routing=ugal-l traffic=adv+1 load=0.45 measure_cycles=3000" + ts},
       {config("dfly-tiny.yaml"), "routing=acor-switch traffic=adv+1 load=0.45 switch.flow_control=pfc measure_cycles=3000"},
+      {config("dfly-tiny.yaml"), "routing=pb-acor traffic=adv+1 load=0.45 measure_cycles=2000" + ts},
       {config("qcn-tiny.yaml"), "traffic=adv+1 load=0.4 warmup_cycles=1000 measure_cycles=3000" + ts},
       {config("torus-8x8-gal.yaml"), "topology.k=4 routing=gal traffic=tor load=0.6 warmup_cycles=500 measure_cycles=2000" + ts},
       {config("torus-8x8-gal.yaml"), "routing=min-ad traffic=un load=0.8 warmup_cycles=500 measure_cycles=1000 sim.threads=2"},
@@ -168,6 +170,11 @@ TEST(Ranks, RefusalsNameTheReason) {
   EXPECT_EQ(vco.code, 2);
   EXPECT_NE(vco.err.find("sim.check_vc_order: a simulation over 2 ranks does not check"), std::string::npos)
       << vco.err;
+  const ScflyRun pb = run_ranks(4, config("dfly-tiny.yaml"), "routing=pb topology.g=3 topology.arrangement=absolute "
+                                "measure_cycles=500", false);
+  EXPECT_EQ(pb.code, 2);
+  EXPECT_NE(pb.err.find("Piggyback's flags need whole groups on each rank, at most 3 ranks"), std::string::npos)
+      << pb.err;
   const ScflyRun ugalg = run_ranks(2, config("dfly-tiny.yaml"), "routing=ugal-g measure_cycles=500", false);
   EXPECT_EQ(ugalg.code, 2);
   EXPECT_NE(ugalg.err.find("2 ranks runs on the block scheduler, and this one needs the SystemC kernel (UGAL-G"),
