@@ -70,6 +70,7 @@ struct SwitchLoad {
 class DelayedTable {
  public:
   void resize(size_t n) { m_rec.assign(n, Rec{}); }
+  size_t size() const { return m_rec.size(); }
   void write(size_t i, uint32_t v, uint64_t now) {
     Rec& r = m_rec[i];
     if (r.stamp != now) {
@@ -91,17 +92,33 @@ class DelayedTable {
   std::vector<Rec> m_rec;
 };
 
-// UGAL-G's view: occupancy of (switch, port), one cycle old.
+// UGAL-G's view: occupancy of (switch, port), one cycle old; or, after blocks()
+// (ugal_g.view: block), as of the last commit(), which the network calls at the end of
+// every cycle that is a multiple of the block less one: readers see a copy that no switch
+// writes while they read it.
 class NetworkLoad {
  public:
   NetworkLoad(int switches, int radix) : m_radix(radix) { m_t.resize(static_cast<size_t>(switches) * radix); }
-  void publish(int sw, int port, uint32_t v, uint64_t now) { m_t.write(idx(sw, port), v, now); }
-  uint32_t at(int sw, int port, uint64_t now) const { return m_t.read(idx(sw, port), now); }
+  void blocks() {
+    m_blocks = true;
+    m_cur.assign(static_cast<size_t>(m_t.size()), 0);
+    m_view = m_cur;
+  }
+  void commit() { m_view = m_cur; }
+  void publish(int sw, int port, uint32_t v, uint64_t now) {
+    if (m_blocks) m_cur[idx(sw, port)] = v;
+    else m_t.write(idx(sw, port), v, now);
+  }
+  uint32_t at(int sw, int port, uint64_t now) const {
+    return m_blocks ? m_view[idx(sw, port)] : m_t.read(idx(sw, port), now);
+  }
 
  private:
   size_t idx(int sw, int port) const { return static_cast<size_t>(sw) * m_radix + port; }
   int m_radix;
   DelayedTable m_t;
+  bool m_blocks = false;
+  std::vector<uint32_t> m_cur, m_view;
 };
 
 // Piggyback flags: one per global link (switch, global port j), each with a short history

@@ -439,6 +439,8 @@ void read_by(std::vector<KeySpec>& t, const std::vector<std::pair<std::string, s
       {"tugal.tau_global", with_tvlb, family_names + " with a T-VLB set (ugal.vlb_set other than all)"},
       {"tugal.tau_local", with_tvlb, family_names + " with a T-VLB set (ugal.vlb_set other than all)"},
       {"tugal.par_set", routings({R::Par, R::TPar}), "par and t-par with a T-VLB set"},
+      {"ugal_g.view", mechanisms([](const RoutingMechanism& m) { return m.global_load; }),
+       names_of([](const RoutingMechanism& m) { return m.global_load; }) + " (the view of every queue)"},
       {"pb.", mechanisms([](const RoutingMechanism& m) { return m.sat_flags; }),
        names_of([](const RoutingMechanism& m) { return m.sat_flags; }) + " (Piggyback's saturation flags)"},
   };
@@ -939,6 +941,22 @@ void add_dragonfly_mechanism_keys(std::vector<KeySpec>& t) {
       .def(sv("port"))
       // Added after sweep databases existed: echoed only when vc, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.routing_prm.ugal.per_vc; }, "echoed when vc");
+  K(t, "ugal_g.view")
+      .choice(std::vector<std::tuple<std::string, UgalGView, std::string>>{
+                  {"exact", UgalGView::Exact, "every queue as it was at the end of the previous cycle"},
+                  {"block", UgalGView::Block,
+                   "every queue as it was at the end of the last cycle before the current block"}},
+              [](SimConfig& c) -> UgalGView& { return c.ugal_g_view; })
+      .scope(KeyScope::Dragonfly)
+      .def(sv("exact"))
+      // Added after sweep databases existed: echoed only when not exact, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.ugal_g_view != UgalGView::Exact; }, "echoed when not exact")
+      .doc("exact", "",
+           "UGAL-G's global view: `exact`, every switch's queues one cycle old (the paper's oracle, which the "
+           "SystemC kernel drives: every switch reads every other's state each cycle); `block`, as of the end of "
+           "the cycle before the current block of B cycles (B the shortest switch-to-switch link latency, cycles "
+           "counted from 0), up to B cycles old, which the block scheduler and its threads run (a departure from "
+           "the paper, for runs at scale; docs/model.md)");
   K(t, "ugal.reevaluate")
       .run_only()
       .choice(std::vector<std::tuple<std::string, UgalReeval, std::string>>{

@@ -199,7 +199,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
     m_block = shortest == UINT64_MAX ? (1ULL << 20) : std::max<uint64_t>(shortest, 1);
     if (cfg.scheduler == Scheduler::Kernel) m_kernel_why = "sim.scheduler: kernel";
-    else if (m_net_load) m_kernel_why = "UGAL-G's network view is shared every cycle";
+    else if (m_net_load && cfg.ugal_g_view == UgalGView::Exact)
+      m_kernel_why = "UGAL-G's network view is shared every cycle";
     else if (m_sat_flags && m_sat_flags->delay() < m_block)
       m_kernel_why = "Piggyback's flags are seen after pb.delay = " + std::to_string(m_sat_flags->delay()) +
                      " cycles, less than the block of " + std::to_string(m_block);
@@ -208,6 +209,12 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_blocks = m_kernel_why.empty();
     // Piggyback's flags on the scheduler: read as committed at each window's start.
     if (m_blocks && m_sat_flags) m_sat_flags->blocks(static_cast<uint32_t>(m_block));
+    // ugal_g.view block: the view committed at the end of every cycle kB - 1, on either
+    // scheduler (the block scheduler's windows then end at every multiple of B).
+    if (m_net_load && cfg.ugal_g_view == UgalGView::Block) {
+      m_net_load->blocks();
+      m_view_blocks = true;
+    }
   }
   // Ranks: each owns a contiguous range of switches, cut at whole Dragonfly groups or torus
   // slabs (the widest unit that leaves every rank at least one), so that the fewest and
@@ -242,6 +249,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         unit = u;
         break;
       }
+    if (m_net_load)
+      throw std::invalid_argument("UGAL-G over " + std::to_string(m_nranks) +
+                                  " ranks: its view of every queue spans the ranks; run it as one process "
+                                  "(threads are fine with ugal_g.view: block)");
     // Piggyback's flags are read within a Dragonfly group: each rank must hold whole groups.
     if (m_sat_flags && !(m_dfly && unit == m_dfly->a()))
       throw std::invalid_argument(std::to_string(m_nranks) + " ranks for " + topo.describe() +
@@ -566,6 +577,9 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     SC_METHOD(run_blocks);  // also the watchdog
   } else {
     SC_METHOD(watchdog);
+    if (m_view_blocks) {
+      SC_METHOD(commit_view);  // first at time 0: waits for the middle of cycle B - 1
+    }
   }
   if (cfg.timeseries.bin_cycles != 0) {
     for (int t = 0; t < m_shards; ++t) shard_stats(t).enable_timeseries(cfg.timeseries.bin_cycles);
@@ -626,6 +640,16 @@ void Network::sample_switch_series() {
     m_series_data[s.name].push_back(std::move(row));
   }
   m_sample_ev.notify(m_period * static_cast<double>(m_cfg.timeseries.bin_cycles));
+}
+
+// ugal_g.view block on the kernel: UGAL-G's view committed in the middle of every cycle
+// kB - 1, once every switch has run it (the switches run at the clock's edges).
+void Network::commit_view() {
+  const uint64_t half = m_period.value() / 2, B = m_block * m_period.value();
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  if (now % B == B - m_period.value() + half) m_net_load->commit();
+  const uint64_t next = (now + m_period.value() - half) / B * B + B - m_period.value() + half;
+  next_trigger(sc_core::sc_time::from_value(next - now));
 }
 
 // Runs every watchdog_cycles: if packets are inside the network and no phit has moved on
@@ -723,6 +747,7 @@ void Network::run_window() {
   const uint64_t W = m_cfg.watchdog_cycles;
   if (c % W == 0 && !watchdog_check()) return;
   uint64_t e = std::min(c + m_block, (c / W + 1) * W);
+  if (m_view_blocks) e = std::min(e, (c / m_block + 1) * m_block);  // commit at every multiple of B
   assert(c < m_horizon);
   e = std::min(e, m_horizon);
   if (!m_series.empty()) {
@@ -738,6 +763,7 @@ void Network::run_window() {
     if (m_packet_trace) [[unlikely]] end_trace_window();
     if (m_vcd) [[unlikely]] end_vcd_window(e);
     if (m_sat_flags) m_sat_flags->commit();
+    if (m_view_blocks && e % m_block == 0) m_net_load->commit();
   } else {
     if (m_shards == 1) {
       const size_t groups = m_group_sw.size();
@@ -765,6 +791,7 @@ void Network::run_window() {
     if (m_packet_trace) [[unlikely]] end_trace_window();
     if (m_vcd) [[unlikely]] end_vcd_window(e);
     if (m_sat_flags) m_sat_flags->commit();
+    if (m_view_blocks && e % m_block == 0) m_net_load->commit();
     if (m_nranks > 1) {
       const auto t0 = m_prof.on ? std::chrono::steady_clock::now() : std::chrono::steady_clock::time_point{};
       const bool ok = exchange_ranks();

@@ -187,6 +187,8 @@ class Network : public sc_core::sc_module {
 
  private:
   void watchdog();
+  void commit_view();  // ugal_g.view block on the kernel
+  bool m_view_blocks = false;  // ugal_g.view block: UGAL-G's view committed every B cycles
   bool watchdog_check();  // false (and the run failed) if the network is stuck
   // The block scheduler (sim.scheduler: blocks). Nothing a switch sends in cycle t reaches
   // another switch before t + m_block (the shortest switch-to-switch link latency); a NIC

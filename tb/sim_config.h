@@ -36,6 +36,10 @@ struct TrafficPhase {
 // process clocked each cycle. Results are identical.
 enum class Scheduler { Blocks, Kernel };
 
+// ugal_g.view: UGAL-G's view of every queue, one cycle old (Exact, on the SystemC kernel) or
+// as of the end of the cycle before the current block of B cycles (Block; tb/network.h).
+enum class UgalGView { Exact, Block };
+
 // source.when_full: what a node's source does with a packet generated while the switch's
 // injection buffer has no room for it. Queue: it waits in the unbounded source queue (the
 // offered load is generated whatever the network accepts). Skip: it is never created, as in
@@ -83,6 +87,7 @@ struct SimConfig {
   bool phases_given = false;
   TimeseriesConfig timeseries;
   Scheduler scheduler = Scheduler::Blocks;
+  UgalGView ugal_g_view = UgalGView::Exact;
   // sim.threads: threads of the block scheduler (tb/network.h); 0 = as many as the cores
   // available to the process, fewer for short windows of few switches (resolve_threads).
   int threads = 0;

@@ -197,7 +197,7 @@ std::vector<SimConfig> echo_samples() {
            {"qcn-tiny.yaml", {"qcn.cp_queue=output", "qcn.local_update_port=minimal", "source.when_full=skip"}},
            {"dfly-tiny.yaml",
             {"routing=ugal-l", "ugal.intermediate=other-groups", "ugal.segment_link=random", "ugal.multiplier=one-vs-two"}},
-           {"dfly-tiny.yaml", {"routing=ugal-g", "ugal.vlb_set=i5src"}},
+           {"dfly-tiny.yaml", {"routing=ugal-g", "ugal.vlb_set=i5src", "ugal_g.view=block"}},
            {"dfly-tiny.yaml", {"routing=par", "ugal.vlb_set=i4", "ugal.vlb_percent=60", "ugal.vlb_seed=3"}},
            {"dfly-tiny.yaml", {"routing=t-ugal-g", "tugal.tau_global=1.25", "tugal.tau_local=2"}},
            {"dfly-tiny.yaml", {"routing=t-par", "tugal.paths=" + tiny_paths_file()}},

@@ -426,7 +426,7 @@ const std::vector<std::pair<std::string, std::string>>& inert_values() {
       {"ugal.reevaluate", "blocked"}, {"ugal.intermediate", "other-groups"}, {"ugal.segment_link", "random"},
       {"ugal.multiplier", "one-vs-two"}, {"ugal.vlb_set", "i4"}, {"ugal.vlb_percent", "50"},
       {"ugal.vlb_seed", "7"}, {"tugal.tau_global", "1.5"}, {"tugal.tau_local", "2"}, {"tugal.par_set", "source"},
-      {"pb.cg", "50"}, {"pb.tg", "1"}, {"pb.delay", "3"},
+      {"pb.cg", "50"}, {"pb.tg", "1"}, {"pb.delay", "3"}, {"ugal_g.view", "block"},
   };
   return v;
 }

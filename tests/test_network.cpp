@@ -152,6 +152,10 @@ TEST(Network, BlockSchedulerEqualsTheKernel) {
   cases.push_back({tiny_config(), "routing=pb-acor traffic=adv+1 load=0.45", "blocks of 10 cycles"});
   cases.push_back({tiny_config(), "routing=pb traffic=un load=0.9 pb.delay=25 links.local_latency=7 ugal.occupancy=both",
                    "blocks of 7 cycles"});
+  // UGAL-G with ugal_g.view block: the view committed every 10 cycles on either scheduler.
+  cases.push_back({tiny_config(), "routing=ugal-g traffic=adv+1 load=0.45 ugal_g.view=block", "blocks of 10 cycles"});
+  cases.push_back({tiny_config(), "routing=t-ugal-g traffic=un load=0.8 ugal_g.view=block links.local_latency=7",
+                   "blocks of 7 cycles"});
   // Shared every cycle, or sooner than a block: the kernel drives these whatever
   // sim.scheduler says.
   cases.push_back({tiny_config(), "routing=ugal-g traffic=adv+1 load=0.45",

@@ -175,6 +175,11 @@ TEST(Ranks, RefusalsNameTheReason) {
   EXPECT_EQ(pb.code, 2);
   EXPECT_NE(pb.err.find("Piggyback's flags need whole groups on each rank, at most 3 ranks"), std::string::npos)
       << pb.err;
+  const ScflyRun ugalgb =
+      run_ranks(2, config("dfly-tiny.yaml"), "routing=ugal-g ugal_g.view=block measure_cycles=500", false);
+  EXPECT_EQ(ugalgb.code, 2);
+  EXPECT_NE(ugalgb.err.find("UGAL-G over 2 ranks: its view of every queue spans the ranks"), std::string::npos)
+      << ugalgb.err;
   const ScflyRun ugalg = run_ranks(2, config("dfly-tiny.yaml"), "routing=ugal-g measure_cycles=500", false);
   EXPECT_EQ(ugalg.code, 2);
   EXPECT_NE(ugalg.err.find("2 ranks runs on the block scheduler, and this one needs the SystemC kernel (UGAL-G"),
