@@ -880,48 +880,58 @@ static std::string first_difference(const std::string& a, const std::string& b) 
   }
 }
 
+// One run per case on the kernel, and on the scheduler with one thread and with two, each
+// writing the trace `option` (--vcd or --packet-trace) to a file: the same metrics, and the
+// same file as `text` reads it, with at least `min_marks` of `mark` in it.
+static void expect_trace_is_the_kernels(const std::vector<std::pair<std::string, std::string>>& cases,
+                                        const std::string& option, std::string (*text)(const std::string&),
+                                        char mark, long min_marks) {
+  for (const auto& [config, args] : cases) {
+    SCOPED_TRACE(args);
+    const std::string k = tmp("k.trace"), b1 = tmp("b1.trace"), b2 = tmp("b2.trace");
+    const ScflyRun rk = run_scfly(config, args + " sim.scheduler=kernel " + option + " " + k);
+    const ScflyRun r1 = run_scfly(config, args + " sim.threads=1 " + option + " " + b1);
+    const ScflyRun r2 = run_scfly(config, args + " sim.threads=2 " + option + " " + b2);
+    expect_ok(rk);
+    expect_ok(r1);
+    expect_ok(r2);
+    EXPECT_EQ(rk.json["run"]["scheduler"].get<std::string>().rfind("kernel", 0), 0u);
+    EXPECT_EQ(r1.json["run"]["scheduler"].get<std::string>().rfind("blocks", 0), 0u);
+    EXPECT_NE(r2.json["run"]["scheduler"].get<std::string>().find("on 2 threads"), std::string::npos);
+    EXPECT_EQ(rk.json["metrics"], r1.json["metrics"]);
+    EXPECT_EQ(rk.json["metrics"], r2.json["metrics"]);
+    const std::string kt = text(k);
+    EXPECT_GT(std::count(kt.begin(), kt.end(), mark), min_marks);
+    EXPECT_EQ(first_difference(kt, text(b1)), "");
+    EXPECT_EQ(first_difference(kt, text(b2)), "");
+    for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
+  }
+}
+
+// A VCD without its $date line (the only one that differs between two runs).
+static std::string vcd_body(const std::string& f) {
+  std::string t = slurp(f);
+  const size_t a = t.find("$date"), b = t.find("$end", a);
+  if (a != std::string::npos && b != std::string::npos) t.erase(a, b - a);
+  return t;
+}
+
+static std::string whole_file(const std::string& f) { return slurp(f); }
+
 // The block scheduler writes the VCD the kernel writes, byte for byte but for the $date
 // line, on one thread and on two (each traced switch's group samples its variables after
 // each cycle; the writer merges a window's changes in cycle order): Dragonfly UGAL-L with
 // the blocked-injection signal, ACOR-Switch's level register under PFC (xoff and paused
 // instead of credits), a trace window that starts and ends inside block windows, and a torus.
 TEST(Network, VcdOnTheBlockSchedulerIsTheKernels) {
-  struct Case {
-    std::string config, args;
-  };
   const std::string tor = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-8x8-1port.yaml";
-  const std::vector<Case> cases = {
-      {tiny_config(), "routing=ugal-l traffic=adv+1 load=0.4 warmup_cycles=200 measure_cycles=1500 "
-                      "--trace-switches 0,3,17,35"},
-      {tiny_config(), "routing=acor-switch switch.flow_control=pfc traffic=adv+1 load=0.5 warmup_cycles=200 "
-                      "measure_cycles=1500 --trace-switches 35,4 --trace-from 333 --trace-to 1201"},
-      {tor, "routing=gal traffic=un load=0.5 warmup_cycles=200 measure_cycles=800 --trace-switches 0,9,63"},
-  };
-  auto body = [](const std::string& f) {
-    std::string t = slurp(f);
-    const size_t a = t.find("$date"), b = t.find("$end", a);
-    if (a != std::string::npos && b != std::string::npos) t.erase(a, b - a);
-    return t;
-  };
-  for (const Case& c : cases) {
-    const std::string k = tmp("k.vcd"), b1 = tmp("b1.vcd"), b2 = tmp("b2.vcd");
-    const ScflyRun rk = run_scfly(c.config, c.args + " sim.scheduler=kernel --vcd " + k);
-    const ScflyRun r1 = run_scfly(c.config, c.args + " sim.threads=1 --vcd " + b1);
-    const ScflyRun r2 = run_scfly(c.config, c.args + " sim.threads=2 --vcd " + b2);
-    expect_ok(rk);
-    expect_ok(r1);
-    expect_ok(r2);
-    EXPECT_EQ(rk.json["run"]["scheduler"].get<std::string>().rfind("kernel", 0), 0u) << c.args;
-    EXPECT_EQ(r1.json["run"]["scheduler"].get<std::string>().rfind("blocks", 0), 0u) << c.args;
-    EXPECT_NE(r2.json["run"]["scheduler"].get<std::string>().find("on 2 threads"), std::string::npos) << c.args;
-    EXPECT_EQ(rk.json["metrics"], r1.json["metrics"]) << c.args;
-    EXPECT_EQ(rk.json["metrics"], r2.json["metrics"]) << c.args;
-    const std::string kt = body(k);
-    EXPECT_GT(std::count(kt.begin(), kt.end(), '#'), 100) << c.args;
-    EXPECT_EQ(first_difference(kt, body(b1)), "") << c.args;
-    EXPECT_EQ(first_difference(kt, body(b2)), "") << c.args;
-    for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
-  }
+  expect_trace_is_the_kernels(
+      {{tiny_config(), "routing=ugal-l traffic=adv+1 load=0.4 warmup_cycles=200 measure_cycles=1500 "
+                       "--trace-switches 0,3,17,35"},
+       {tiny_config(), "routing=acor-switch switch.flow_control=pfc traffic=adv+1 load=0.5 warmup_cycles=200 "
+                       "measure_cycles=1500 --trace-switches 35,4 --trace-from 333 --trace-to 1201"},
+       {tor, "routing=gal traffic=un load=0.5 warmup_cycles=200 measure_cycles=800 --trace-switches 0,9,63"}},
+      "--vcd", vcd_body, '#', 100);
 }
 
 // The block scheduler writes the packet trace the kernel writes, byte for byte, on one
@@ -930,36 +940,14 @@ TEST(Network, VcdOnTheBlockSchedulerIsTheKernels) {
 // from several groups in the same cycles) and a 4x4 torus under MIN AD with two terminal
 // ports (two deliveries per host and cycle).
 TEST(Network, PacketTraceOnTheBlockSchedulerIsTheKernels) {
-  struct Case {
-    std::string config, args;
-  };
   const std::string tor = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/torus-ring-8.yaml";
-  const std::vector<Case> cases = {
-      {tiny_config(), "routing=val traffic=adv+1 load=0.3 warmup_cycles=300 measure_cycles=1200"},
-      {tiny_config(), "routing=ugal-l traffic=un load=0.5 warmup_cycles=300 measure_cycles=1200 "
-                      "--trace-from 700 --trace-to 1100"},
-      {tor, "topology.n=2 topology.k=4 topology.terminal_ports=2 routing=min-ad traffic=un load=0.6 "
-            "warmup_cycles=300 measure_cycles=1200"},
-  };
-  for (const Case& c : cases) {
-    const std::string k = tmp("k.csv"), b1 = tmp("b1.csv"), b2 = tmp("b2.csv");
-    const ScflyRun rk = run_scfly(c.config, c.args + " sim.scheduler=kernel --packet-trace " + k);
-    const ScflyRun r1 = run_scfly(c.config, c.args + " sim.threads=1 --packet-trace " + b1);
-    const ScflyRun r2 = run_scfly(c.config, c.args + " sim.threads=2 --packet-trace " + b2);
-    expect_ok(rk);
-    expect_ok(r1);
-    expect_ok(r2);
-    EXPECT_EQ(rk.json["run"]["scheduler"].get<std::string>().rfind("kernel", 0), 0u) << c.args;
-    EXPECT_EQ(r1.json["run"]["scheduler"].get<std::string>().rfind("blocks", 0), 0u) << c.args;
-    EXPECT_NE(r2.json["run"]["scheduler"].get<std::string>().find("on 2 threads"), std::string::npos) << c.args;
-    EXPECT_EQ(rk.json["metrics"], r1.json["metrics"]) << c.args;
-    EXPECT_EQ(rk.json["metrics"], r2.json["metrics"]) << c.args;
-    const std::string kt = slurp(k);
-    EXPECT_GT(std::count(kt.begin(), kt.end(), '\n'), 100) << c.args;
-    EXPECT_EQ(first_difference(kt, slurp(b1)), "") << c.args;
-    EXPECT_EQ(first_difference(kt, slurp(b2)), "") << c.args;
-    for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
-  }
+  expect_trace_is_the_kernels(
+      {{tiny_config(), "routing=val traffic=adv+1 load=0.3 warmup_cycles=300 measure_cycles=1200"},
+       {tiny_config(), "routing=ugal-l traffic=un load=0.5 warmup_cycles=300 measure_cycles=1200 "
+                       "--trace-from 700 --trace-to 1100"},
+       {tor, "topology.n=2 topology.k=4 topology.terminal_ports=2 routing=min-ad traffic=un load=0.6 "
+             "warmup_cycles=300 measure_cycles=1200"}},
+      "--packet-trace", whole_file, '\n', 100);
 }
 
 TEST(Network, UndersizedBuffersWarnAboutTheCreditRoundTrip) {
