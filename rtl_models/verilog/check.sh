@@ -9,9 +9,18 @@
 # design-space variants (`study`: the allocator's cell count against radix and VCs): minutes
 # of Yosys that CI does without (the same modules are synthesized at their defaults; the
 # counts are in docs/model.md).
+# Usage: check.sh [--all] [NAME]: with NAME, only the blocks and instances whose name begins
+# with it (check.sh flow_control: the block at its defaults and its Verilated instance).
 set -euo pipefail
 all=0
-[ "${1:-}" = "--all" ] && all=1
+only=""
+for arg in "$@"; do
+  case "$arg" in
+    --all) all=1 ;;
+    -*) echo "usage: $0 [--all] [NAME]" >&2; exit 2 ;;
+    *) only="$arg" ;;
+  esac
+done
 cd "$(dirname "$0")"
 vlt=""
 [ -f lint.vlt ] && vlt="lint.vlt"
@@ -38,6 +47,7 @@ variants=(
   "quadrant_sel_n4        quadrant_sel.sv N=4"
   "quadrant_sel_n6        quadrant_sel.sv N=6"
   "sep_allocator_r4v2_i1  sep_allocator.sv P=4 V=2 ITERS=1"
+  "flow_control_v4        flow_control.sv V=4"
 )
 # The allocator's cell count against radix and VCs, one pass (the default instance: radix 4,
 # 2 VCs, 2 passes; the Verilated radix-16 x 4-VC instance is linted as it builds).
@@ -52,6 +62,7 @@ synth=1
 check() {
   local name="$1" f="$2" top="${2%.sv}"
   shift 2
+  [ -n "$only" ] && [ "${name#"$only"}" = "$name" ] && return 0
   local gflags=() chparam=""
   for kv in "$@"; do
     gflags+=("-G$kv")
