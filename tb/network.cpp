@@ -1124,7 +1124,9 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
   std::string late;
   for (const auto& t : m_terminators)
     if (late.empty() && t->touched()) late = std::string("a phit or credit reached the unconnected port ") + t->name();
-  if (late.empty()) late = credit_balance();
+  // (Not after a model error, which every rank holds alike: the run stopped mid-window and
+  // the error is what it reports.)
+  if (late.empty() && out.error.empty()) late = credit_balance();
   out.cycles = cycle();
   if (m_fault) {
     out.fault = m_fault->spec();
@@ -1305,33 +1307,59 @@ RunOutcome Network::outcome(double sim_wall_s, bool drained) {
 // credits returned per phit (the default; with switch.output_credits inside or
 // switch.credit_return packet a credit is spent or returned for a whole packet at its
 // grant, and the injection links' credits live in the NICs: not checked). With ranks, each
-// rank checks the channels between its own switches (a channel between two ranks is not
-// checked).
+// rank checks the channels into its own switches: the sender's side of a channel from
+// another rank's switch (its credits, its buffer count and its switch's last cycle) comes
+// from that rank in one exchange, which every rank makes (collective).
 std::string Network::credit_balance() const {
   const SwitchParams& sp = m_cfg.sw;
   if (sp.flow_control != FlowControl::Credit || sp.out_in_credit_loop || sp.credit_at_grant) return {};
   const Topology& t = *m_topo;
+  std::string broken;
+  auto check = [&](int s, int op, const PortEnd& d, int v, int64_t credits, int64_t cap, uint64_t sender_cycle) {
+    const Switch& down = *m_switches[static_cast<size_t>(d.sw)];
+    const int64_t held = down.credits_held_in(d.port, v, sender_cycle);
+    if (!broken.empty() || credits + held == cap) return;
+    broken = "credit balance broken on the channel " + (m_switches[static_cast<size_t>(s)]
+                                                             ? std::string(m_switches[static_cast<size_t>(s)]->name())
+                                                             : "switch " + std::to_string(s) + " (rank " +
+                                                                   std::to_string(m_rank_of[static_cast<size_t>(s)]) + ")") +
+             " port " + std::to_string(op) + " -> " + std::string(down.name()) + " port " + std::to_string(d.port) +
+             ", VC " + std::to_string(v) + ": " + std::to_string(credits) + " credits at the sender + " +
+             std::to_string(held) + " phits holding one at the receiver != its buffer of " + std::to_string(cap) +
+             " phits (" + (credits + held < cap ? "credits lost" : "credits duplicated") + ")";
+  };
+  // Ranks: per receiving rank, the sender's side of each channel into it.
+  std::vector<std::vector<uint8_t>> send(static_cast<size_t>(m_nranks));
   for (int s = 0; s < t.num_switches(); ++s) {
     if (m_rank_of[static_cast<size_t>(s)] != m_rank) continue;
     const Switch& up = *m_switches[static_cast<size_t>(s)];
     for (int op = t.host_ports(); op < up.radix(); ++op) {
       if (!t.connected(s, op)) continue;
       const PortEnd d = t.neighbor(s, op);
-      if (m_rank_of[static_cast<size_t>(d.sw)] != m_rank) continue;  // ranks: a channel between two ranks is not checked
-      const Switch& down = *m_switches[static_cast<size_t>(d.sw)];
+      const int rd = m_rank_of[static_cast<size_t>(d.sw)];
       for (int v = 0; v < up.out_vcs(op); ++v) {
-        const int64_t credits = up.credits_held_out(op, v), held = down.credits_held_in(d.port, v, up.last_run());
-        const int64_t cap = up.credit_capacity(op, v);
-        if (credits + held == cap) continue;
-        return "credit balance broken on the channel " + std::string(up.name()) + " port " + std::to_string(op) +
-               " -> " + std::string(down.name()) + " port " + std::to_string(d.port) + ", VC " + std::to_string(v) +
-               ": " + std::to_string(credits) + " credits at the sender + " + std::to_string(held) +
-               " phits holding one at the receiver != its buffer of " + std::to_string(cap) + " phits (" +
-               (credits + held < cap ? "credits lost" : "credits duplicated") + ")";
+        const int64_t credits = up.credits_held_out(op, v), cap = up.credit_capacity(op, v);
+        if (rd == m_rank)
+          check(s, op, d, v, credits, cap, up.last_run());
+        else
+          put(send[static_cast<size_t>(rd)], ChannelSenderSide{static_cast<uint32_t>(s), static_cast<uint16_t>(op),
+                                                        static_cast<uint16_t>(v), credits, cap, up.last_run()});
       }
     }
   }
-  return {};
+  if (m_nranks > 1) {
+    std::vector<std::vector<uint8_t>> recv;
+    m_ranks->exchange(send, recv);
+    for (const std::vector<uint8_t>& b : recv)
+      for (size_t i = 0; i < b.size();) {
+        const auto x = take<ChannelSenderSide>(b, i);
+        const PortEnd d = t.neighbor(static_cast<int>(x.sw), x.port);
+        if (m_rank_of.at(static_cast<size_t>(d.sw)) != m_rank)
+          throw std::logic_error("ranks: the sender's side of a channel into another rank's switch");
+        check(static_cast<int>(x.sw), x.port, d, x.vc, x.credits, x.cap, x.last_run);
+      }
+  }
+  return broken;
 }
 
 }  // namespace scfly

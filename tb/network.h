@@ -157,8 +157,19 @@ class Network : public sc_core::sc_module {
   // own part's counts only).
   RunOutcome outcome(double sim_wall_s, bool drained);
   // Every switch-to-switch channel's credit balance, per VC (network.cpp says where it
-  // applies): empty if it holds, else the first channel and VC where it does not.
+  // applies): empty if it holds, else the first channel and VC where it does not. With
+  // ranks it is collective: each rank checks the channels into its switches, those from
+  // another rank's with that rank's side of them.
   std::string credit_balance() const;
+  // What credit_balance() sends, with ranks, to the rank of a channel's receiving switch:
+  // the sending switch and output port, the VC, its credits (landed or taken ahead, and on
+  // their way back), the receiver's buffer they count, and the sender's last cycle.
+  struct ChannelSenderSide {
+    uint32_t sw;
+    uint16_t port, vc;
+    int64_t credits, cap;
+    uint64_t last_run;
+  };
   // The block scheduler's block length in cycles, 0 when every block is a SystemC process
   // (sim.scheduler: kernel, or a run that needs it: scheduler_note() says why).
   uint64_t block_cycles() const { return m_blocks ? m_block : 0; }
