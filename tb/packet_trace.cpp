@@ -16,11 +16,14 @@ namespace {
 
 constexpr size_t kFlushBytes = 1 << 20;
 
-void put(std::string& b, int64_t v) {
-  char tmp[24];
-  const auto r = std::to_chars(tmp, tmp + sizeof tmp, v);
-  b.append(tmp, r.ptr);
-  b.push_back(',');
+// A row's longest text: 12 numbers of at most 20 characters each (an int64), one per port
+// class but the host's, the policy's name, and their separators.
+constexpr size_t kMaxRow = (12 + kMaxPortClasses) * 21 + 16;
+
+char* put(char* e, int64_t v) {
+  e = std::to_chars(e, e + 20, v).ptr;
+  *e++ = ',';
+  return e;
 }
 
 }  // namespace
@@ -49,32 +52,39 @@ void PacketTrace::delivered(const Packet& p, uint64_t at) {
     end_cycle();
     m_cycle = at;
   }
-  m_pending.push_back(Row{at, p.dst_node, p.src_node, p.gen_cycle, {}});
-  std::string& row = m_pending.back().text;
+  char row[kMaxRow];
+  char* e = row;
   const int src_sw = m_topo.switch_of_node(p.src_node);
-  put(row, p.src_node);
-  put(row, p.dst_node);
-  put(row, src_sw);
-  put(row, m_topo.switch_of_node(p.dst_node));
-  put(row, p.phits);
-  put(row, static_cast<int64_t>(p.gen_cycle));
-  put(row, static_cast<int64_t>(p.inject_cycle));
-  put(row, static_cast<int64_t>(at));
-  put(row, static_cast<int64_t>(at - p.gen_cycle));
-  put(row, static_cast<int64_t>(at - p.inject_cycle));
-  for (int c = 1; c < m_classes; ++c) put(row, p.class_hops[c]);
-  put(row, p.route.nonminimal ? 1 : 0);
-  row += p.route.policy < kMisrouteKinds ? to_string(static_cast<Misroute>(p.route.policy)) : "?";
-  row.push_back(',');
+  e = put(e, p.src_node);
+  e = put(e, p.dst_node);
+  e = put(e, src_sw);
+  e = put(e, m_topo.switch_of_node(p.dst_node));
+  e = put(e, p.phits);
+  e = put(e, static_cast<int64_t>(p.gen_cycle));
+  e = put(e, static_cast<int64_t>(p.inject_cycle));
+  e = put(e, static_cast<int64_t>(at));
+  e = put(e, static_cast<int64_t>(at - p.gen_cycle));
+  e = put(e, static_cast<int64_t>(at - p.inject_cycle));
+  for (int c = 1; c < m_classes; ++c) e = put(e, p.class_hops[c]);
+  e = put(e, p.route.nonminimal ? 1 : 0);
+  const char* policy = p.route.policy < kMisrouteKinds ? to_string(static_cast<Misroute>(p.route.policy)) : "?";
+  const size_t n = std::strlen(policy);
+  if (n > 15) throw std::logic_error("--packet-trace: a policy name longer than its field");
+  std::memcpy(e, policy, n);
+  e += n;
+  *e++ = ',';
   const int inter = p.route.inter_switch;
-  put(row, inter);
+  e = put(e, inter);
   int at_sw = -1;
   if (inter >= 0) {
     if (!m_dfly) at_sw = src_sw;  // a torus draws its intermediate at the source
     else if (p.route.vlb_from != RouteHeader::kNotDrawn) at_sw = m_dfly->switch_id(m_dfly->group_of(src_sw), p.route.vlb_from);
   }
-  put(row, at_sw);
-  row.back() = '\n';
+  e = put(e, at_sw);
+  e[-1] = '\n';
+  const auto len = static_cast<uint32_t>(e - row);
+  m_pending.push_back(Row{at, p.dst_node, p.src_node, p.gen_cycle, static_cast<uint32_t>(m_text.size()), len});
+  m_text.append(row, len);
 }
 
 void PacketTrace::end_cycle() {
@@ -82,9 +92,15 @@ void PacketTrace::end_cycle() {
 }
 
 void PacketTrace::absorb(PacketTrace& shard) {
-  m_pending.insert(m_pending.end(), std::make_move_iterator(shard.m_pending.begin()),
-                   std::make_move_iterator(shard.m_pending.end()));
+  const auto base = static_cast<uint32_t>(m_text.size());
+  if (m_text.size() + shard.m_text.size() > UINT32_MAX) throw std::length_error("--packet-trace: a window's rows exceed 4 GiB");
+  m_text += shard.m_text;
+  for (Row r : shard.m_pending) {
+    r.off += base;
+    m_pending.push_back(r);
+  }
   shard.m_pending.clear();
+  shard.m_text.clear();
 }
 
 void PacketTrace::end_window() { write_pending(); }
@@ -95,8 +111,9 @@ void PacketTrace::write_pending() {
   std::stable_sort(m_pending.begin(), m_pending.end(), [](const Row& a, const Row& b) {
     return std::tie(a.at, a.dst, a.src, a.gen) < std::tie(b.at, b.dst, b.src, b.gen);
   });
-  for (const Row& r : m_pending) m_buf += r.text;
+  for (const Row& r : m_pending) m_buf.append(m_text, r.off, r.len);
   m_pending.clear();
+  m_text.clear();
   if (m_buf.size() >= kFlushBytes) flush();
 }
 

@@ -82,14 +82,17 @@ class PacketTrace {
   std::string m_error;
   // The rows not yet written (the delivery cycle in progress, or the block window's), ordered
   // as the header says when they are written.
+  // Their text is m_text[off, off + len): one buffer for every pending row, so that a row
+  // costs no allocation of its own.
   struct Row {
     uint64_t at;
     int32_t dst, src;
     uint64_t gen;
-    std::string text;
+    uint32_t off, len;
   };
   void write_pending();
   std::vector<Row> m_pending;
+  std::string m_text;
   uint64_t m_cycle = 0;
   bool m_windowed = false;
 };
