@@ -65,7 +65,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   const int K = m_inputs;
   m_ivc.resize(K);
   m_ovc.resize(K);
-  m_link_rr.assign(K, 0);
+  m_link_arb = LinkArbiter(K);
   m_in_active.assign(K, 0);
   m_out_active.assign(K, 0);
   m_link_vc.assign(K, -1);
@@ -781,19 +781,9 @@ void Switch::transmit(uint64_t now) {
         assert(ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
         return ov.cr.room(now, ov.front_phits);
       };
+      // Control VCs first (strict priority), then the data VCs round-robin (parts/link_arbiter.h).
       const int nv = static_cast<int>(ovcs.size());
-      int nd = nv;
-      if constexpr (kCtl) {
-        // Control VCs first (strict priority), then the data VCs round-robin.
-        nd = m_out_data[op];
-        for (int c = nd; c < nv && v < 0; ++c)
-          if (ready(c)) v = c;
-      }
-      for (int n = 0, c = m_link_rr[op]; n < nd && v < 0; ++n, c = (c + 1 == nd ? 0 : c + 1)) {
-        if (!ready(c)) continue;
-        v = c;
-        m_link_rr[op] = static_cast<uint8_t>((c + 1) % nd);
-      }
+      v = m_link_arb.pick<kCtl>(op, nv, kCtl ? static_cast<int>(m_out_data[op]) : nv, ready);
       if (v < 0) return;
       m_link_vc[op] = static_cast<int16_t>(v);
     }

@@ -56,6 +56,7 @@
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/parts/allocator.h"
 #include "rtl_models/switch/parts/flow_control.h"
+#include "rtl_models/switch/parts/link_arbiter.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
 #include "routing_units/forwarding_table.h"
@@ -336,7 +337,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<std::unique_ptr<LinkTx>> m_out;
   std::vector<std::vector<InVc>> m_ivc;   // [port][vc]
   std::vector<std::vector<OutVc>> m_ovc;  // [port][vc]
-  std::vector<uint8_t> m_link_rr;                      // round-robin pointers of the link VC choice
+  LinkArbiter m_link_arb;                             // the link VC choice of each output (parts/link_arbiter.h)
   std::vector<uint8_t> m_in_active, m_out_active;     // crossbar connections per port
   std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
   std::vector<uint16_t> m_link_len;                   // ... the length of the packet it carries
