@@ -1532,7 +1532,7 @@ void add_sim_keys(std::vector<KeySpec>& t) {
            "how the simulation is driven (identical results): `blocks` runs each switch with its hosts' NICs for "
            "as many cycles as the shortest switch-to-switch link latency before the next switch (nothing one sends "
            "reaches another sooner), so its state stays in the cache; `kernel` makes every switch and NIC a "
-           "SystemC process clocked each cycle. UGAL-G (its view of every queue, one cycle old), PB and PB-ACOR "
+           "SystemC process clocked each cycle. UGAL-G with `ugal_g.view: exact` (every queue, one cycle old), PB and PB-ACOR "
            "with `pb.delay` shorter than the block, and RTL co-simulation use `kernel` whatever this says");
   K(t, "sim.threads")
       .run_only()

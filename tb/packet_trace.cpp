@@ -16,8 +16,9 @@ namespace {
 
 constexpr size_t kFlushBytes = 1 << 20;
 
-// A row's longest text: 12 numbers of at most 20 characters each (an int64), one per port
-// class but the host's, the policy's name, and their separators.
+// A row's longest text: 12 + kMaxPortClasses numbers (10 fixed, the hops per port class but
+// the host's, nonminimal, inter_switch, vlb_at) of at most 20 characters each (an int64),
+// the policy's name (at most 15), and their separators.
 constexpr size_t kMaxRow = (12 + kMaxPortClasses) * 21 + 16;
 
 char* put(char* e, int64_t v) {
