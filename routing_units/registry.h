@@ -15,6 +15,11 @@
 // nothing in scfly is edited (docs/guide-routing.md, examples/custom-routing/). A plug-in
 // gets a RoutingAlgo value past the built-in ones, so the rest of scfly handles it by value
 // like any other mechanism.
+//
+// A plug-in may bring an RTL variant of its decision (RoutingMechanism::make_rtl): a second
+// factory whose policy decides through the plug-in's own Verilated model. `--rtl NAME` (the
+// `rtl` key with the mechanism's name) builds the policy from it instead of `make`; the
+// plug-in's lockstep test shows the two equal (docs/guide-routing.md, section 6).
 #pragma once
 
 #include <cstdint>
@@ -43,6 +48,9 @@ struct VcBudget {
 // arguments and of what it was built with: the deadlock checker calls it with every draw
 // sequence and congestion view and builds the channel dependency graph from the answers,
 // and the switch may call it again for a blocked head (RoutingMechanism::recomputes).
+// With `sim.threads` > 1 the network calls one policy from several threads at once, never
+// for the same switch at once: a policy with state of its own (a Verilated model that
+// route() evaluates) keeps that state per switch.
 class RoutingPolicy {
  public:
   virtual ~RoutingPolicy() = default;
@@ -81,8 +89,11 @@ struct RoutingMechanism {
                                // again the next cycle (ctx.attempt counts the attempts)
   std::vector<RoutingKey> keys;  // plug-ins: its own config keys
   RoutingFactory make;           // plug-ins: builds the decision function; null for built-ins
+  RoutingFactory make_rtl;       // plug-ins, optional: the same decision through the plug-in's
+                                 // Verilated model, built under `--rtl <name>`; null: none
 
   bool plugin() const { return static_cast<bool>(make); }
+  bool has_rtl() const { return plugin() && static_cast<bool>(make_rtl); }
   bool routes_on(bool is_dragonfly, bool is_mesh) const { return is_dragonfly ? dragonfly : is_mesh ? mesh : torus; }
 };
 

@@ -198,8 +198,12 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingPa
       const auto it = prm.plugin.find(k.name);
       keys[k.name] = it == prm.plugin.end() ? k.def : it->second;
     }
-    m_plugin = m_mech->make(topo, keys);
-    if (!m_plugin) throw std::invalid_argument(std::string("routing ") + to_string(algo) + ": its factory built nothing");
+    if (prm.plugin_rtl && !m_mech->has_rtl())
+      throw std::invalid_argument(std::string("routing ") + to_string(algo) + " has no RTL variant");
+    m_plugin = (prm.plugin_rtl ? m_mech->make_rtl : m_mech->make)(topo, keys);
+    if (!m_plugin)
+      throw std::invalid_argument(std::string("routing ") + to_string(algo) + ": its " +
+                                  (prm.plugin_rtl ? "RTL " : "") + "factory built nothing");
   }
   m_other = m_torus || m_plugin;
   // torus.dateline traversal: DOR, VAL and MIN AD on a torus only (torus_routing.h; their

@@ -145,6 +145,7 @@ struct RoutingParams {
   TorusDateline dateline = TorusDateline::Wrap;  // torus.dateline (torus_routing.h)
   GalParams gal;
   RoutingKeyValues plugin;  // a plug-in mechanism's own keys (registry.h), by name
+  bool plugin_rtl = false;  // `--rtl <plug-in>`: build its policy with make_rtl (registry.h)
 };
 
 // What a mechanism needs from the switch and the network (its registry row; used by

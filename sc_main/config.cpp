@@ -629,8 +629,8 @@ void parse_phases(ParseState& s, const YAML::Node& ph) {
 
 // The blocks `rtl` accepts, each with the routings it needs: the list parse_rtl checks
 // against and `scfly run --help` prints.
-const std::vector<RtlBlockInfo>& rtl_blocks() {
-  static const std::vector<RtlBlockInfo> blocks = {
+std::vector<RtlBlockInfo> rtl_blocks() {
+  std::vector<RtlBlockInfo> blocks = {
       {"min_route", RtlNet::Dragonfly, "any but min-table"},
       {"acor", RtlNet::Dragonfly, "acor-switch or pb-acor"},
       {"ugal", RtlNet::Dragonfly, "ugal-l, ugal-g, par, pb or pb-acor"},
@@ -642,6 +642,14 @@ const std::vector<RtlBlockInfo>& rtl_blocks() {
       {"gal_threshold", RtlNet::Torus, "gal"},
       {"allocator", RtlNet::Any, "any"},
   };
+  // A plug-in that routes on Dragonflies and tori alike is offered on both (Any); its
+  // topologies are checked with its routing.
+  for (const RoutingMechanism* m : routing_mechanisms())
+    if (m->has_rtl())
+      blocks.push_back({m->name, m->dragonfly && !(m->torus || m->mesh) ? RtlNet::Dragonfly
+                                 : !m->dragonfly                         ? RtlNet::Torus
+                                                                         : RtlNet::Any,
+                        m->name, true});
   return blocks;
 }
 
@@ -679,13 +687,20 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
   } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
     throw bad("a list of RTL blocks, e.g. [acor]");
   }
-  if (!names.empty() && !rtl_available())
-    throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+  const std::vector<RtlBlockInfo> blocks = rtl_blocks();
+  const auto plugin_block = [&](const std::string& n) {
+    for (const RtlBlockInfo& b : blocks)
+      if (b.name == n) return b.plugin;
+    return false;
+  };
+  for (const auto& n : names)
+    if (!plugin_block(n) && !rtl_available())
+      throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
   const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {
     bool dfly_block = false, torus_block = false;
-    for (const RtlBlockInfo& b : rtl_blocks())
+    for (const RtlBlockInfo& b : blocks)
       if (b.name == n && b.net != RtlNet::Any) (b.net == RtlNet::Dragonfly ? dfly_block : torus_block) = true;
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
@@ -693,7 +708,13 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     if (torus_block && dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
                         " has the Dragonfly blocks " + rtl_block_names(1));
-    if (n == "allocator") {
+    if (plugin_block(n)) {
+      // A routing plug-in's RTL variant: its policy built by make_rtl (registry.h).
+      if (to_string(c.routing) != n)
+        throw ConfigError("config key 'rtl': block '" + n + "' (the plug-in's Verilated decision) needs routing " + n +
+                          ", not " + routing_now);
+      c.routing_prm.plugin_rtl = true;
+    } else if (n == "allocator") {
       c.sw.rtl_allocator = true;  // the switch's size and allocator options: validate()
     } else if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
@@ -762,7 +783,7 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       c.sw.rtl_min_route = true;
     } else {
       std::string dfly, torus, any;
-      for (const RtlBlockInfo& b : rtl_blocks()) {
+      for (const RtlBlockInfo& b : blocks) {
         std::string& l = b.net == RtlNet::Dragonfly ? dfly : b.net == RtlNet::Torus ? torus : any;
         l += (l.empty() ? "" : ", ") + b.name;
       }

@@ -35,5 +35,14 @@ elif kind == "sweep":
     print(acc)
     assert len(acc) == 6, acc
     assert acc[("min", 0.4)] < 0.13 and acc[("threshold-val", 0.4)] > 0.38, acc
+elif kind == "same":
+    # The C++ run and the run through the RTL variant (--rtl threshold-val): the second
+    # echoes the block, and every metric is the same.
+    cpp, rtl = (json.load(open(f)) for f in files)
+    assert cpp["config"].get("rtl", []) == [], cpp["config"].get("rtl")
+    assert rtl["config"]["rtl"] == ["threshold-val"], rtl["config"]["rtl"]
+    differ = {k: (v, rtl["metrics"].get(k)) for k, v in cpp["metrics"].items() if rtl["metrics"].get(k) != v}
+    print(f"{len(cpp['metrics'])} metrics, accepted {cpp['metrics']['accepted_load']:.4f}; differ: {differ}")
+    assert not differ and len(rtl["metrics"]) == len(cpp["metrics"]), differ
 else:
     sys.exit(f"unknown check {kind}")
