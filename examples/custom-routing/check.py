@@ -37,8 +37,11 @@ elif kind == "sweep":
     assert acc[("min", 0.4)] < 0.13 and acc[("threshold-val", 0.4)] > 0.38, acc
 elif kind == "same":
     # The C++ run and the run through the RTL variant (--rtl threshold-val): the second
-    # echoes the block, and every metric is the same.
-    cpp, rtl = (json.load(open(f)) for f in files)
+    # echoes the block, and every metric is the same (a third argument: the RTL run's
+    # scheduler threads).
+    cpp, rtl = (json.load(open(f)) for f in files[:2])
+    if len(files) > 2:
+        assert rtl["run"]["scheduler"].endswith(f"on {files[2]} threads"), rtl["run"]["scheduler"]
     assert cpp["config"].get("rtl", []) == [], cpp["config"].get("rtl")
     assert rtl["config"]["rtl"] == ["threshold-val"], rtl["config"]["rtl"]
     differ = {k: (v, rtl["metrics"].get(k)) for k, v in cpp["metrics"].items() if rtl["metrics"].get(k) != v}

@@ -9,15 +9,19 @@
 
 namespace threshold_val {
 
+// A context of its own per model too: no state is shared between the threads that route
+// different switches.
 struct RtlDecider::Models {
-  VerilatedContext context;
+  std::vector<std::unique_ptr<VerilatedContext>> contexts;
   std::vector<std::unique_ptr<Vthreshold_val>> per_switch;
 };
 
 RtlDecider::RtlDecider(int switches) : m_models(std::make_unique<Models>()) {
-  for (int s = 0; s < switches; ++s)
-    m_models->per_switch.push_back(
-        std::make_unique<Vthreshold_val>(&m_models->context, ("threshold_val_sw" + std::to_string(s)).c_str()));
+  for (int s = 0; s < switches; ++s) {
+    m_models->contexts.push_back(std::make_unique<VerilatedContext>());
+    m_models->per_switch.push_back(std::make_unique<Vthreshold_val>(m_models->contexts.back().get(),
+                                                                    ("threshold_val_sw" + std::to_string(s)).c_str()));
+  }
 }
 
 RtlDecider::~RtlDecider() = default;
