@@ -776,10 +776,9 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
                           "links only; ugal.segment_link random has no RTL mirror yet");
       const DragonflyShape& t = c.topology;
       if (!rtl_min_route_supports(t))
-        throw ConfigError("config key 'rtl': block 'min_route' is Verilated for " + rtl_min_route_shapes() +
-                          " only, not " + to_string(t.arrangement) + " dfly(" + std::to_string(t.p) + "," +
-                          std::to_string(t.a) + "," + std::to_string(t.h) + "," + std::to_string(t.g) +
-                          ") (add shapes with CMake -DSCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES=ARRANGEMENT:p,a,h,g)");
+        throw ConfigError("config key 'rtl': block 'min_route' holds " + rtl_min_route_shapes() + ", not " +
+                          to_string(t.arrangement) + " dfly(" + std::to_string(t.p) + "," + std::to_string(t.a) + "," +
+                          std::to_string(t.h) + "," + std::to_string(t.g) + ") (its widths: rtl_models/interface/widths.def Mr*)");
       c.sw.rtl_min_route = true;
     } else {
       std::string dfly, torus, any;

@@ -1612,12 +1612,12 @@ void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
         return a;
       })
       .doc("[]",
-           "Dragonfly: any of min_route (palmtree dfly(2,4,2,9) or dfly(4,8,4,33); absolute dfly(2,4,2,g), g = 3, "
-           "5, 9, or dfly(4,8,4,g), g = 9, 17, 33), acor (routing acor-switch/pb-acor), ugal "
+           "Dragonfly: any of min_route (palmtree or absolute, g <= 1023, a <= 63, p+a-1+h <= 127, absolute "
+           "a*h/(g-1) <= 16), acor (routing acor-switch/pb-acor), ugal "
            "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h = 2, 4 or 6), qcn and qcn_cp (min-cond, a-1+h <= 32 transit ports), table "
            "(min-table/min-cond, <= 256 entries); "
-           "more shapes and h with CMake "
-           "`SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES` / `SCFLY_RTL_EXTRA_PB_H`. Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
+           "more h with CMake "
+           "`SCFLY_RTL_EXTRA_PB_H`. Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
            "k <= 255), gal_threshold (gal, n1 <= 256, terminal ports <= 15). Any network and routing: allocator (<= 16 "
            "ports, 4 VCs per port, speedup 4; not with switch.output_sharing port or switch.ejection_grant "
            "host-idle). Needs an SCFLY_RTL build. A routing plug-in with an RTL variant: its name (its own "

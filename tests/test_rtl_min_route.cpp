@@ -1,7 +1,8 @@
-// RTL == C++ for the minimal route unit: min_route.sv against the C++ unit
-// (dragonfly_minimal_hop_word, the tie-break word given) exhaustively on every Verilated
-// shape, palmtree dfly(2,4,2,9) and dfly(4,8,4,33), absolute dfly(2,4,2,g) g = 3, 5, 9 and
-// dfly(4,8,4,g) g = 9, 17, 33: every current switch, every other target switch, both
+// RTL == C++ for the minimal route unit: min_route.sv (one Verilated model, the shape in its
+// shape registers) against the C++ unit (dragonfly_minimal_hop_word, the tie-break word
+// given) exhaustively on palmtree dfly(2,4,2,9), dfly(4,8,4,33), dfly(3,6,3,19) and
+// dfly(1,2,1,3), absolute dfly(2,4,2,g) g = 2, 3, 5, 9, dfly(4,8,4,g) g = 3 (16 links
+// between two groups, the widths' limit), 9, 17, 33 and dfly(3,6,3,10): every current switch, every other target switch, both
 // segments, global hop done or not, VC shift or not, exit link free or pinned to each of the
 // links joining the two groups, and tie-break words at both ends, at every nth boundary for
 // 2..4 candidates and random; port, VC and header updates must agree. Then the block behind
@@ -15,14 +16,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "Vmin_route_palmtree_2_4_2_9.h"
-#include "Vmin_route_palmtree_4_8_4_33.h"
-#include "Vmin_route_absolute_2_4_2_3.h"
-#include "Vmin_route_absolute_2_4_2_5.h"
-#include "Vmin_route_absolute_2_4_2_9.h"
-#include "Vmin_route_absolute_4_8_4_17.h"
-#include "Vmin_route_absolute_4_8_4_33.h"
-#include "Vmin_route_absolute_4_8_4_9.h"
+#include "Vmin_route.h"
 #include "routing_units/minimal.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 #include "verilated.h"
@@ -45,12 +39,28 @@ std::string shape_name(const DragonflyShape& s) {
          std::to_string(s.h) + "," + std::to_string(s.g) + ")";
 }
 
-template <class Dut>
+// The shape registers, loaded on one clock edge as a network does at reset.
+void configure(Vmin_route& dut, const DragonflyShape& s) {
+  dut.cfg_p_i = static_cast<uint32_t>(s.p);
+  dut.cfg_a_i = static_cast<uint32_t>(s.a);
+  dut.cfg_h_i = static_cast<uint32_t>(s.h);
+  dut.cfg_g_i = static_cast<uint32_t>(s.g);
+  dut.cfg_absolute_i = s.arrangement == Arrangement::Absolute;
+  dut.cfg_we_i = 1;
+  dut.clk_i = 0;
+  dut.eval();
+  dut.clk_i = 1;
+  dut.eval();
+  dut.cfg_we_i = 0;
+}
+
 void exhaustive(const DragonflyShape& shape) {
+  ASSERT_TRUE(rtl_min_route_supports(shape));
   const Dragonfly t(shape);
   // The thread's context, which the other tests' models use too: a local context left as
   // the thread's after its destruction would break the next model made in this process.
-  Dut dut(Verilated::threadContextp());
+  Vmin_route dut(Verilated::threadContextp());
+  configure(dut, shape);
   const int n = t.links_per_group_pair();
   const std::vector<uint32_t> all_words = tie_words();
   // Where the word is a don't-care (same group, exit pinned, one link): still vary it.
@@ -125,25 +135,39 @@ void exhaustive(const DragonflyShape& shape) {
 
 constexpr Arrangement kPalm = Arrangement::Palmtree, kAbs = Arrangement::Absolute;
 
-TEST(RtlMinRoute, ExhaustiveOnDfly242) { exhaustive<Vmin_route_palmtree_2_4_2_9>(DragonflyShape{2, 4, 2, 9, kPalm}); }
-TEST(RtlMinRoute, ExhaustiveOnDfly484) { exhaustive<Vmin_route_palmtree_4_8_4_33>(DragonflyShape{4, 8, 4, 33, kPalm}); }
-TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly2423) {
-  exhaustive<Vmin_route_absolute_2_4_2_3>(DragonflyShape{2, 4, 2, 3, kAbs});
+TEST(RtlMinRoute, ExhaustiveOnPalmtreeShapes) {
+  for (const DragonflyShape& s : {DragonflyShape{2, 4, 2, 9, kPalm}, DragonflyShape{4, 8, 4, 33, kPalm},
+                                  DragonflyShape{3, 6, 3, 19, kPalm}, DragonflyShape{1, 2, 1, 3, kPalm}})
+    exhaustive(s);
 }
-TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly2425) {
-  exhaustive<Vmin_route_absolute_2_4_2_5>(DragonflyShape{2, 4, 2, 5, kAbs});
+TEST(RtlMinRoute, ExhaustiveOnAbsoluteShapes) {
+  for (const DragonflyShape& s : {DragonflyShape{2, 4, 2, 2, kAbs}, DragonflyShape{2, 4, 2, 3, kAbs},
+                                  DragonflyShape{2, 4, 2, 5, kAbs}, DragonflyShape{2, 4, 2, 9, kAbs},
+                                  DragonflyShape{3, 6, 3, 10, kAbs}})
+    exhaustive(s);
 }
-TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly2429) {
-  exhaustive<Vmin_route_absolute_2_4_2_9>(DragonflyShape{2, 4, 2, 9, kAbs});
+TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly484) {
+  for (const DragonflyShape& s : {DragonflyShape{4, 8, 4, 3, kAbs}, DragonflyShape{4, 8, 4, 9, kAbs},
+                                  DragonflyShape{4, 8, 4, 17, kAbs}, DragonflyShape{4, 8, 4, 33, kAbs}})
+    exhaustive(s);
 }
-TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly4849) {
-  exhaustive<Vmin_route_absolute_4_8_4_9>(DragonflyShape{4, 8, 4, 9, kAbs});
-}
-TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly48417) {
-  exhaustive<Vmin_route_absolute_4_8_4_17>(DragonflyShape{4, 8, 4, 17, kAbs});
-}
-TEST(RtlMinRoute, ExhaustiveOnAbsoluteDfly48433) {
-  exhaustive<Vmin_route_absolute_4_8_4_33>(DragonflyShape{4, 8, 4, 33, kAbs});
+
+// The shapes the widths hold (widths.def Mr*), and a clear refusal beyond them.
+TEST(RtlMinRoute, ShapesWithinTheWidthsAreHeld) {
+  EXPECT_TRUE(rtl_min_route_supports({16, 32, 16, 513, kPalm}));  // the largest preset
+  EXPECT_TRUE(rtl_min_route_supports({4, 8, 4, 3, kAbs}));        // 16 links between two groups
+  EXPECT_FALSE(rtl_min_route_supports({4, 8, 4, 2, kAbs}));       // 32
+  EXPECT_FALSE(rtl_min_route_supports({1, 64, 1, 65, kPalm}));    // a = 64 > 63
+  EXPECT_FALSE(rtl_min_route_supports({64, 32, 32, 1025, kPalm}));  // g = 1025, 127 ports
+  EXPECT_FALSE(rtl_min_route_supports({2, 4, 2, 4, kAbs}));       // (g-1) = 3 does not divide a*h = 8
+  EXPECT_TRUE(rtl_min_route_supports({64, 32, 31, 993, kPalm}));   // 64 + 31 + 31 = 126 ports, g = 993
+  EXPECT_FALSE(rtl_min_route_supports({66, 32, 31, 993, kPalm}));  // 128 ports
+  try {
+    (void)make_rtl_min_route(Dragonfly(DragonflyShape{4, 8, 4, 2, kAbs}));
+    ADD_FAILURE() << "made a unit for 32 links between two groups";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("a*h/(g-1) <= 16"), std::string::npos) << e.what();
+  }
 }
 
 // The simulation-only assertions are compiled in (--assert) and stop the model on a broken
@@ -155,7 +179,8 @@ TEST(RtlMinRouteDeathTest, AssertionsStopTheModel) {
     std::fflush(stdout);
     dup2(STDERR_FILENO, STDOUT_FILENO);
     VerilatedContext ctx;
-    Vmin_route_absolute_2_4_2_5 dut(&ctx);
+    Vmin_route dut(&ctx);
+    configure(dut, {2, 4, 2, 5, kAbs});
     dut.cur_group_i = static_cast<uint32_t>(cur / 4);
     dut.cur_index_i = static_cast<uint32_t>(cur % 4);
     dut.tgt_group_i = static_cast<uint32_t>(tgt / 4);
@@ -173,6 +198,17 @@ TEST(RtlMinRouteDeathTest, AssertionsStopTheModel) {
       ::testing::ExitedWithCode(0), "");
   EXPECT_DEATH(drive(5, 5, false, 0), "routing to itself");
   EXPECT_DEATH(drive(5, 9, true, 2), "pinned exit is not a global port");
+  // Shape registers that hold no buildable shape: 4 groups of 4 switches with 2 global
+  // ports each cannot be absolute ((g-1) = 3 does not divide a*h = 8).
+  EXPECT_DEATH(
+      {
+        std::fflush(stdout);
+        dup2(STDERR_FILENO, STDOUT_FILENO);
+        VerilatedContext ctx;
+        Vmin_route dut(&ctx);
+        configure(dut, {2, 4, 2, 4, kAbs});
+      },
+      "shape registers hold no buildable shape");
 }
 
 // dragonfly_minimal_hop with the Verilated block plugged in (as --rtl min_route does) against
@@ -180,9 +216,10 @@ TEST(RtlMinRouteDeathTest, AssertionsStopTheModel) {
 // (Valiant-like: to an intermediate switch, then to the destination) between random
 // switches: every hop equal, and the block's caller consumed its Rng exactly as the C++ unit.
 TEST(RtlMinRoute, BlockConsumesTheRngLikeTheCppUnit) {
-  const DragonflyShape shapes[] = {{2, 4, 2, 9, kPalm}, {4, 8, 4, 33, kPalm}, {2, 4, 2, 3, kAbs},
-                                   {2, 4, 2, 5, kAbs},  {2, 4, 2, 9, kAbs},   {4, 8, 4, 9, kAbs},
-                                   {4, 8, 4, 17, kAbs}, {4, 8, 4, 33, kAbs}};
+  const DragonflyShape shapes[] = {{2, 4, 2, 9, kPalm},  {4, 8, 4, 33, kPalm}, {2, 4, 2, 3, kAbs},
+                                   {2, 4, 2, 5, kAbs},   {2, 4, 2, 9, kAbs},   {4, 8, 4, 9, kAbs},
+                                   {4, 8, 4, 17, kAbs},  {4, 8, 4, 33, kAbs},  {4, 8, 4, 3, kAbs},
+                                   {16, 32, 16, 513, kPalm}, {8, 16, 8, 17, kAbs}, {6, 12, 6, 73, kPalm}};
   for (const DragonflyShape& shape : shapes) {
     SCOPED_TRACE(shape_name(shape));
     ASSERT_TRUE(rtl_min_route_supports(shape));

@@ -103,18 +103,34 @@ TEST(RtlNetwork, MinimalRouteUnitRtlGivesIdenticalResultsOnAbsolute) {
   }
 }
 
+// A shape that no build Verilated on its own (one model serves every shape within its
+// widths): palmtree dfly(3,6,3,19), the shape register written when the network is built.
+TEST(RtlNetwork, MinimalRouteUnitRtlServesAUsersOwnShape) {
+  const std::string common = "routing=ugal-l traffic=adv+1 load=0.3 topology.p=3 topology.a=6 topology.h=3 "
+                             "topology.g=19 warmup_cycles=500 measure_cycles=1500 timeseries.bin_cycles=500";
+  const ScflyRun cpp = run_scfly(tiny_config(), common);
+  const ScflyRun rtl = run_scfly(tiny_config(), common + " --rtl min_route");
+  expect_ok(cpp);
+  expect_ok(rtl);
+  EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"min_route"}));
+  EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+  EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+  EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 1000);
+}
+
 TEST(RtlNetwork, RtlRequestsAreValidated) {
   const ScflyRun a = run_scfly(tiny_config(), "routing=min --rtl acor", false);
   EXPECT_EQ(a.code, 2);
   EXPECT_NE(a.err.find("rtl"), std::string::npos) << a.err;
-  // A shape without a Verilated min_route: the message names the shapes there are.
-  const ScflyRun b = run_scfly(
-      tiny_config(), "routing=min topology.p=3 topology.a=6 topology.h=3 topology.g=19 --rtl min_route", false);
+  // A shape beyond min_route.sv's widths: the message names the shape and the limits.
+  const ScflyRun b = run_scfly(tiny_config(),
+                               "routing=min topology.arrangement=absolute topology.p=4 topology.a=8 topology.h=4 "
+                               "topology.g=2 --rtl min_route",
+                               false);
   EXPECT_EQ(b.code, 2);
-  EXPECT_NE(b.err.find("dfly(3,6,3,19)"), std::string::npos) << b.err;
-  EXPECT_NE(b.err.find("palmtree dfly(2,4,2,9)"), std::string::npos) << b.err;
-  EXPECT_NE(b.err.find("absolute dfly(2,4,2,3)"), std::string::npos) << b.err;
-  EXPECT_NE(b.err.find("dfly(4,8,4,9)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("absolute dfly(4,8,4,2)"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("a*h/(g-1) <= 16 links between two groups"), std::string::npos) << b.err;
+  EXPECT_NE(b.err.find("g <= 1023"), std::string::npos) << b.err;
   const ScflyRun d = run_scfly(tiny_config(), "routing=ugal-l --rtl pb", false);
   EXPECT_EQ(d.code, 2);
   EXPECT_NE(d.err.find("pb"), std::string::npos) << d.err;

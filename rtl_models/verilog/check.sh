@@ -33,13 +33,6 @@ cmake -DDEF=../interface/widths.def -DOUT_H="$gen/scfly_widths.h" -DOUT_SV="$gen
 pkg="$gen/scfly_pkg.sv"
 # name  file  parameters (NAME=VALUE ...)
 variants=(
-  "min_route_4_8_4        min_route.sv P=4 A=8 H=4"
-  "min_route_abs_2_4_2_3  min_route.sv P=2 A=4 H=2 ABSOLUTE=1 G=3"
-  "min_route_abs_2_4_2_5  min_route.sv P=2 A=4 H=2 ABSOLUTE=1 G=5"
-  "min_route_abs_2_4_2_9  min_route.sv P=2 A=4 H=2 ABSOLUTE=1 G=9"
-  "min_route_abs_4_8_4_9  min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=9"
-  "min_route_abs_4_8_4_17 min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=17"
-  "min_route_abs_4_8_4_33 min_route.sv P=4 A=8 H=4 ABSOLUTE=1 G=33"
   "pb_sat_detector_h2     pb_sat_detector.sv H=2"
   "pb_sat_detector_h6     pb_sat_detector.sv H=6"
   "quadrant_sel_n1        quadrant_sel.sv N=1"

@@ -189,10 +189,24 @@ class RtlSelection final : public SelectionBlocks {
   std::unique_ptr<Vugal_selector> m_ugal;
 };
 
-template <class V>
+// min_route.sv: one model for every shape within its widths; the shape registers are
+// loaded once, here, as a network loads them at reset (the clock never ticks again).
 class RtlMinRoute final : public MinHopBlock {
  public:
-  explicit RtlMinRoute(const Dragonfly& t) : m_t(t), m_v(new V(Verilated::threadContextp(), "rtl_min_route")) {}
+  explicit RtlMinRoute(const Dragonfly& t) : m_t(t), m_v(new Vmin_route(Verilated::threadContextp(), "rtl_min_route")) {
+    const DragonflyShape& s = t.shape();
+    m_v->cfg_p_i = static_cast<uint32_t>(s.p);
+    m_v->cfg_a_i = static_cast<uint32_t>(s.a);
+    m_v->cfg_h_i = static_cast<uint32_t>(s.h);
+    m_v->cfg_g_i = static_cast<uint32_t>(s.g);
+    m_v->cfg_absolute_i = s.arrangement == Arrangement::Absolute;
+    m_v->cfg_we_i = 1;  // one clock edge loads the shape registers
+    m_v->clk_i = 0;
+    m_v->eval();
+    m_v->clk_i = 1;
+    m_v->eval();
+    m_v->cfg_we_i = 0;
+  }
   ~RtlMinRoute() override { m_v->final(); }
   RouteDecision hop(int sw, int target, RouteHeader& h, uint32_t tie_word) const override {
     m_v->cur_group_i = static_cast<uint32_t>(m_t.group_of(sw));
@@ -220,31 +234,8 @@ class RtlMinRoute final : public MinHopBlock {
 
  private:
   const Dragonfly& m_t;
-  std::unique_ptr<V> m_v;
+  std::unique_ptr<Vmin_route> m_v;
 };
-
-// The Verilated min_route instances (CMakeLists.txt), one per shape.
-struct MinRouteModel {
-  DragonflyShape shape;
-  std::unique_ptr<MinHopBlock> (*make)(const Dragonfly&);
-};
-
-template <class V>
-std::unique_ptr<MinHopBlock> make_min_route(const Dragonfly& t) {
-  return std::make_unique<RtlMinRoute<V>>(t);
-}
-
-const MinRouteModel kMinRouteModels[] = {
-#include "rtl_min_route_table.inc"
-};
-
-const MinRouteModel* find_min_route(const DragonflyShape& s) {
-  for (const auto& m : kMinRouteModels)
-    if (m.shape.p == s.p && m.shape.a == s.a && m.shape.h == s.h && m.shape.g == s.g &&
-        m.shape.arrangement == s.arrangement)
-      return &m;
-  return nullptr;
-}
 
 // --- Torus in-quadrant selector: Verilated C++ model, evaluated in process per routed head ----
 // Packed ports of any width: Verilator gives them as 8/16/32/64-bit integers or as VlWide
@@ -841,27 +832,28 @@ std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdPara
   return std::make_unique<RtlGalThreshold>(p, name);
 }
 
-bool rtl_min_route_supports(const DragonflyShape& s) { return find_min_route(s) != nullptr; }
+// The shapes min_route.sv's widths hold (widths.def Mr*; the assertions of min_route.sv).
+bool rtl_min_route_supports(const DragonflyShape& s) {
+  if (s.arrangement != Arrangement::Palmtree && s.arrangement != Arrangement::Absolute) return false;
+  if (s.p < 1 || s.a < 1 || s.h < 1 || s.g < 2) return false;
+  if (s.g > (1 << kMrGroupBits) - 1 || s.a > (1 << kMrIndexBits) - 1 || s.p + s.a - 1 + s.h > (1 << kMrPortBits) - 1)
+    return false;
+  const int64_t links = int64_t{s.a} * s.h;
+  if (s.arrangement == Arrangement::Palmtree) return links == s.g - 1;
+  return links % (s.g - 1) == 0 && links / (s.g - 1) <= kMrLinksMax;
+}
 
 std::string rtl_min_route_shapes() {
-  std::string out;
-  for (Arrangement arr : {Arrangement::Palmtree, Arrangement::Absolute}) {
-    std::string list;
-    for (const auto& m : kMinRouteModels) {
-      if (m.shape.arrangement != arr) continue;
-      const DragonflyShape& s = m.shape;
-      list += (list.empty() ? "" : ", ") + std::string("dfly(") + std::to_string(s.p) + "," + std::to_string(s.a) +
-              "," + std::to_string(s.h) + "," + std::to_string(s.g) + ")";
-    }
-    out += (out.empty() ? "" : "; ") + std::string(to_string(arr)) + " " + list;
-  }
-  return out;
+  return "palmtree or absolute dfly(p,a,h,g) with g <= " + std::to_string((1 << kMrGroupBits) - 1) +
+         ", a <= " + std::to_string((1 << kMrIndexBits) - 1) + ", p + a - 1 + h <= " +
+         std::to_string((1 << kMrPortBits) - 1) + " and, absolute, a*h/(g-1) <= " + std::to_string(kMrLinksMax) +
+         " links between two groups";
 }
 
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
-  const MinRouteModel* m = find_min_route(t.shape());
-  if (!m) throw std::invalid_argument("no Verilated min_route for this topology (" + rtl_min_route_shapes() + ")");
-  return m->make(t);
+  if (!rtl_min_route_supports(t.shape()))
+    throw std::invalid_argument("min_route.sv holds " + rtl_min_route_shapes() + ", not " + t.describe());
+  return std::make_unique<RtlMinRoute>(t);
 }
 
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }

@@ -82,11 +82,10 @@ struct RtlSignal {
 };
 std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent);
 
-// min_route.sv as the minimal-hop unit, Verilated per shape: palmtree dfly(2,4,2,9) and
-// dfly(4,8,4,33); absolute dfly(2,4,2,g) for g = 3, 5, 9 and dfly(4,8,4,g) for g = 9, 17,
-// 33; and any shape in CMake's SCFLY_RTL_EXTRA_MIN_ROUTE_SHAPES. Throws
-// std::invalid_argument for any other shape. rtl_min_route_shapes() lists them
-// for messages ("palmtree dfly(2,4,2,9), ...; absolute ...").
+// min_route.sv as the minimal-hop unit: one Verilated model for every palmtree or absolute
+// shape within its widths (widths.def Mr*), the shape written into its shape registers when
+// the unit is made. Throws std::invalid_argument for a shape beyond them;
+// rtl_min_route_shapes() says which for messages.
 std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo);
 bool rtl_min_route_supports(const DragonflyShape& s);
 std::string rtl_min_route_shapes();
