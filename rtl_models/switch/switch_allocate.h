@@ -50,10 +50,10 @@ inline void Switch::allocate_stage() {
     if (eject_queued(r.out_port, r.out_vc)) [[unlikely]] {
       // switch.ejection_grant host-idle: one grant per pass, only while the host link is
       // idle; the packet crosses after those granted before it (traverse_crossbar).
-      if (m_eject_pass[r.out_port] == m_alloc.pass_id() || m_link_vc[r.out_port] >= 0 ||
+      if (m_eject_pass[r.out_port] == alloc_pass_id() || m_link_vc[r.out_port] >= 0 ||
           eject_room(r.out_port, r.out_vc) < iv.phits)
         return false;
-      m_eject_pass[r.out_port] = m_alloc.pass_id();
+      m_eject_pass[r.out_port] = alloc_pass_id();
       m_eject_owed[r.out_port] += iv.phits;
       if (!ov.writing) {
         ov.writing = true;
@@ -107,8 +107,20 @@ inline void Switch::allocate_stage() {
   };
   if constexpr (kRtl) {
     allocate_rtl<kCtl>(want, is_free_for, age, grant);
-  } else {
+  } else if (m_alloc_kind == AllocatorKind::SeparableInput) [[likely]] {
     const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_in_active.data(), want, age, grant);
+    if (m_late_grants) *m_late_grants += late;
+  } else {
+    // switch.allocator: a variant (same want and grant; it also reads the outputs' connections).
+    uint64_t late = 0;
+    const uint8_t* in = m_in_active.data();
+    const uint8_t* out = m_out_active.data();
+    if (m_alloc_kind == AllocatorKind::SeparableOutput)
+      late = m_alloc_of.allocate(m_in_busy, in, out, want, age, grant);
+    else if (m_alloc_kind == AllocatorKind::Wavefront)
+      late = m_alloc_wf.allocate(m_in_busy, in, out, want, age, grant);
+    else
+      late = m_alloc_is.allocate(m_in_busy, in, out, want, age, grant);
     if (m_late_grants) *m_late_grants += late;
   }
 }
