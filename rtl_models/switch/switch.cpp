@@ -566,6 +566,10 @@ void Switch::allocate() {
     allocate_rtl_stage<kCtl>();
     return;
   }
+  if (m_alloc_kind != AllocatorKind::SeparableInput) [[unlikely]] {
+    allocate_variant_stage<kCtl>();
+    return;
+  }
   allocate_stage<kCtl, false>();
 }
 

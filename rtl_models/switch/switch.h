@@ -303,10 +303,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // kRtl (--rtl allocator), by the Verilated allocator (m_alloc_rtl, allocate_rtl):
   // switch_allocate.h. The RTL path, allocate_rtl_stage, is in switch_rtl_alloc.cpp, so
   // that switch.cpp's code is what it is without the block.
-  template <bool kCtl, bool kRtl>
+  template <bool kCtl, bool kRtl, bool kVar = false>
   inline SCFLY_ALWAYS_INLINE void allocate_stage();
   template <bool kCtl>
   void allocate_rtl_stage();
+  // Another switch.allocator than separable-input: switch_alloc_variants.cpp.
+  template <bool kCtl>
+  void allocate_variant_stage();
   template <bool kCtl, typename Want, typename IsFree, typename Age, typename Grant>
   void allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant);
   template <bool kPfc, bool kCtl, bool kTransfer>  // kTransfer: switch.crossbar transfer, S > 1
