@@ -1287,11 +1287,11 @@ void add_switch_keys(std::vector<KeySpec>& t) {
       // Added after sweep databases existed: echoed only away from 1, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.allocator_iterations != 1; }, "echoed when not 1")
       .doc("1", "1–8",
-           "request-grant passes of the separable input-first allocator per cycle: in a later pass every input "
+           "request-grant passes of the switch's allocator (`switch.allocator`) per cycle: in a later pass every input "
            "with fewer connections than it may hold requests again, for its VCs not granted yet, among the output VCs and "
            "output ports still free (a request that lost to another input's grant may find another candidate); "
-           "round-robin pointers move on every grant (FOGSim's `ArbiterIterations`, 2 in its example "
-           "configuration)");
+           "round-robin pointers move on every grant, with `islip` on the first pass's only (FOGSim's "
+           "`ArbiterIterations`, 2 in its example configuration)");
   K(t, "switch.allocator")
       .run_only()
       .choice(std::vector<std::tuple<std::string, AllocatorKind, std::string>>{

@@ -366,7 +366,8 @@ void expect_invariants(const Harness& h, const Matrix& m, const AllocatorConfig&
 // Every request matrix of a radix-4 switch with 2 data VCs: each input VC asks for nothing
 // or for one of the 4 output ports, on its own VC index (so inputs collide on output VCs),
 // 5^8 matrices. The pointers' state before the cycle is derived from the matrix's number;
-// one pass, speedup 1 and 2 alternating. The part's grants and pointers equal the reference's.
+// speedup 1 and 2 alternating, two passes for every third matrix (one otherwise). The
+// part's grants and pointers equal the reference's.
 template <class Part, class Ref, class Load, class Check>
 void exhaustive(Load load, Check same_state) {
   const int K = 4, V = 2;

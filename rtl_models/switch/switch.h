@@ -1,7 +1,8 @@
 // One switch of any topology (topologies/topology.h): combined input-output queued (CIOQ),
 // virtual cut-through, credit-based flow control per VC, crossbar with speedup S, separable
 // input-first round-robin allocator (one request-grant pass per cycle, or
-// switch.allocator_iterations), fixed pipeline latency. See cycle_stages() in switch.cpp for the
+// switch.allocator_iterations; switch.allocator selects another: output-first, wavefront,
+// iSLIP), fixed pipeline latency. See cycle_stages() in switch.cpp for the
 // per-cycle stage order.
 //
 // Microarchitecture contract:
