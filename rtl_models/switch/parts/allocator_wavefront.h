@@ -11,7 +11,7 @@
 //     (control VCs by index, then data VCs round-robin from its VC pointer); for each output
 //     port, the first of them asking for it fills the matrix cell (input port, output port).
 //  2. Port level. Cell (i, o) lies on diagonal (o - i) mod K. The wavefront sweeps the K
-//     diagonals starting at the cycle's first diagonal D and going up ((D, D + 1, ... mod
+//     diagonals starting at the cycle's first diagonal D and going up (D, D + 1, ... mod
 //     K), within a diagonal by input port ascending (its cells share no row or column); a
 //     cell is granted if its row still has budget and its column still has free slots
 //     (s = connections the output may hold - connections it holds), and the switch's
