@@ -444,6 +444,10 @@ void validate(ParseState& s) {
                         " is not allowed with routing chaos (a deroute offers every link port, at most 8); use 1-4");
   }
 
+  if (c.sw.rtl_allocator && c.sw.allocator != AllocatorKind::SeparableInput)
+    throw ConfigError(std::string("config key 'switch.allocator': value '") + to_string(c.sw.allocator) +
+                      "' is not allowed with --rtl allocator (the Verilated allocator is the separable input-first "
+                      "one); use separable-input, or drop allocator from --rtl");
   if (c.sw.rtl_allocator) {
     // The Verilated allocator's widths (rtl_blocks.h): the allocator's ports (the radix, + 1
     // internal port with control frames or a multiqueue), the VCs of a port (the

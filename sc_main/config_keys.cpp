@@ -1287,11 +1287,34 @@ void add_switch_keys(std::vector<KeySpec>& t) {
       // Added after sweep databases existed: echoed only away from 1, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.allocator_iterations != 1; }, "echoed when not 1")
       .doc("1", "1–8",
-           "request-grant passes of the separable input-first allocator per cycle: in a later pass every input "
+           "request-grant passes of the switch's allocator (`switch.allocator`) per cycle: in a later pass every input "
            "with fewer connections than it may hold requests again, for its VCs not granted yet, among the output VCs and "
            "output ports still free (a request that lost to another input's grant may find another candidate); "
-           "round-robin pointers move on every grant (FOGSim's `ArbiterIterations`, 2 in its example "
-           "configuration)");
+           "round-robin pointers move on every grant, with `islip` on the first pass's only (FOGSim's "
+           "`ArbiterIterations`, 2 in its example configuration)");
+  K(t, "switch.allocator")
+      .run_only()
+      .choice(std::vector<std::tuple<std::string, AllocatorKind, std::string>>{
+                  {"separable-input", AllocatorKind::SeparableInput,
+                   "input-first: each input offers round-robin VCs, each output grants in its order"},
+                  {"separable-output", AllocatorKind::SeparableOutput,
+                   "output-first: each output grants among all requests, each input accepts round-robin"},
+                  {"wavefront", AllocatorKind::Wavefront,
+                   "a VC per input and output port, then a wavefront over the port matrix, rotating diagonal"},
+                  {"islip", AllocatorKind::Islip,
+                   "iSLIP: request, grant, accept; pointers move on first-iteration grants only"}},
+              [](SimConfig& c) -> AllocatorKind& { return c.sw.allocator; })
+      .doc("separable-input", "",
+           "the switch's allocator (docs/model.md, the allocator): `separable-input`, separable input-first with "
+           "round-robin arbiters; `separable-output`, separable output-first (grant, then accept); `wavefront`, a "
+           "wavefront over the input-port x output-port matrix after a round-robin VC choice per input; `islip`, "
+           "iSLIP. All keep control VCs first and run `switch.allocator_iterations` passes; "
+           "`switch.output_arbiter` transit-priority and age order the output stage of the separable ones only. "
+           "`--rtl allocator` needs separable-input")
+      .def(sv("separable-input"))
+      // Added after sweep databases existed: echoed only away from the default, so stored points keep their hash.
+      .echo_if([](const SimConfig& c) { return c.sw.allocator != AllocatorKind::SeparableInput; },
+               "echoed when not separable-input");
   K(t, "switch.pipeline_cycles")
       .run_only()
       .integer(0, 100000, "cycles")

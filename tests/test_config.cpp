@@ -94,6 +94,11 @@ TEST(Config, OutOfRangeValuesNameKeyValueAndRange) {
   EXPECT_NE(e.find("switch.output_arbiter"), std::string::npos) << e;
   EXPECT_NE(e.find("'lrs'"), std::string::npos) << e;
   EXPECT_NE(e.find("transit-priority"), std::string::npos) << e;
+  e = error_of("switch: {allocator: pim}");
+  EXPECT_NE(e.find("switch.allocator"), std::string::npos) << e;
+  EXPECT_NE(e.find("'pim'"), std::string::npos) << e;
+  EXPECT_NE(e.find("separable-output"), std::string::npos) << e;
+  EXPECT_NE(e.find("islip"), std::string::npos) << e;
 }
 
 TEST(Config, ImpossibleTopologiesAreRejected) {
@@ -192,6 +197,7 @@ std::vector<SimConfig> echo_samples() {
                                "switch.output_credits=inside", "switch.output_sharing=port", "switch.credit_return=packet",
                                "switch.pipeline_position=output", "switch.ejection_grant=host-idle"}},
            {"dfly-tiny.yaml", {"routing=ugal-l", "ugal.occupancy_scope=vc", "ugal.reevaluate=minimal"}},
+           {"dfly-tiny.yaml", {"switch.allocator=islip"}},
            {"dfly-tiny.yaml", {"phases=[{start: 0, load: 0.2}, {start: 500, traffic: adv+1}]"}},
            {"qcn-tiny.yaml", {}},
            {"qcn-tiny.yaml", {"qcn.cp_queue=output", "qcn.local_update_port=minimal", "source.when_full=skip"}},

@@ -136,6 +136,11 @@ TEST(RtlNetwork, RtlRequestsAreValidated) {
   EXPECT_NE(d.err.find("pb"), std::string::npos) << d.err;
   const ScflyRun c = run_scfly(tiny_config(), "routing=acor-switch --rtl nosuchblock", false);
   EXPECT_EQ(c.code, 2);
+  // The Verilated allocator is the separable input-first one: another switch.allocator is refused.
+  const ScflyRun e = run_scfly(tiny_config(), "routing=min switch.allocator=islip --rtl allocator", false);
+  EXPECT_EQ(e.code, 2);
+  EXPECT_NE(e.err.find("config key 'switch.allocator': value 'islip'"), std::string::npos) << e.err;
+  EXPECT_NE(e.err.find("separable-input"), std::string::npos) << e.err;
 }
 
 // The Verilated blocks trace into the switch's VCD: their ports and internal nets appear

@@ -204,9 +204,18 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       ac.injection.push_back(m_is_host[static_cast<size_t>(p)]);
     }
     ac.rr_all = m_mq;
+    m_alloc_kind = prm.allocator;
+    switch (prm.allocator) {
+      case AllocatorKind::SeparableOutput: m_alloc_of = OutputFirstAllocator(ac); break;
+      case AllocatorKind::Wavefront: m_alloc_wf = WavefrontAllocator(ac); break;
+      case AllocatorKind::Islip: m_alloc_is = IslipAllocator(ac); break;
+      case AllocatorKind::SeparableInput: break;
+    }
     m_alloc = SeparableAllocator(std::move(ac));
   }
   if (prm.rtl_allocator) {
+    if (prm.allocator != AllocatorKind::SeparableInput)
+      throw std::invalid_argument("the RTL allocator is the separable input-first one (switch.allocator separable-input)");
     // The RTL does not model grants that change other output VCs' room (allocate_rtl).
     if (prm.out_shared || prm.eject_on_idle_host)
       throw std::invalid_argument("the RTL allocator does not implement switch.output_sharing port or "
@@ -555,6 +564,10 @@ template <bool kCtl>
 void Switch::allocate() {
   if (m_alloc_rtl) [[unlikely]] {
     allocate_rtl_stage<kCtl>();
+    return;
+  }
+  if (m_alloc_kind != AllocatorKind::SeparableInput) [[unlikely]] {
+    allocate_variant_stage<kCtl>();
     return;
   }
   allocate_stage<kCtl, false>();

@@ -1,7 +1,8 @@
 // One switch of any topology (topologies/topology.h): combined input-output queued (CIOQ),
 // virtual cut-through, credit-based flow control per VC, crossbar with speedup S, separable
 // input-first round-robin allocator (one request-grant pass per cycle, or
-// switch.allocator_iterations), fixed pipeline latency. See cycle_stages() in switch.cpp for the
+// switch.allocator_iterations; switch.allocator selects another: output-first, wavefront,
+// iSLIP), fixed pipeline latency. See cycle_stages() in switch.cpp for the
 // per-cycle stage order.
 //
 // Microarchitecture contract:
@@ -55,6 +56,9 @@
 
 #include "rtl_models/switch/link.h"
 #include "rtl_models/switch/parts/allocator.h"
+#include "rtl_models/switch/parts/allocator_islip.h"
+#include "rtl_models/switch/parts/allocator_output_first.h"
+#include "rtl_models/switch/parts/allocator_wavefront.h"
 #include "rtl_models/switch/parts/flow_control.h"
 #include "rtl_models/switch/parts/link_arbiter.h"
 #include "rtl_models/switch/sim_context.h"
@@ -88,6 +92,9 @@ struct SwitchParams {
   // In a later pass every input with fewer connections than it may hold requests again,
   // for its VCs not granted yet, among the output VCs and output ports still free.
   int allocator_iterations = 1;
+  // switch.allocator: which allocator (parts/allocator.h, the default, or one of the
+  // variants of parts/allocator_variant_base.h).
+  AllocatorKind allocator = AllocatorKind::SeparableInput;
   // switch.crossbar: how the speedup S is spent. false (connections): each input and output
   // port holds up to S connections, each moving one phit per cycle; true (transfer): one
   // connection per port, moving up to S phits per cycle (FOGSim's IOQ InternalSpeedup).
@@ -297,10 +304,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // kRtl (--rtl allocator), by the Verilated allocator (m_alloc_rtl, allocate_rtl):
   // switch_allocate.h. The RTL path, allocate_rtl_stage, is in switch_rtl_alloc.cpp, so
   // that switch.cpp's code is what it is without the block.
-  template <bool kCtl, bool kRtl>
+  template <bool kCtl, bool kRtl, bool kVar = false>
   inline SCFLY_ALWAYS_INLINE void allocate_stage();
   template <bool kCtl>
   void allocate_rtl_stage();
+  // Another switch.allocator than separable-input: switch_alloc_variants.cpp.
+  template <bool kCtl>
+  void allocate_variant_stage();
   template <bool kCtl, typename Want, typename IsFree, typename Age, typename Grant>
   void allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant);
   template <bool kPfc, bool kCtl, bool kTransfer>  // kTransfer: switch.crossbar transfer, S > 1
@@ -345,7 +355,21 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<uint8_t> m_is_host;                     // per port
   std::vector<uint8_t> m_port_class;                  // per port: the topology's class id
   std::vector<Conn> m_conns;
-  SeparableAllocator m_alloc;  // stage 3 (parts/allocator.h)
+  SeparableAllocator m_alloc;  // stage 3 (parts/allocator.h), switch.allocator separable-input
+  // switch.allocator another variant: which, and its part (the others stay empty).
+  AllocatorKind m_alloc_kind = AllocatorKind::SeparableInput;
+  OutputFirstAllocator m_alloc_of;  // separable-output (parts/allocator_output_first.h)
+  WavefrontAllocator m_alloc_wf;    // wavefront (parts/allocator_wavefront.h)
+  IslipAllocator m_alloc_is;        // islip (parts/allocator_islip.h)
+  // The pass counter of the allocator in use (the host-idle ejection rule keys on it).
+  uint32_t alloc_pass_id() const {
+    switch (m_alloc_kind) {
+      case AllocatorKind::SeparableOutput: return m_alloc_of.pass_id();
+      case AllocatorKind::Wavefront: return m_alloc_wf.pass_id();
+      case AllocatorKind::Islip: return m_alloc_is.pass_id();
+      default: return m_alloc.pass_id();
+    }
+  }
   uint64_t m_buffered = 0;  // phits in input + output buffers
   // Work lists: ports with phits/credits in flight toward us, ports with buffered phits.
   PortMask m_rx_pending, m_credit_pending, m_in_busy, m_out_busy;

@@ -1,8 +1,9 @@
 // Switch::allocate_stage, the allocation stage with the switch's callables (want, age,
-// grant), for the two translation units that instantiate it: switch.cpp (the C++ part,
-// kRtl = false) and switch_rtl_alloc.cpp (--rtl allocator, kRtl = true). Keeping the RTL
-// path out of switch.cpp keeps that unit's code, and so the compiler's inlining in the C++
-// path, what it is without the block. Include nowhere else.
+// grant), for the three translation units that instantiate it: switch.cpp (the C++ part,
+// the default allocator), switch_rtl_alloc.cpp (--rtl allocator, kRtl = true) and
+// switch_alloc_variants.cpp (another switch.allocator, kVar = true). Keeping the RTL path
+// and the variants out of switch.cpp keeps that unit's code, and so the compiler's
+// inlining in the default path, what it is without them. Include nowhere else.
 #pragma once
 
 #include <cassert>
@@ -11,8 +12,9 @@
 
 namespace scfly {
 
-// kRtl: --rtl allocator, the Verilated allocator decides (allocate_rtl); else the C++ part.
-template <bool kCtl, bool kRtl>
+// kRtl: --rtl allocator, the Verilated allocator decides (allocate_rtl); kVar: a variant
+// of switch.allocator (m_alloc_kind); else the C++ part SeparableAllocator.
+template <bool kCtl, bool kRtl, bool kVar>
 inline void Switch::allocate_stage() {
   const bool inside = m_out_inside;  // hoisted out of the loops
   // Only output VCs that could accept the whole packet of `phits`.
@@ -50,10 +52,10 @@ inline void Switch::allocate_stage() {
     if (eject_queued(r.out_port, r.out_vc)) [[unlikely]] {
       // switch.ejection_grant host-idle: one grant per pass, only while the host link is
       // idle; the packet crosses after those granted before it (traverse_crossbar).
-      if (m_eject_pass[r.out_port] == m_alloc.pass_id() || m_link_vc[r.out_port] >= 0 ||
+      if (m_eject_pass[r.out_port] == (kVar ? alloc_pass_id() : m_alloc.pass_id()) || m_link_vc[r.out_port] >= 0 ||
           eject_room(r.out_port, r.out_vc) < iv.phits)
         return false;
-      m_eject_pass[r.out_port] = m_alloc.pass_id();
+      m_eject_pass[r.out_port] = kVar ? alloc_pass_id() : m_alloc.pass_id();
       m_eject_owed[r.out_port] += iv.phits;
       if (!ov.writing) {
         ov.writing = true;
@@ -107,6 +109,18 @@ inline void Switch::allocate_stage() {
   };
   if constexpr (kRtl) {
     allocate_rtl<kCtl>(want, is_free_for, age, grant);
+  } else if constexpr (kVar) {
+    // switch.allocator: a variant (same want and grant; it also reads the outputs' connections).
+    uint64_t late = 0;
+    const uint8_t* in = m_in_active.data();
+    const uint8_t* out = m_out_active.data();
+    if (m_alloc_kind == AllocatorKind::SeparableOutput)
+      late = m_alloc_of.allocate(m_in_busy, in, out, want, age, grant);
+    else if (m_alloc_kind == AllocatorKind::Wavefront)
+      late = m_alloc_wf.allocate(m_in_busy, in, out, want, age, grant);
+    else
+      late = m_alloc_is.allocate(m_in_busy, in, out, want, age, grant);
+    if (m_late_grants) *m_late_grants += late;
   } else {
     const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_in_active.data(), want, age, grant);
     if (m_late_grants) *m_late_grants += late;
