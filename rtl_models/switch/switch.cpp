@@ -215,29 +215,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_rtl_out_ptr.assign(static_cast<size_t>(K), 0);
     m_rtl_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
   }
-  if (prm.rtl_flow_control) {
-    // The block drains one phit per input VC per cycle (its drain_i is a bit).
-    if (m_pfc && m_xbar_rate > 1)
-      throw std::invalid_argument("the RTL flow control drains one phit per input VC per cycle, not the " +
-                                  std::to_string(m_xbar_rate) + " of switch.crossbar transfer under PFC");
-    m_fc = true;
-    m_stream = false;  // credits taken as they land (no lazy landing), phits filed as they land
-    m_fc_end.assign(static_cast<size_t>(k) * m_ostride, 0);
-    m_fc_seen.assign(static_cast<size_t>(k) * m_ostride, 0);
-    m_fc_spend.assign(static_cast<size_t>(kMaxPortVcs), 0);
-    for (int p = 0; p < k; ++p) {
-      std::vector<uint32_t> cap;
-      for (const OutVc& ov : m_ovc[static_cast<size_t>(p)]) {
-        cap.push_back(static_cast<uint32_t>(ov.cr.cap));
-        m_fc_end[oix(p, static_cast<int>(cap.size()) - 1)] = ov.cr.credits;
-      }
-      // Input and output VCs of a port are as many, but for a host port's output (one VC).
-      cap.resize(std::max(cap.size(), m_ivc[static_cast<size_t>(p)].size()), 0);
-      m_fc_rtl.push_back(make_rtl_flow_control(cap, m_pfc ? m_xoff[static_cast<size_t>(p)] : 0,
-                                               m_pfc ? m_xon[static_cast<size_t>(p)] : 0,
-                                               std::string(this->name()) + ".fc_rtl" + std::to_string(p)));
-    }
-  }
+  if (prm.rtl_flow_control) fc_build();  // switch_rtl_fc.cpp
   if (prm.scheduled) {
     m_scheduled = true;  // run by the network's block scheduler (run_cycle)
   } else {

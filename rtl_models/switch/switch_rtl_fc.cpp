@@ -20,12 +20,41 @@
 //    spend_i, then the clock edge; the paused flags (PfcInput::xoff, traced) are xoff_o.
 // A switch that sleeps clocks no block: nothing lands, is spent, filed or drained while it
 // sleeps (credits wait in the line until it wakes), so the registers would hold anyway.
+#include <algorithm>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "rtl_models/switch/switch.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 
 namespace scfly {
+
+// One block per network port (the constructor's, with SwitchParams::rtl_flow_control).
+void Switch::fc_build() {
+  const int k = radix();
+  // The block drains one phit per input VC per cycle (its drain_i is a bit).
+  if (m_pfc && m_xbar_rate > 1)
+    throw std::invalid_argument("the RTL flow control drains one phit per input VC per cycle, not the " +
+                                std::to_string(m_xbar_rate) + " of switch.crossbar transfer under PFC");
+  m_fc = true;
+  m_stream = false;  // credits taken as they land (no lazy landing), phits filed as they land
+  m_fc_end.assign(static_cast<size_t>(k) * m_ostride, 0);
+  m_fc_seen.assign(static_cast<size_t>(k) * m_ostride, 0);
+  m_fc_spend.assign(static_cast<size_t>(kMaxPortVcs), 0);
+  for (int p = 0; p < k; ++p) {
+    std::vector<uint32_t> cap;
+    for (const OutVc& ov : m_ovc[static_cast<size_t>(p)]) {
+      cap.push_back(static_cast<uint32_t>(ov.cr.cap));
+      m_fc_end[oix(p, static_cast<int>(cap.size()) - 1)] = ov.cr.credits;
+    }
+    // Input and output VCs of a port are as many, but for a host port's output (one VC).
+    cap.resize(std::max(cap.size(), m_ivc[static_cast<size_t>(p)].size()), 0);
+    m_fc_rtl.push_back(make_rtl_flow_control(cap, m_pfc ? m_xoff[static_cast<size_t>(p)] : 0,
+                                             m_pfc ? m_xon[static_cast<size_t>(p)] : 0,
+                                             std::string(this->name()) + ".fc_rtl" + std::to_string(p)));
+  }
+}
 
 template <bool kPfc>
 void Switch::fc_after_receive(uint64_t now) {
