@@ -118,3 +118,18 @@ TEST(RtlFcNetwork, FlowControlRtlTracesIntoTheVcd) {
   EXPECT_GE(ports, 3);
   EXPECT_GT(paused, 0U);
 }
+
+// A spurious credit (--fault extra-credit) raises the block's overflow_o, which stops the run
+// with the C++ check's message (exit 3, a detected simulation fault), naming the RTL flag.
+TEST(RtlFcNetwork, TheBlocksOverflowFlagStopsTheRun) {
+  const std::string args =
+      "routing=min traffic=un load=0.4 warmup_cycles=0 measure_cycles=2000 --fault extra-credit:0:2:0:500";
+  const ScflyRun cpp = run_scfly(tiny_config(), args, false);
+  const ScflyRun rtl = run_scfly(tiny_config(), args + " --rtl flow_control", false);
+  EXPECT_EQ(cpp.code, 3);
+  EXPECT_EQ(rtl.code, 3);
+  const std::string msg = "net.sw0: credits of output port 2 exceed the downstream buffer size 64";
+  EXPECT_NE((cpp.out + cpp.err).find(msg), std::string::npos) << cpp.out << cpp.err;
+  EXPECT_NE((rtl.out + rtl.err).find(msg + " (the RTL flow control's overflow flag, output VC 0)"), std::string::npos)
+      << rtl.out << rtl.err;
+}
