@@ -47,6 +47,7 @@ namespace {
 constexpr int V = 4;                 // the Verilated instance's VCs (-GV=4)
 constexpr int CB = kCreditBits;      // counts, occupancies, thresholds
 constexpr int UB = kCreditBits + 1;  // credits seen
+constexpr int LB = kCreditLandBits;  // credits landing in one cycle
 constexpr uint32_t kCountMax = (1u << kCreditBits) - 1;
 
 // A field of a Verilated port: an integer up to 64 bits, a VlWide beyond.
@@ -97,7 +98,7 @@ struct Rtl {
       put(dut.spend_i, v * CB, CB, 0);
       put(dut.occ_i, v * CB, CB, 0);
     }
-    for (int v = 0; v < V; ++v) put(dut.land_i, v * CB, CB, 0);
+    for (int v = 0; v < V; ++v) put(dut.land_i, v * LB, LB, 0);
     dut.fill_i = dut.drain_i = 0;
     dut.xoff_at_i = xoff_at;
     dut.xon_at_i = xon_at;
@@ -114,7 +115,7 @@ struct Rtl {
   void drive(const std::array<VcIn, V>& in) {
     for (int v = 0; v < V; ++v) {
       const VcIn& x = in[static_cast<size_t>(v)];
-      put(dut.land_i, v * CB, CB, x.land);
+      put(dut.land_i, v * LB, LB, x.land);
       put(dut.phits_i, v * CB, CB, x.phits);
       put(dut.spend_i, v * CB, CB, 0);
       put(dut.occ_i, v * CB, CB, x.occ);

@@ -758,7 +758,7 @@ const AllocModel* find_alloc(int ports, int vcs, int cap) {
 // VV VCs (the instance's V); the switch's port may have fewer (the rest idle: cap 0).
 template <class V, int VV>
 class RtlFlowControl final : public FlowControlBlock {
-  static constexpr int CB = kCreditBits, UB = kCreditBits + 1;
+  static constexpr int CB = kCreditBits, UB = kCreditBits + 1, LB = kCreditLandBits;
 
  public:
   RtlFlowControl(const std::vector<uint32_t>& cap, uint32_t xoff_at, uint32_t xon_at, const std::string& name)
@@ -766,7 +766,7 @@ class RtlFlowControl final : public FlowControlBlock {
     V& v = *m_v;
     for (int c = 0; c < VV; ++c) {
       set_bits(v.cap_i, c * CB, CB, c < m_n ? cap[static_cast<size_t>(c)] : 0);
-      set_bits(v.land_i, c * CB, CB, 0);
+      set_bits(v.land_i, c * LB, LB, 0);
       set_bits(v.phits_i, c * CB, CB, 0);
       set_bits(v.spend_i, c * CB, CB, 0);
       set_bits(v.occ_i, c * CB, CB, 0);
@@ -780,7 +780,7 @@ class RtlFlowControl final : public FlowControlBlock {
   ~RtlFlowControl() override { m_v->final(); }
   int vcs() const override { return VV; }
   void land(int c, uint32_t n) override {
-    set_bits(m_v->land_i, c * CB, CB, n);
+    set_bits(m_v->land_i, c * LB, LB, n);
     m_dirty = true;
   }
   // occ_i is the occupancy at the cycle's start: before this filing, or before this drain
@@ -810,13 +810,14 @@ class RtlFlowControl final : public FlowControlBlock {
       any = any || spend[c] != 0;
     }
     if (!any) return;  // nothing landed, spent, filed or left: the registers hold, the nets settled
-    v.eval();
+    // One evaluation for the spends and the edge: Verilator settles the logic on changed
+    // inputs (its ico region) before it triggers on the clock.
     v.clk_i = 1;
     v.eval();
     v.clk_i = 0;
     for (int c = 0; c < m_n; ++c) {
       set_bits(v.spend_i, c * CB, CB, 0);
-      set_bits(v.land_i, c * CB, CB, 0);
+      set_bits(v.land_i, c * LB, LB, 0);
     }
     v.fill_i = 0;
     v.drain_i = 0;
