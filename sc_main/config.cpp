@@ -649,8 +649,8 @@ const std::vector<RtlBlockInfo>& rtl_blocks() {
       {"qcn_cp", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn"},
       {"quadrant", RtlNet::Torus, "min-ad, goal, gal or chaos"},
       {"gal_threshold", RtlNet::Torus, "gal"},
-      {"allocator", RtlNet::Any, "any"},
-      {"flow_control", RtlNet::Any, "any"},
+      {"allocator", RtlNet::Any, "the switch's allocator"},
+      {"flow_control", RtlNet::Any, "each switch port's credit counters and PFC state"},
   };
   return blocks;
 }

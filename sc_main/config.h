@@ -57,7 +57,8 @@ std::string read_yaml_file(const std::string& path, const std::string& what);
 
 // A Verilated block the `rtl` key (--rtl) accepts: its name, the networks it belongs to
 // and the routings it co-simulates with (a routing block replaces one routing's unit, so
-// it needs that routing; the switch's allocator serves every network and routing).
+// it needs that routing; the switch's blocks, RtlNet::Any, serve every network and
+// routing, and `routings` then says what the block is).
 enum class RtlNet : uint8_t { Dragonfly, Torus, Any };  // Torus: torus and mesh
 struct RtlBlockInfo {
   std::string name;

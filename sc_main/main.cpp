@@ -766,7 +766,7 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks, bool mpi_build)
                          "replaces its routing's unit, so it needs that routing:";
   for (const scfly::RtlBlockInfo& b : scfly::rtl_blocks())
     rtl_help += " " + b.name + " (" +
-                (b.net == scfly::RtlNet::Any ? std::string("the switch's allocator; any network and routing")
+                (b.net == scfly::RtlNet::Any ? b.routings + "; any network and routing"
                                              : (b.net == scfly::RtlNet::Torus ? "torus/mesh; " : "") +
                                                    std::string("routing ") + b.routings) +
                 ");";
