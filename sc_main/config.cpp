@@ -476,6 +476,15 @@ void validate(ParseState& s) {
                         "(use switch.ejection_grant: room)");
   }
 
+  // The flow-control block drains one phit per input VC per cycle (its drain_i is a bit): a
+  // transfer crossbar at speedup S moves S phits of an input VC per cycle, each of which may
+  // cross XON under PFC (credits land as a count and are not limited).
+  if (c.sw.rtl_flow_control && c.sw.flow_control == FlowControl::Pfc && c.sw.xbar_transfer && c.sw.speedup > 1)
+    throw ConfigError("config key 'rtl': block 'flow_control' is not allowed with switch.flow_control: pfc and "
+                      "switch.crossbar: transfer at switch.speedup " + std::to_string(c.sw.speedup) +
+                      "; the RTL flow control drains one phit per input VC per cycle, a transfer crossbar " +
+                      std::to_string(c.sw.speedup) + " (use switch.crossbar: phit, switch.speedup: 1 or credit flow control)");
+
   if (c.sw.flow_control == FlowControl::Pfc && c.routing_prm.ugal.measure != QueueMeasure::Output)
     throw ConfigError(std::string("config key 'ugal.occupancy': value '") + to_string(c.routing_prm.ugal.measure) +
                       "' is not allowed with switch.flow_control: pfc; under PFC no credits exist and routing "
@@ -644,7 +653,8 @@ std::vector<RtlBlockInfo> rtl_blocks() {
       {"qcn_cp", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn"},
       {"quadrant", RtlNet::Torus, "min-ad, goal, gal or chaos"},
       {"gal_threshold", RtlNet::Torus, "gal"},
-      {"allocator", RtlNet::Any, "any"},
+      {"allocator", RtlNet::Any, "the switch's allocator"},
+      {"flow_control", RtlNet::Any, "each switch port's credit counters and PFC state"},
   };
   // A plug-in that routes on Dragonflies and tori alike is offered on both (Any); its
   // topologies are checked with its routing.
@@ -720,6 +730,8 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       c.routing_prm.plugin_rtl = true;
     } else if (n == "allocator") {
       c.sw.rtl_allocator = true;  // the switch's size and allocator options: validate()
+    } else if (n == "flow_control") {
+      c.sw.rtl_flow_control = true;  // PFC with a transfer crossbar: validate()
     } else if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)

@@ -57,9 +57,10 @@ std::string read_yaml_file(const std::string& path, const std::string& what);
 
 // A Verilated block the `rtl` key (--rtl) accepts: its name, the networks it belongs to
 // and the routings it co-simulates with (a routing block replaces one routing's unit, so
-// it needs that routing; the switch's allocator serves every network and routing). scfly's
-// own blocks, then one per routing plug-in with an RTL variant (RoutingMechanism::make_rtl),
-// named as the mechanism: its own Verilated decision, which needs no SCFLY_RTL build.
+// it needs that routing; the switch's blocks, RtlNet::Any, serve every network and
+// routing, and `routings` then says what the block is). scfly's own blocks, then one per
+// routing plug-in with an RTL variant (RoutingMechanism::make_rtl), named as the mechanism:
+// its own Verilated decision, which needs no SCFLY_RTL build.
 enum class RtlNet : uint8_t { Dragonfly, Torus, Any };  // Torus: torus and mesh
 struct RtlBlockInfo {
   std::string name;

@@ -1631,6 +1631,7 @@ void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
         if (c.sw.rtl_quadrant) a.push_back("quadrant");
         if (c.sw.rtl_gal_threshold) a.push_back("gal_threshold");
         if (c.sw.rtl_allocator) a.push_back("allocator");
+        if (c.sw.rtl_flow_control) a.push_back("flow_control");
         if (c.routing_prm.plugin_rtl) a.push_back(to_string(c.routing));
         return a;
       })
@@ -1643,8 +1644,10 @@ void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
            "`SCFLY_RTL_EXTRA_PB_H`. Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
            "k <= 255), gal_threshold (gal, n1 <= 256, terminal ports <= 15). Any network and routing: allocator (<= 16 "
            "ports, 4 VCs per port, speedup 4; not with switch.output_sharing port or switch.ejection_grant "
-           "host-idle). Needs an SCFLY_RTL build. A routing plug-in with an RTL variant: its name (its own "
-           "Verilated decision; needs that routing, not an SCFLY_RTL build)",
+           "host-idle), flow_control (each port's credit counters and PFC state, one block per port; not with "
+           "switch.flow_control pfc and switch.crossbar transfer at speedup > 1). Needs an SCFLY_RTL build. A "
+           "routing plug-in with an RTL variant: its name (its own Verilated decision; needs that routing, not an "
+           "SCFLY_RTL build)",
            "Verilated blocks co-simulated in every switch (gal_threshold: in every NIC); `--rtl min_route,acor,ugal,pb` "
            "on the command line");
   K(t, "timeseries.bin_cycles")

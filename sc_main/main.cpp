@@ -767,7 +767,7 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks, bool mpi_build)
   for (const scfly::RtlBlockInfo& b : scfly::rtl_blocks())
     rtl_help += " " + b.name + " (" +
                 (b.plugin  ? "the plug-in's Verilated decision; routing " + b.routings
-                 : b.net == scfly::RtlNet::Any ? std::string("the switch's allocator; any network and routing")
+                 : b.net == scfly::RtlNet::Any ? b.routings + "; any network and routing"
                                              : (b.net == scfly::RtlNet::Torus ? "torus/mesh; " : "") +
                                                    std::string("routing ") + b.routings) +
                 ");";

@@ -192,7 +192,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     bool rtl = false;
     for (bool b : {cfg.sw.rtl_acor, cfg.sw.rtl_ugal, cfg.sw.rtl_pb, cfg.sw.rtl_min_route, cfg.sw.rtl_table,
                    cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold,
-                   cfg.sw.rtl_allocator})
+                   cfg.sw.rtl_allocator, cfg.sw.rtl_flow_control})
       rtl = rtl || b;
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);

@@ -12,6 +12,10 @@
 // spells in which the switch reads nothing and takes what landed when it wakes; the RTL
 // lands each credit in the cycle it arrives. Downstream returns what was spent as runs of
 // random length and latency (one credit per cycle per VC, runs of a VC not overlapping);
+// in some configurations (`multi`) the runs of a VC overlap and the counter takes them as a
+// co-simulating switch does (--rtl flow_control: no lazy landing, the credits taken in a
+// cycle handed to the RTL as one count), so that several credits of a VC land in one cycle,
+// as with switch.credit_return packet, switch.crossbar transfer and a switch waking up;
 // senders spend a packet's phits at once (the output buffer inside the credit loop) or one
 // per cycle after the head's room check; some configurations duplicate or lose credits,
 // so the overflow flags are compared while they are up. Occupancies of the input VCs
@@ -43,6 +47,7 @@ namespace {
 constexpr int V = 4;                 // the Verilated instance's VCs (-GV=4)
 constexpr int CB = kCreditBits;      // counts, occupancies, thresholds
 constexpr int UB = kCreditBits + 1;  // credits seen
+constexpr int LB = kCreditLandBits;  // credits landing in one cycle
 constexpr uint32_t kCountMax = (1u << kCreditBits) - 1;
 
 // A field of a Verilated port: an integer up to 64 bits, a VlWide beyond.
@@ -74,7 +79,7 @@ uint64_t get(const T& port, int lsb, int width) {
 
 // One cycle's inputs of one VC (its output VC's credits and its input VC's PFC state).
 struct VcIn {
-  bool land = false;      // a credit lands
+  uint32_t land = 0;      // credits landing (a count)
   uint32_t phits = 0;     // the packet room is asked for
   uint32_t spend = 0;     // phits spent (after the reads)
   uint32_t occ = 0;       // input VC occupancy at the start of the cycle
@@ -93,7 +98,8 @@ struct Rtl {
       put(dut.spend_i, v * CB, CB, 0);
       put(dut.occ_i, v * CB, CB, 0);
     }
-    dut.land_i = dut.fill_i = dut.drain_i = 0;
+    for (int v = 0; v < V; ++v) put(dut.land_i, v * LB, LB, 0);
+    dut.fill_i = dut.drain_i = 0;
     dut.xoff_at_i = xoff_at;
     dut.xon_at_i = xon_at;
     // A falling edge of the reset (a model fresh from construction holds 0 on it).
@@ -109,7 +115,7 @@ struct Rtl {
   void drive(const std::array<VcIn, V>& in) {
     for (int v = 0; v < V; ++v) {
       const VcIn& x = in[static_cast<size_t>(v)];
-      put(dut.land_i, v, 1, x.land);
+      put(dut.land_i, v * LB, LB, x.land);
       put(dut.phits_i, v * CB, CB, x.phits);
       put(dut.spend_i, v * CB, CB, 0);
       put(dut.occ_i, v * CB, CB, x.occ);
@@ -180,7 +186,7 @@ struct Run {
 };
 
 struct Counts {
-  long cycles = 0, read_cycles = 0, landed = 0, taken_ahead = 0, partly_due = 0, spends = 0, room_yes = 0,
+  long cycles = 0, read_cycles = 0, landed = 0, multi_landings = 0, taken_ahead = 0, partly_due = 0, spends = 0, room_yes = 0,
        room_no = 0, overflow_cycles = 0, dup = 0, lost = 0, pauses = 0, resumes = 0, both = 0;
 };
 
@@ -194,7 +200,8 @@ struct Counts {
                                   : k < 4 ? static_cast<uint32_t>(1 + below(g, 8))        // tight: room often short
                                           : static_cast<uint32_t>(8 + below(g, 120));
   }
-  const bool lazy = below(g, 4) != 0;           // the switch's speed path, or a traced switch
+  const bool multi = below(g, 3) == 0;          // overlapping runs, counts landing (--rtl flow_control)
+  const bool lazy = !multi && below(g, 4) != 0; // the switch's speed path, or a traced switch
   const bool inside = below(g, 2) != 0;         // spend a packet at once (output buffer inside the loop)
   const uint32_t max_pkt = static_cast<uint32_t>(1 + below(g, 12));
   const uint64_t max_lat = 1 + below(g, 40);    // downstream's latency to return a credit
@@ -239,13 +246,13 @@ struct Counts {
         ++n.dup;
       }
       if (run == 0) continue;
-      const uint64_t first = std::max(now + 1 + below(g, max_lat), next_free[s]);
+      const uint64_t first = multi ? now + 1 + below(g, max_lat) : std::max(now + 1 + below(g, max_lat), next_free[s]);
       line.push(first, static_cast<uint8_t>(v), FlowMsg::Credit, run);
       sched[s].push_back(Run{first, run});
       next_free[s] = first + run;
     }
-    // The RTL lands each credit in its cycle.
-    for (int v = 0; v < V; ++v) {
+    // The RTL lands each credit in its cycle (multi: what the C++ counter takes, below).
+    for (int v = 0; v < V && !multi; ++v) {
       std::deque<Run>& q = sched[static_cast<size_t>(v)];
       while (!q.empty() && q.front().first + q.front().count <= now) q.pop_front();
       in[static_cast<size_t>(v)].land = !q.empty() && q.front().first <= now;
@@ -261,11 +268,17 @@ struct Counts {
     if (awake) {
       line.take(now, [&](uint8_t v, FlowMsg, uint64_t first, uint32_t due, uint32_t count) -> uint32_t {
         const uint32_t got = cr[v].land(now, first, due, count, lazy);
+        if (multi) in[v].land += got;
         n.taken_ahead += got > due;
         n.partly_due += first < now && due < count;
         return got;
       });
     }
+    if (multi)
+      for (int v = 0; v < V; ++v) {
+        n.landed += in[static_cast<size_t>(v)].land;
+        n.multi_landings += in[static_cast<size_t>(v)].land > 1;
+      }
     // PFC: the input VCs' occupancy wanders up and down across XOFF and XON.
     std::array<bool, V> pause{}, resume{};
     for (int v = 0; v < V; ++v) {
@@ -344,14 +357,15 @@ TEST(RtlFlowControl, LockstepWithTheCppPartsOnRandomTraffic) {
     ASSERT_TRUE(random_segment(rtl, g, len, n)) << "configuration " << segments;
   }
   std::printf("[ flow_control ] %ld cycles in %ld configurations, %ld with the credits read; credits landed %ld, "
-              "runs taken ahead %ld, partly due at a wake-up %ld; spends %ld; room %ld yes / %ld no; overflow "
+              "%ld landings of several credits of a VC, runs taken ahead %ld, partly due at a wake-up %ld; spends %ld; room %ld yes / %ld no; overflow "
               "%ld VC-cycles (%ld credits duplicated, %ld lost); PAUSE %ld, RESUME %ld, both in one cycle %ld\n",
-              n.cycles, segments, n.read_cycles, n.landed, n.taken_ahead, n.partly_due, n.spends, n.room_yes,
+              n.cycles, segments, n.read_cycles, n.landed, n.multi_landings, n.taken_ahead, n.partly_due, n.spends, n.room_yes,
               n.room_no, n.overflow_cycles, n.dup, n.lost, n.pauses, n.resumes, n.both);
   // The comparison saw every case.
   EXPECT_EQ(n.cycles, total);
   EXPECT_LT(n.read_cycles, n.cycles);          // sleeping spells
   EXPECT_GT(n.taken_ahead, total / 100);       // lazy landing
+  EXPECT_GT(n.multi_landings, total / 100);    // several credits of a VC in one cycle
   EXPECT_GT(n.partly_due, 0);                  // runs partly landed while asleep
   EXPECT_GT(n.room_no, total / 20);            // room refused ...
   EXPECT_GT(n.room_yes, total / 20);           // ... and given
@@ -376,11 +390,12 @@ struct Directed {
     int64_t credits;
     bool room, overflow, pause, resume, xoff;
   };
-  // land: a credit lands now (taken at once, as a traced switch does); spend after the reads.
-  Seen cycle(bool land, uint32_t phits, uint32_t spend, uint32_t occ = 0, bool fill = false, bool drain = false) {
+  // land: credits landing now (taken at once, as a traced or co-simulating switch does);
+  // spend after the reads.
+  Seen cycle(uint32_t land, uint32_t phits, uint32_t spend, uint32_t occ = 0, bool fill = false, bool drain = false) {
     std::array<VcIn, V> in{};
     in[0] = VcIn{land, phits, spend, occ, fill, drain};
-    if (land) cr.land(now, now, 1, 1, false);
+    if (land) cr.land(now, now, land, land, false);
     std::array<bool, V> pause{}, resume{};
     if (fill) pause[0] = pfc.filled(occ + 1, xoff_at);
     if (drain) resume[0] = pfc.drained(occ + fill - 1, xon_at);
@@ -445,11 +460,11 @@ TEST(RtlFlowControl, ADuplicatedCreditIsAnOverflow) {
   {
     Directed d(dut, 4, 1, 0);
     EXPECT_EQ(d.cycle(false, 4, 2).credits, 4);  // spends 2
-    EXPECT_FALSE(d.cycle(true, 4, 0).room);      // 3 landed
-    Directed::Seen s = d.cycle(true, 4, 0);      // 4: the buffer
+    EXPECT_FALSE(d.cycle(1, 4, 0).room);      // 3 landed
+    Directed::Seen s = d.cycle(1, 4, 0);      // 4: the buffer
     EXPECT_TRUE(s.room);
     EXPECT_FALSE(s.overflow);
-    s = d.cycle(true, 4, 0);  // a duplicated credit
+    s = d.cycle(1, 4, 0);  // a duplicated credit
     EXPECT_EQ(s.credits, 5);
     EXPECT_TRUE(s.overflow);
     EXPECT_TRUE(d.cr.overflow());
@@ -461,13 +476,40 @@ TEST(RtlFlowControl, ADuplicatedCreditIsAnOverflow) {
   }
   for (const uint32_t cap : {kMaxBufferPhits, kCountMax}) {
     Directed d(dut, cap, 1, 0);
-    Directed::Seen s = d.cycle(true, kCountMax, 0);
+    Directed::Seen s = d.cycle(1, kCountMax, 0);
     EXPECT_EQ(s.credits, static_cast<int64_t>(cap) + 1);
     EXPECT_TRUE(s.overflow);
     EXPECT_EQ(s.room, cap + 1 >= kCountMax);
     s = d.cycle(false, 1, 0);  // the flag holds
     EXPECT_TRUE(s.overflow);
   }
+}
+
+// Several credits of a VC landing in one cycle (a packet's credits at once, a transfer
+// crossbar's S phits, what came back while the switch slept): counted in the cycle they land,
+// room and overflow against the sum; a landing beyond the buffer flags overflow in that cycle.
+TEST(RtlFlowControl, SeveralCreditsLandInOneCycle) {
+  Vflow_control_v4 dut(Verilated::threadContextp());
+  Directed d(dut, 10, 1, 0);
+  EXPECT_EQ(d.cycle(0, 10, 10).credits, 10);  // a packet of 10 phits spent at its grant
+  EXPECT_EQ(d.cycle(0, 3, 0).credits, 0);
+  Directed::Seen s = d.cycle(3, 3, 3);  // 3 land: room for 3, spent at once
+  EXPECT_EQ(s.credits, 3);
+  EXPECT_TRUE(s.room);
+  s = d.cycle(7, 8, 0);  // 7 land with 3 outstanding: 7 seen, no room for 8
+  EXPECT_EQ(s.credits, 7);
+  EXPECT_FALSE(s.room);
+  EXPECT_FALSE(s.overflow);
+  s = d.cycle(3, 10, 0);  // the last 3 land: the whole buffer
+  EXPECT_EQ(s.credits, 10);
+  EXPECT_TRUE(s.room);
+  EXPECT_FALSE(s.overflow);
+  // Spend 6, then 8 land in one cycle: 2 too many, flagged in the cycle they land.
+  EXPECT_EQ(d.cycle(0, 1, 6).credits, 10);
+  s = d.cycle(8, 1, 0);
+  EXPECT_EQ(s.credits, 12);
+  EXPECT_TRUE(s.overflow);
+  EXPECT_TRUE(d.cr.overflow());
 }
 
 // The widths hold every buffer the config takes: switch.input_buffer up to kMaxBufferPhits
@@ -480,10 +522,11 @@ TEST(RtlFlowControl, TheConfigKeepsBuffersWithinCreditBits) {
 }
 
 // The simulation-only assertions (--assert) stop the model on a broken contract: a spend
-// beyond the credits seen, XON above XOFF, a phit leaving an empty input VC.
+// beyond the credits seen, XON above XOFF, a phit leaving an empty input VC, a landing that
+// would wrap the outstanding-credit counter.
 TEST(RtlFlowControlDeathTest, AssertionsStopTheModel) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  enum Bad { None, Overspend, XonAboveXoff, DrainEmpty };
+  enum Bad { None, Overspend, XonAboveXoff, DrainEmpty, LandingWraps };
   const auto drive = [](Bad bad) {
     std::fflush(stdout);
     dup2(STDERR_FILENO, STDOUT_FILENO);  // Verilator prints the message on stdout
@@ -497,6 +540,16 @@ TEST(RtlFlowControlDeathTest, AssertionsStopTheModel) {
     in[2].drain = true;
     rtl.drive(in);
     rtl.spend_and_edge(in);
+    if (bad == LandingWraps) {  // 2^CreditBits - 1 credits too many held, then 2 more: below -2^CreditBits
+      in = {};
+      in[0].land = kCountMax;
+      rtl.drive(in);
+      rtl.spend_and_edge(in);
+      EXPECT_TRUE(rtl.overflow(0));
+      in[0].land = 2;
+      rtl.drive(in);
+      rtl.spend_and_edge(in);
+    }
   };
   EXPECT_EXIT(
       {
@@ -507,6 +560,7 @@ TEST(RtlFlowControlDeathTest, AssertionsStopTheModel) {
   EXPECT_DEATH(drive(Overspend), "output VC 1 spends 5 phits with 4 credits");
   EXPECT_DEATH(drive(XonAboveXoff), "XON 4 above XOFF 3");
   EXPECT_DEATH(drive(DrainEmpty), "input VC 2: a phit leaves an empty VC");
+  EXPECT_DEATH(drive(LandingWraps), "output VC 0: a landing of 2 credits wraps the counter");
 }
 
 }  // namespace

@@ -224,6 +224,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_rtl_out_ptr.assign(static_cast<size_t>(K), 0);
     m_rtl_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
   }
+  if (prm.rtl_flow_control) fc_build();  // switch_rtl_fc.cpp
   if (prm.scheduled) {
     m_scheduled = true;  // run by the network's block scheduler (run_cycle)
   } else {
@@ -296,6 +297,10 @@ void Switch::run_stages(uint64_t now) {
 template <bool kPfc, bool kCtl>
 void Switch::cycle_stages(uint64_t now) {
   receive<kPfc>(now);
+  if (m_fc) [[unlikely]] {
+    fc_after_receive<kPfc>(now);
+    if (m_ctx.failed()) return;
+  }
   m_blocked_now = 0;
   if (now > m_units_next)  // cycles spent asleep: no events
     for (auto& u : m_units) u->idle(now - m_units_next);
@@ -310,6 +315,9 @@ void Switch::cycle_stages(uint64_t now) {
       traverse_crossbar<kPfc, kCtl, true>(now);
     else
       traverse_crossbar<kPfc, kCtl, false>(now);
+    if constexpr (kPfc) {
+      if (m_fc_drained) [[unlikely]] fc_after_crossbar(now);
+    }
     if (m_check_vc_order) [[unlikely]]
       transmit<kPfc, kCtl, true>(now);
     else
@@ -323,6 +331,7 @@ void Switch::cycle_stages(uint64_t now) {
     for (auto& u : m_units) u->end_cycle(c);
     m_units_next = now + 1;
   }
+  if (m_fc) [[unlikely]] fc_end_cycle<kPfc>();
 }
 
 template <bool kPfc>
@@ -389,7 +398,9 @@ void Switch::receive(uint64_t now) {
         iv.buf.push(Flit{s.pkt, static_cast<uint16_t>(s.seq + i), vc, static_cast<uint8_t>(s.tail && i + 1 == n)});
       iv.land_last = s.cycle + n - 1;
       if constexpr (kPfc) {
-        if (iv.pfc.filled(iv.buf.size(), m_xoff[p]))  // pause the sender of this VC
+        if (m_fc) [[unlikely]]  // --rtl flow_control: PAUSE from the block (fc_after_receive)
+          m_fc_rtl[static_cast<size_t>(p)]->fill(vc, iv.buf.size());
+        else if (iv.pfc.filled(iv.buf.size(), m_xoff[p]))  // pause the sender of this VC
           m_in[p]->send_credit(vc, now, FlowMsg::Pause);
       }
       m_buffered += n;
@@ -427,7 +438,7 @@ void Switch::receive(uint64_t now) {
       }
       const uint32_t n = ov.cr.land(now, first, due, count, lazy);
       m_credits_used[p] -= static_cast<int32_t>(n);
-      if (ov.cr.overflow()) {
+      if (ov.cr.overflow() && !m_fc) {  // (--rtl flow_control: the block's flag, fc_after_receive)
         m_ctx.fail(std::string(name()) + ": credits of output port " + std::to_string(p) +
                    " exceed the downstream buffer size " + std::to_string(ov.cr.cap));
         failed = true;
@@ -732,6 +743,9 @@ void Switch::traverse_crossbar(uint64_t now) {
             }
             m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
           }
+        } else if (m_fc) [[unlikely]] {  // --rtl flow_control: RESUME from the block (fc_after_crossbar)
+          m_fc_rtl[c.in_port]->drain(c.in_vc, iv.buf.size());
+          m_fc_drained = true;
         } else if (iv.pfc.drained(iv.buf.size(), m_xon[c.in_port])) {  // resume the sender
           m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
         }

@@ -12,7 +12,11 @@
 // outstanding (spent and not yet landed back): it resets to 0, so the downstream buffer size
 // cap_i is a held configuration input and not a reset value; the credits the switch sees
 // are cap - outstanding. In cycle t, in the switch's order:
-//   1. land_i: one credit lands (the hardware's one per cycle per VC);
+//   1. land_i: the credits that land this cycle, a count (CreditLandBits wide: up to a
+//      whole buffer at once). Several credits of one VC land in one cycle with
+//      switch.credit_return: packet (a packet's credits at once, and the CHAOS multiqueue),
+//      with switch.crossbar: transfer at speedup S (S a cycle), and when a sleeping switch
+//      wakes and takes everything that came back meanwhile;
 //   2. the readers see credits_o = the credits landed by the end of cycle t less those spent
 //      before t (CreditCounter::at(t)), room_o = credits_o >= phits_i (room(t, phits)) and
 //      overflow_o = credits_o > cap_i (overflow(): a duplicated or spurious credit; a lost
@@ -23,11 +27,15 @@
 // [-2^CreditBits, 2^CreditBits - 1], so credits_o (CreditBits + 1 bits) holds cap plus any
 // excess and an overflow is the counter's sign, not a wrap. overflow_o is an output, not an
 // assertion: the switch stops the run on it (a detected simulation fault, exit 3).
+// A landing that takes the counter beyond cap flags overflow_o in that cycle (the count
+// need not be 1, so the flag is a comparison, not a carry). A landing so large that the
+// outstanding count would fall below -2^CreditBits would wrap the register: the
+// simulation-only contract below stops the model on it (no switch sends one: the counter
+// never holds more than cap + the buffer's worth in flight).
 // The C++ part may take a run of credits whole at its first landing (lazy landing, its
 // speed path); its at(t) hides those still to land, and equals credits_o every cycle (the
-// argument is in flow_control.h). Several credits of one VC landing in one cycle
-// (switch.credit_return: packet, switch.crossbar: transfer, the CHAOS multiqueue) are not
-// what this block takes.
+// argument is in flow_control.h). Co-simulated in a switch (--rtl flow_control), the switch
+// lands credits as they arrive (no lazy landing) and hands the block each cycle's count.
 //
 // PFC (802.1Qbb), per input VC v, given the VC's occupancy occ_i at the start of cycle t:
 //   1. fill_i: a phit is filed; if the sender is not paused and occ + 1 >= XOFF: pause_o
@@ -41,13 +49,14 @@
 module flow_control #(
   parameter int unsigned V = 2,                        // VCs of the port's input and of its output
   localparam int unsigned CB = scfly_pkg::CreditBits,  // buffer depths, credits, occupancies, thresholds
-  localparam int unsigned UB = CB + 1                  // outstanding credits (two's complement), credits seen
+  localparam int unsigned UB = CB + 1,                 // outstanding credits (two's complement), credits seen
+  localparam int unsigned LB = scfly_pkg::CreditLandBits  // credits of a VC landing in one cycle (<= CB)
 ) (
   input  logic            clk_i,
   input  logic            rst_ni,
   // Credit counters of the output VCs.
   input  logic [V*CB-1:0] cap_i,        // downstream input VC's buffer, phits (held while running)
-  input  logic [V-1:0]    land_i,       // a credit lands this cycle
+  input  logic [V*LB-1:0] land_i,       // credits landing this cycle (a count)
   input  logic [V*CB-1:0] phits_i,      // the packet room_o answers for
   input  logic [V*CB-1:0] spend_i,      // phits spent this cycle, after the reads
   output logic [V*UB-1:0] credits_o,    // credits seen this cycle
@@ -74,7 +83,7 @@ module flow_control #(
       logic          paused;
       // Credits.
       cap                 = UB'(cap_i[v*CB +: CB]);
-      out_land[v*UB +: UB] = out_q[v*UB +: UB] - UB'(land_i[v]);
+      out_land[v*UB +: UB] = out_q[v*UB +: UB] - UB'(land_i[v*LB +: LB]);
       seen                = cap - out_land[v*UB +: UB];
       credits_o[v*UB +: UB] = seen;
       room_o[v]           = seen >= UB'(phits_i[v*CB +: CB]);
@@ -105,6 +114,7 @@ module flow_control #(
 `ifndef SYNTHESIS
   initial begin
     assert (V >= 1 && V <= (1 << scfly_pkg::AllocVcBits)) else $error("flow_control: V %0d outside [1, 2^AllocVcBits]", V);
+    assert (LB <= CB) else $error("flow_control: CreditLandBits %0d above CreditBits %0d", LB, CB);
   end
   // Contracts on the inputs, checked at each clock edge out of reset with the cycle's values
   // (an assertion on the combinational outputs would see the next cycle's register against
@@ -122,8 +132,9 @@ module flow_control #(
       for (int unsigned v = 0; v < V; v++) begin
         assert (UB'(spend_i[v*CB +: CB]) <= credits_o[v*UB +: UB])
           else $error("flow_control: output VC %0d spends %0d phits with %0d credits", v, spend_i[v*CB +: CB], credits_o[v*UB +: UB]);
-        assert (!land_i[v] || out_q[v*UB +: UB] != {1'b1, CB'(0)})
-          else $error("flow_control: output VC %0d: a landing credit wraps the counter", v);
+        assert ($signed({out_q[v*UB + UB - 1], out_q[v*UB +: UB]}) - $signed({1'b0, UB'(land_i[v*LB +: LB])})
+                >= -$signed({2'b01, CB'(0)}))
+          else $error("flow_control: output VC %0d: a landing of %0d credits wraps the counter", v, land_i[v*LB +: LB]);
         assert (occ_fill[v*UB + CB] == 1'b0)
           else $error("flow_control: input VC %0d filed beyond 2^CreditBits - 1 phits", v);
         assert (!drain_i[v] || occ_fill[v*UB +: UB] != '0)

@@ -8,6 +8,8 @@
 #include <string>
 
 #include "Vacor_level_ctrl.h"
+#include "Vflow_control_v16.h"
+#include "Vflow_control_v4.h"
 #include "Vft_lookup.h"
 #include "Vgal_threshold.h"
 #include "Vqcn_cp.h"
@@ -743,7 +745,94 @@ const AllocModel* find_alloc(int ports, int vcs, int cap) {
   return nullptr;
 }
 
+// --- One switch port's flow control: Verilated C++ model in process, one per port ---------
+// VV VCs (the instance's V); the switch's port may have fewer (the rest idle: cap 0).
+template <class V, int VV>
+class RtlFlowControl final : public FlowControlBlock {
+  static constexpr int CB = kCreditBits, UB = kCreditBits + 1, LB = kCreditLandBits;
+
+ public:
+  RtlFlowControl(const std::vector<uint32_t>& cap, uint32_t xoff_at, uint32_t xon_at, const std::string& name)
+      : m_v(new V(Verilated::threadContextp(), name.c_str())), m_n(static_cast<int>(cap.size())) {
+    V& v = *m_v;
+    for (int c = 0; c < VV; ++c) {
+      set_bits(v.cap_i, c * CB, CB, c < m_n ? cap[static_cast<size_t>(c)] : 0);
+      set_bits(v.land_i, c * LB, LB, 0);
+      set_bits(v.phits_i, c * CB, CB, 0);
+      set_bits(v.spend_i, c * CB, CB, 0);
+      set_bits(v.occ_i, c * CB, CB, 0);
+    }
+    v.fill_i = 0;
+    v.drain_i = 0;
+    v.xoff_at_i = xoff_at;
+    v.xon_at_i = xon_at;
+    reset(v);
+  }
+  ~RtlFlowControl() override { m_v->final(); }
+  int vcs() const override { return VV; }
+  void land(int c, uint32_t n) override {
+    set_bits(m_v->land_i, c * LB, LB, n);
+    m_dirty = true;
+  }
+  // occ_i is the occupancy at the cycle's start: before this filing, or before this drain
+  // and after no filing (a filing set it already).
+  void fill(int c, uint32_t occ) override {
+    set_bits(m_v->occ_i, c * CB, CB, occ - 1);
+    set_bits(m_v->fill_i, c, 1, 1);
+    m_dirty = true;
+  }
+  void drain(int c, uint32_t occ) override {
+    if (!get_bits(m_v->fill_i, c, 1)) set_bits(m_v->occ_i, c * CB, CB, occ + 1);
+    set_bits(m_v->drain_i, c, 1, 1);
+    m_dirty = true;
+  }
+  void evaluate() override {
+    if (m_dirty) m_v->eval();  // else its outputs settled at the last edge
+  }
+  int64_t credits(int c) const override { return get_bits(m_v->credits_o, c * UB, UB); }
+  bool overflow(int c) const override { return get_bits(m_v->overflow_o, c, 1) != 0; }
+  bool pause(int c) const override { return get_bits(m_v->pause_o, c, 1) != 0; }
+  bool resume(int c) const override { return get_bits(m_v->resume_o, c, 1) != 0; }
+  void edge(const uint32_t* spend) override {
+    V& v = *m_v;
+    bool any = m_dirty;
+    for (int c = 0; c < m_n; ++c) {
+      set_bits(v.spend_i, c * CB, CB, spend[c]);
+      any = any || spend[c] != 0;
+    }
+    if (!any) return;  // nothing landed, spent, filed or left: the registers hold, the nets settled
+    // One evaluation for the spends and the edge: Verilator settles the logic on changed
+    // inputs (its ico region) before it triggers on the clock.
+    v.clk_i = 1;
+    v.eval();
+    v.clk_i = 0;
+    for (int c = 0; c < m_n; ++c) {
+      set_bits(v.spend_i, c * CB, CB, 0);
+      set_bits(v.land_i, c * LB, LB, 0);
+    }
+    v.fill_i = 0;
+    v.drain_i = 0;
+    v.eval();  // the next cycle's outputs with no landing yet (what the VCD samples)
+    m_dirty = false;
+  }
+  bool xoff(int c) const override { return get_bits(m_v->xoff_o, c, 1) != 0; }
+
+ private:
+  std::unique_ptr<V> m_v;
+  int m_n;               // the port's VCs (<= VV)
+  bool m_dirty = false;  // a landing, filing or drain this cycle
+};
+
 }  // namespace
+
+std::unique_ptr<FlowControlBlock> make_rtl_flow_control(const std::vector<uint32_t>& cap, uint32_t xoff_at,
+                                                        uint32_t xon_at, const std::string& name) {
+  if (cap.empty() || cap.size() > static_cast<size_t>(kMaxPortVcs))
+    throw std::invalid_argument("the RTL flow control holds 1-" + std::to_string(kMaxPortVcs) + " VCs per port, not " +
+                                std::to_string(cap.size()));
+  if (cap.size() <= 4) return std::make_unique<RtlFlowControl<Vflow_control_v4, 4>>(cap, xoff_at, xon_at, name);
+  return std::make_unique<RtlFlowControl<Vflow_control_v16, 16>>(cap, xoff_at, xon_at, name);
+}
 
 bool rtl_available() { return true; }
 

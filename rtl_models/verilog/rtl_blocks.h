@@ -156,4 +156,34 @@ bool rtl_allocator_fits(int ports, int vcs, int cap);
 std::string rtl_allocator_limits();
 std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& cfg, const std::string& name);
 
+// flow_control.sv as one switch port's link-level flow control (--rtl flow_control): a
+// Verilated model in process per port, named `name` (net.swN.fc_rtlP, so rtl_signals(switch)
+// finds its nets for the VCD), the 4-VC instance (Vflow_control_v4) or, for a port with more
+// VCs, the 16-VC one (Vflow_control_v16, kMaxPortVcs), reset with the port's downstream
+// buffer per output VC (`cap`, 0 toward a host) and its PFC thresholds. One switch cycle:
+//   land(v, n)        n credits of output VC v landed this cycle (set before evaluate);
+//   fill(v, occ)      a phit was filed into input VC v, whose occupancy is now occ (PFC);
+//   drain(v, occ)     a phit left input VC v (after any filing), whose occupancy is now occ;
+//   evaluate()        settles the outputs: credits(v), overflow(v), pause(v), resume(v);
+//   edge(spend)       spend[v] phits spent by output VC v this cycle, then the rising clock
+//                     edge; this cycle's landings, fillings and drains are cleared;
+//   xoff(v)           the paused register of input VC v (after the edge).
+class FlowControlBlock {
+ public:
+  virtual ~FlowControlBlock() = default;
+  virtual int vcs() const = 0;
+  virtual void land(int v, uint32_t n) = 0;
+  virtual void fill(int v, uint32_t occ) = 0;
+  virtual void drain(int v, uint32_t occ) = 0;
+  virtual void evaluate() = 0;
+  virtual int64_t credits(int v) const = 0;
+  virtual bool overflow(int v) const = 0;
+  virtual bool pause(int v) const = 0;
+  virtual bool resume(int v) const = 0;
+  virtual void edge(const uint32_t* spend) = 0;
+  virtual bool xoff(int v) const = 0;
+};
+std::unique_ptr<FlowControlBlock> make_rtl_flow_control(const std::vector<uint32_t>& cap, uint32_t xoff_at,
+                                                        uint32_t xon_at, const std::string& name);
+
 }  // namespace scfly

@@ -34,6 +34,10 @@ std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable&, const Dragon
 bool rtl_allocator_fits(int, int, int) { return false; }
 std::string rtl_allocator_limits() { return "none (this build has no RTL blocks)"; }
 std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig&, const std::string&) { no_rtl(); }
+std::unique_ptr<FlowControlBlock> make_rtl_flow_control(const std::vector<uint32_t>&, uint32_t, uint32_t,
+                                                        const std::string&) {
+  no_rtl();
+}
 std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams&, const std::vector<uint32_t>&, const std::string&) {
   no_rtl();
 }

@@ -1,0 +1,135 @@
+// Whole-network co-simulation of the link-level flow control (--rtl flow_control): every
+// switch port's credit counters and PFC state are the Verilated flow_control.sv's
+// (rtl_models/switch/switch_rtl_fc.cpp). Metrics and time series must be identical to the
+// C++ run in every mode that lands several credits of a VC in one cycle (a packet's credits
+// at once, a transfer crossbar at speedup 3, the CHAOS multiqueue, a switch waking up), with
+// routings that read the credits (UGAL-L counting them per port and per VC), and under PFC
+// (PAUSE and RESUME from the block's pulses). Kept small: about 10 s in all.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "scfly_run.h"
+#include "vcd_parse.h"
+
+namespace {
+
+std::string preset(const char* name) { return std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/" + name; }
+
+void expect_identical(const std::string& cfg, const std::string& args, int min_delivered) {
+  SCOPED_TRACE(cfg + " " + args);
+  const ScflyRun cpp = run_scfly(cfg, args);
+  const ScflyRun rtl = run_scfly(cfg, args + " --rtl flow_control");
+  expect_ok(cpp);
+  expect_ok(rtl);
+  EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"flow_control"}));
+  EXPECT_NE(rtl.out.find("flow_control.sv (in process per switch port)"), std::string::npos) << rtl.out;
+  EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+  EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+  EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), min_delivered);
+}
+
+}  // namespace
+
+TEST(RtlFcNetwork, CreditFlowControlRtlGivesIdenticalResultsOnDragonflies) {
+  const std::string common = " warmup_cycles=500 measure_cycles=2000 timeseries.bin_cycles=500";
+  for (const std::string args :
+       {"routing=min traffic=un load=0.6",
+        "routing=ugal-l traffic=adv+1 load=0.4 ugal.occupancy=credits",
+        "routing=ugal-l traffic=adv+1 load=0.4 ugal.occupancy=both ugal.occupancy_scope=vc",
+        "routing=min traffic=un load=0.7 switch.output_credits=inside switch.credit_return=packet",
+        "routing=ugal-l traffic=adv+1 load=0.45 switch.crossbar=transfer switch.speedup=3"})
+    expect_identical(tiny_config(), args + common, 1000);
+}
+
+TEST(RtlFcNetwork, PfcRtlGivesIdenticalResults) {
+  // PAUSE and RESUME from the block's pulses: MIN under PFC past saturation on dfly-tiny,
+  // and qcn-tiny (PFC, MIN-COND with QCN) at its adversarial load.
+  expect_identical(tiny_config(),
+                   "routing=min traffic=adv+1 load=0.5 switch.flow_control=pfc warmup_cycles=500 measure_cycles=2000 "
+                   "timeseries.bin_cycles=500",
+                   500);
+  expect_identical(preset("qcn-tiny.yaml"),
+                   "traffic=adv+1 load=0.4 warmup_cycles=2000 measure_cycles=4000 timeseries.bin_cycles=1000", 500);
+}
+
+TEST(RtlFcNetwork, ChaosMultiqueueRtlGivesIdenticalResultsOnATorus) {
+  expect_identical(preset("torus-8x8-1port.yaml"),
+                   "routing=chaos traffic=un load=0.9 topology.k=4 topology.n=2 warmup_cycles=500 measure_cycles=2000 "
+                   "timeseries.bin_cycles=500",
+                   500);
+}
+
+// The block drains one phit per input VC per cycle: PFC with a transfer crossbar at S > 1
+// is refused, naming the key and why.
+TEST(RtlFcNetwork, PfcWithATransferCrossbarIsRefused) {
+  const ScflyRun r = run_scfly(tiny_config(),
+                               "routing=min switch.flow_control=pfc switch.crossbar=transfer switch.speedup=3 "
+                               "--rtl flow_control",
+                               false);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("config key 'rtl'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("block 'flow_control'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("drains one phit per input VC per cycle"), std::string::npos) << r.err;
+  // At speedup 1 the transfer crossbar moves one phit a cycle: taken.
+  const ScflyRun ok = run_scfly(tiny_config(),
+                                "routing=min switch.flow_control=pfc switch.crossbar=transfer switch.speedup=1 "
+                                "warmup_cycles=0 measure_cycles=500 --rtl flow_control");
+  expect_ok(ok);
+}
+
+// Each port's block traces into the switch's VCD (net.swN.fc_rtlP.flow_control.*): the
+// paused flag the switch traces for an input VC (in<p>_<class>_vc<v>_xoff) is the block's
+// register xoff_q at every sampled cycle, and it rose in the window.
+TEST(RtlFcNetwork, FlowControlRtlTracesIntoTheVcd) {
+  const std::string vcd = "/tmp/scfly_rtl_fc_" + std::to_string(getpid()) + ".vcd";
+  const ScflyRun r = run_scfly(preset("qcn-tiny.yaml"), "traffic=adv+1 load=0.5 warmup_cycles=0 measure_cycles=3000 "
+                                                        "--rtl flow_control --vcd " + vcd + " --trace-switches 3");
+  expect_ok(r);
+  const Waves w = parse_vcd(slurp(vcd));
+  std::remove(vcd.c_str());
+  ASSERT_GT(w.times.size(), 100U);
+  int ports = 0;
+  uint64_t paused = 0;
+  for (int p = 0; p < 16; ++p) {
+    const std::string fc = "net.sw3.fc_rtl" + std::to_string(p) + ".flow_control.";
+    if (!w.values.count(fc + "xoff_q")) continue;
+    ++ports;
+    for (const std::string n : {"fill_i", "drain_i", "pause_o", "resume_o", "xoff_o"})
+      EXPECT_TRUE(w.values.count(fc + n)) << fc + n;
+    const auto& reg = w.values.at(fc + "xoff_q");
+    for (const auto& [name, vals] : w.values) {
+      int q = -1, v = -1;
+      char cls[32];
+      const std::string pre = "net.sw3.in";
+      if (name.rfind(pre, 0) != 0 || name.find("_xoff") == std::string::npos ||
+          std::sscanf(name.c_str() + pre.size(), "%d_%31[a-z]_vc%d_xoff", &q, cls, &v) != 3 || q != p)
+        continue;
+      for (size_t t = 0; t < w.times.size(); ++t) {
+        ASSERT_EQ((reg[t] >> v) & 1U, vals[t]) << name << " at " << w.times[t] << " ps";
+        paused += vals[t];
+      }
+    }
+  }
+  EXPECT_GE(ports, 3);
+  EXPECT_GT(paused, 0U);
+}
+
+// A spurious credit (--fault extra-credit) raises the block's overflow_o, which stops the run
+// with the C++ check's message (exit 3, a detected simulation fault), naming the RTL flag.
+TEST(RtlFcNetwork, TheBlocksOverflowFlagStopsTheRun) {
+  const std::string args =
+      "routing=min traffic=un load=0.4 warmup_cycles=0 measure_cycles=2000 --fault extra-credit:0:2:0:500";
+  const ScflyRun cpp = run_scfly(tiny_config(), args, false);
+  const ScflyRun rtl = run_scfly(tiny_config(), args + " --rtl flow_control", false);
+  EXPECT_EQ(cpp.code, 3);
+  EXPECT_EQ(rtl.code, 3);
+  const std::string msg = "net.sw0: credits of output port 2 exceed the downstream buffer size 64";
+  EXPECT_NE((cpp.out + cpp.err).find(msg), std::string::npos) << cpp.out << cpp.err;
+  EXPECT_NE((rtl.out + rtl.err).find(msg + " (the RTL flow control's overflow flag, output VC 0)"), std::string::npos)
+      << rtl.out << rtl.err;
+}
