@@ -707,9 +707,12 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       if (b.name == n) return b.plugin;
     return false;
   };
+  // scfly's own blocks need an SCFLY_RTL build; a plug-in's RTL is its own, and a name that
+  // is no block is refused below with the list.
   for (const auto& n : names)
-    if (!plugin_block(n) && !rtl_available())
-      throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
+    for (const RtlBlockInfo& b : blocks)
+      if (b.name == n && !b.plugin && !rtl_available())
+        throw ConfigError("config key 'rtl': this build has no RTL blocks (configure with -DSCFLY_RTL=ON)");
   const bool dfly_net = c.topo_kind == TopologyKind::Dragonfly;
   const std::string routing_now = to_string(c.routing);
   for (const auto& n : names) {

@@ -1,5 +1,8 @@
 // A routing plug-in (routing_units/registry.h) registered in-process: its own executable, so
 // that the plug-in it registers never meets the every-mechanism lists of the other tests.
+// ctest runs each test in a process of its own (gtest_discover_tests), as they need: the
+// config schema is built once per process, and KeysInABuiltinGroupAreRefused needs it built
+// after its registration, which no other test's load_config may have done first.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -80,6 +83,69 @@ TEST(RoutingPlugin, RegistersParsesAndRoutes) {
   bad.name = "bad-default";
   bad.keys[0].def = 9;
   EXPECT_THROW(register_routing(bad), std::logic_error);
+}
+
+// A plug-in's RTL variant (RoutingMechanism::make_rtl): `rtl: [<its name>]` builds its
+// policy from make_rtl instead of make, is echoed, needs that routing, and needs no
+// SCFLY_RTL build (this test runs in builds without the Verilated blocks too). A plug-in
+// without one is no RTL block. (examples/custom-routing has a real one: a Verilated rule in
+// lockstep with the C++ and a whole run through it.)
+TEST(RoutingPlugin, ItsRtlVariantIsBuiltUnderRtl) {
+  RoutingMechanism m;
+  m.name = "test-plugin-rtl";
+  m.doc = "a test with an RTL variant";
+  m.dragonfly = true;
+  m.vcs = {2, 1};
+  m.make = [](const Topology&, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
+    return std::make_unique<AlwaysEject>(1);
+  };
+  m.make_rtl = [](const Topology&, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
+    return std::make_unique<AlwaysEject>(5);  // tells the variants apart
+  };
+  static const RoutingAlgo a = register_routing(m);
+  RoutingMechanism plain = m;
+  plain.name = "test-plugin-no-rtl";
+  plain.make_rtl = nullptr;
+  static const RoutingAlgo b = register_routing(plain);
+  (void)b;
+  bool listed = false;
+  for (const RtlBlockInfo& blk : rtl_blocks()) {
+    if (blk.name == "test-plugin-rtl") listed = blk.plugin && blk.net == RtlNet::Dragonfly;
+    EXPECT_NE(blk.name, "test-plugin-no-rtl");
+  }
+  EXPECT_TRUE(listed);
+  const std::string tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml";
+  const Dragonfly d(DragonflyShape{});
+  RouteHeader h;
+  h.dst_switch = 5;
+  Rng rng;
+  {
+    const SimConfig c = load_config(tiny, {"routing=test-plugin-rtl"});
+    EXPECT_FALSE(c.routing_prm.plugin_rtl);
+    EXPECT_EQ(config_to_json(c)["rtl"], nlohmann::json::array());
+    EXPECT_EQ(RoutingUnit(c.routing, d, c.routing_prm).route(0, 0, h, rng).port, 1);
+  }
+  {
+    const SimConfig c = load_config(tiny, {"routing=test-plugin-rtl", "rtl=test-plugin-rtl"});
+    ASSERT_EQ(c.routing, a);
+    EXPECT_TRUE(c.routing_prm.plugin_rtl);
+    EXPECT_EQ(config_to_json(c)["rtl"], nlohmann::json::array({"test-plugin-rtl"}));
+    EXPECT_EQ(RoutingUnit(c.routing, d, c.routing_prm).route(0, 0, h, rng).port, 5);
+  }
+  const auto refused = [&](const std::vector<std::string>& o, const std::string& why) {
+    try {
+      (void)load_config(tiny, o);
+      ADD_FAILURE() << "accepted " << o.back();
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
+    }
+  };
+  refused({"routing=min", "rtl=test-plugin-rtl"}, "block 'test-plugin-rtl' (the plug-in's Verilated decision) needs routing test-plugin-rtl, not min");
+  refused({"routing=test-plugin-no-rtl", "rtl=test-plugin-no-rtl"}, "value 'test-plugin-no-rtl' is not allowed; blocks:");
+  // A policy asked for with no RTL variant (RoutingUnit used directly) is refused too.
+  RoutingParams prm;
+  prm.plugin_rtl = true;
+  EXPECT_THROW(RoutingUnit(b, d, prm), std::invalid_argument);
 }
 
 // A plug-in whose keys would land in one of scfly's own key groups (here `switch.*`) is
@@ -208,67 +274,4 @@ TEST(TrafficPlugin, ADestinationThatIsTheSourceIsRefused) {
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("test-self"), std::string::npos) << e.what();
   }
-}
-
-// A plug-in's RTL variant (RoutingMechanism::make_rtl): `rtl: [<its name>]` builds its
-// policy from make_rtl instead of make, is echoed, needs that routing, and needs no
-// SCFLY_RTL build (this test runs in builds without the Verilated blocks too). A plug-in
-// without one is no RTL block. (examples/custom-routing has a real one: a Verilated rule in
-// lockstep with the C++ and a whole run through it.)
-TEST(RoutingPlugin, ItsRtlVariantIsBuiltUnderRtl) {
-  RoutingMechanism m;
-  m.name = "test-plugin-rtl";
-  m.doc = "a test with an RTL variant";
-  m.dragonfly = true;
-  m.vcs = {2, 1};
-  m.make = [](const Topology&, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
-    return std::make_unique<AlwaysEject>(1);
-  };
-  m.make_rtl = [](const Topology&, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
-    return std::make_unique<AlwaysEject>(5);  // tells the variants apart
-  };
-  static const RoutingAlgo a = register_routing(m);
-  RoutingMechanism plain = m;
-  plain.name = "test-plugin-no-rtl";
-  plain.make_rtl = nullptr;
-  static const RoutingAlgo b = register_routing(plain);
-  (void)b;
-  bool listed = false;
-  for (const RtlBlockInfo& blk : rtl_blocks()) {
-    if (blk.name == "test-plugin-rtl") listed = blk.plugin && blk.net == RtlNet::Dragonfly;
-    EXPECT_NE(blk.name, "test-plugin-no-rtl");
-  }
-  EXPECT_TRUE(listed);
-  const std::string tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml";
-  const Dragonfly d(DragonflyShape{});
-  RouteHeader h;
-  h.dst_switch = 5;
-  Rng rng;
-  {
-    const SimConfig c = load_config(tiny, {"routing=test-plugin-rtl"});
-    EXPECT_FALSE(c.routing_prm.plugin_rtl);
-    EXPECT_EQ(config_to_json(c)["rtl"], nlohmann::json::array());
-    EXPECT_EQ(RoutingUnit(c.routing, d, c.routing_prm).route(0, 0, h, rng).port, 1);
-  }
-  {
-    const SimConfig c = load_config(tiny, {"routing=test-plugin-rtl", "rtl=test-plugin-rtl"});
-    ASSERT_EQ(c.routing, a);
-    EXPECT_TRUE(c.routing_prm.plugin_rtl);
-    EXPECT_EQ(config_to_json(c)["rtl"], nlohmann::json::array({"test-plugin-rtl"}));
-    EXPECT_EQ(RoutingUnit(c.routing, d, c.routing_prm).route(0, 0, h, rng).port, 5);
-  }
-  const auto refused = [&](const std::vector<std::string>& o, const std::string& why) {
-    try {
-      (void)load_config(tiny, o);
-      ADD_FAILURE() << "accepted " << o.back();
-    } catch (const ConfigError& e) {
-      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-    }
-  };
-  refused({"routing=min", "rtl=test-plugin-rtl"}, "block 'test-plugin-rtl' (the plug-in's Verilated decision) needs routing test-plugin-rtl, not min");
-  refused({"routing=test-plugin-no-rtl", "rtl=test-plugin-no-rtl"}, "value 'test-plugin-no-rtl' is not allowed; blocks:");
-  // A policy asked for with no RTL variant (RoutingUnit used directly) is refused too.
-  RoutingParams prm;
-  prm.plugin_rtl = true;
-  EXPECT_THROW(RoutingUnit(b, d, prm), std::invalid_argument);
 }

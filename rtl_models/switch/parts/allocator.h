@@ -75,18 +75,24 @@ struct AllocatorConfig {
   int rr_all = -1;        // an internal input whose VCs are all round-robin (-1: none)
 };
 
+// Checks a configuration every allocator takes (std::invalid_argument naming what is wrong);
+// returns its number of ports.
+inline size_t checked_ports(const AllocatorConfig& c) {
+  if (c.inputs < 1 || c.inputs > kMaxAllocPorts) throw std::invalid_argument("allocator: ports out of range");
+  if (c.conn_cap < 1 || c.iterations < 1) throw std::invalid_argument("allocator: capacity and passes >= 1");
+  const auto n = static_cast<size_t>(c.inputs);
+  if (c.vcs.size() != n || c.data_vcs.size() != n || c.injection.size() != n)
+    throw std::invalid_argument("allocator: one entry per input port");
+  for (size_t p = 0; p < n; ++p)
+    if (c.data_vcs[p] > c.vcs[p]) throw std::invalid_argument("allocator: data VCs exceed VCs");
+  return n;
+}
+
 class SeparableAllocator {
  public:
   SeparableAllocator() = default;
   explicit SeparableAllocator(AllocatorConfig cfg) : m_cfg(std::move(cfg)) {
-    const int K = m_cfg.inputs;
-    if (K < 1 || K > kMaxAllocPorts) throw std::invalid_argument("allocator: ports out of range");
-    if (m_cfg.conn_cap < 1 || m_cfg.iterations < 1) throw std::invalid_argument("allocator: capacity and passes >= 1");
-    const auto n = static_cast<size_t>(K);
-    if (m_cfg.vcs.size() != n || m_cfg.data_vcs.size() != n || m_cfg.injection.size() != n)
-      throw std::invalid_argument("allocator: one entry per input port");
-    for (size_t p = 0; p < n; ++p)
-      if (m_cfg.data_vcs[p] > m_cfg.vcs[p]) throw std::invalid_argument("allocator: data VCs exceed VCs");
+    const size_t n = checked_ports(m_cfg);
     m_in_rr.assign(n, 0);
     m_out_rr.assign(n, 0);
     m_reqs.reserve(n * static_cast<size_t>(m_cfg.conn_cap));

@@ -45,14 +45,7 @@ class VariantAllocatorBase {
  public:
   VariantAllocatorBase() = default;
   explicit VariantAllocatorBase(AllocatorConfig cfg) : m_cfg(std::move(cfg)) {
-    const int K = m_cfg.inputs;
-    if (K < 1 || K > kMaxAllocPorts) throw std::invalid_argument("allocator: ports out of range");
-    if (m_cfg.conn_cap < 1 || m_cfg.iterations < 1) throw std::invalid_argument("allocator: capacity and passes >= 1");
-    const auto n = static_cast<size_t>(K);
-    if (m_cfg.vcs.size() != n || m_cfg.data_vcs.size() != n || m_cfg.injection.size() != n)
-      throw std::invalid_argument("allocator: one entry per input port");
-    for (size_t p = 0; p < n; ++p)
-      if (m_cfg.data_vcs[p] > m_cfg.vcs[p]) throw std::invalid_argument("allocator: data VCs exceed VCs");
+    const size_t n = checked_ports(m_cfg);
     m_in_rr.assign(n, 0);
     m_budget.assign(n, 0);
   }
