@@ -42,6 +42,7 @@ variants=(
   "sep_allocator_r4v2_i1  sep_allocator.sv P=4 V=2 ITERS=1"
   "flow_control_v4        flow_control.sv V=4"
   "flow_control_v16       flow_control.sv V=16"
+  "link_arbiter_v16       link_arbiter.sv V=16"
 )
 # The allocator's cell count against radix and VCs, one pass (the default instance: radix 4,
 # 2 VCs, 2 passes; the Verilated radix-16 x 4-VC instance is linted as it builds).
