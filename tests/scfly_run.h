@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -118,6 +119,29 @@ inline void expect_ok(const ScflyRun& r) {
   ASSERT_FALSE(r.json.is_null());
   EXPECT_EQ(r.json["run"]["status"], "ok");
   EXPECT_TRUE(r.json["run"]["conservation_ok"].get<bool>()) << r.json["run"]["conservation"];
+}
+
+// The same run without and with `--rtl <blocks>` (comma-separated): both ok, the blocks
+// echoed, metrics and time series identical, more than `min_delivered` packets delivered.
+// Returns the RTL run.
+inline ScflyRun expect_rtl_identical(const std::string& cfg, const std::string& args, const std::string& blocks,
+                                     int min_delivered) {
+  SCOPED_TRACE(args + " --rtl " + blocks);
+  const ScflyRun cpp = run_scfly(cfg, args);
+  ScflyRun rtl = run_scfly(cfg, args + " --rtl " + blocks);
+  expect_ok(cpp);
+  expect_ok(rtl);
+  nlohmann::json echo = nlohmann::json::array();
+  for (size_t at = 0; at <= blocks.size();) {
+    const size_t end = std::min(blocks.find(',', at), blocks.size());
+    echo.push_back(blocks.substr(at, end - at));
+    at = end + 1;
+  }
+  EXPECT_EQ(rtl.json["config"]["rtl"], echo);
+  EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
+  EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
+  EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), min_delivered);
+  return rtl;
 }
 
 // A run with drain=true: everything generated was delivered.

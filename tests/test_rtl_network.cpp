@@ -14,10 +14,6 @@
 #include "scfly_run.h"
 #include "vcd_parse.h"
 
-namespace {
-
-}  // namespace
-
 TEST(RtlNetwork, AcorLevelControllerRtlGivesIdenticalResults) {
   for (const std::string args :
        {"routing=acor-switch traffic=adv+1 load=0.45", "routing=acor-switch traffic=adv+1 load=0.7",
@@ -88,34 +84,20 @@ TEST(RtlNetwork, MinimalRouteUnitRtlGivesIdenticalResults) {
 TEST(RtlNetwork, MinimalRouteUnitRtlGivesIdenticalResultsOnAbsolute) {
   for (const std::string args :
        {"routing=min traffic=un load=0.5", "routing=ugal-l traffic=adv+1 load=0.4",
-        "routing=val traffic=un load=0.4"}) {
-    SCOPED_TRACE(args);
-    const std::string common = args + " topology.arrangement=absolute topology.g=5" +
-                               " warmup_cycles=1000 measure_cycles=3000 timeseries.bin_cycles=500";
-    const ScflyRun cpp = run_scfly(tiny_config(), common);
-    const ScflyRun rtl = run_scfly(tiny_config(), common + " --rtl min_route");
-    expect_ok(cpp);
-    expect_ok(rtl);
-    EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"min_route"}));
-    EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
-    EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
-    EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 1000);
-  }
+        "routing=val traffic=un load=0.4"})
+    expect_rtl_identical(tiny_config(),
+                         args + " topology.arrangement=absolute topology.g=5" +
+                             " warmup_cycles=1000 measure_cycles=3000 timeseries.bin_cycles=500",
+                         "min_route", 1000);
 }
 
 // A shape that no build Verilated on its own (one model serves every shape within its
 // widths): palmtree dfly(3,6,3,19), the shape register written when the network is built.
 TEST(RtlNetwork, MinimalRouteUnitRtlServesAUsersOwnShape) {
-  const std::string common = "routing=ugal-l traffic=adv+1 load=0.3 topology.p=3 topology.a=6 topology.h=3 "
-                             "topology.g=19 warmup_cycles=500 measure_cycles=1500 timeseries.bin_cycles=500";
-  const ScflyRun cpp = run_scfly(tiny_config(), common);
-  const ScflyRun rtl = run_scfly(tiny_config(), common + " --rtl min_route");
-  expect_ok(cpp);
-  expect_ok(rtl);
-  EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"min_route"}));
-  EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
-  EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
-  EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 1000);
+  expect_rtl_identical(tiny_config(),
+                       "routing=ugal-l traffic=adv+1 load=0.3 topology.p=3 topology.a=6 topology.h=3 "
+                       "topology.g=19 warmup_cycles=500 measure_cycles=1500 timeseries.bin_cycles=500",
+                       "min_route", 1000);
 }
 
 TEST(RtlNetwork, RtlRequestsAreValidated) {
