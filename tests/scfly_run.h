@@ -17,6 +17,8 @@
 #include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
+#include "test_tmp.h"
+
 struct ScflyRun {
   int code = -1;
   std::string out, err;
@@ -53,8 +55,7 @@ inline std::string tiny_config() { return std::string(SCFLY_SOURCE_DIR) + "/sc_m
 // `launcher`, when given, comes before the executable (an MPI launcher and its options).
 inline ScflyRun run_scfly(const std::string& config, const std::string& args, bool json = true,
                           const std::string& launcher = "") {
-  static int counter = 0;
-  const std::string base = "/tmp/scfly_test_" + std::to_string(getpid()) + "_" + std::to_string(counter++);
+  const std::string base = tmp("run");
   std::string cmd = (launcher.empty() ? "" : launcher + " ") + std::string(SCFLY_BIN) + " run " + config + " " + args;
   if (json) cmd += " --json " + base + ".json";
   cmd += " >" + base + ".out 2>" + base + ".err";
@@ -73,11 +74,6 @@ inline ScflyRun run_scfly(const std::string& config, const std::string& args, bo
   return r;
 }
 
-// A fresh temporary path for `what` (per process and call).
-inline std::string tmp(const std::string& what) {
-  static int n = 0;
-  return "/tmp/scfly_test_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + what;
-}
 
 // Any scfly subcommand: `scfly ARGS` (a shell command line), exit code and output.
 struct Cmd {

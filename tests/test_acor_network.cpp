@@ -142,7 +142,7 @@ TEST(AcorNet, RecomputationIsDeterministic) {
 // threshold IT[level] (it would have raised the level). The load drops mid-run, so the
 // level rises and falls back.
 TEST(AcorNet, VcdTracesTheLevelControllerWithItsValues) {
-  const std::string vcd = "/tmp/scfly_acor_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("acor.vcd");
   const int sw = 7;
   const ScflyRun r = run_scfly(tiny_config(), "routing=acor-switch traffic=adv+1 "
                                               "'phases=[{start: 0, load: 0.4}, {start: 1200, load: 0.02}]' "

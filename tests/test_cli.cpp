@@ -240,7 +240,7 @@ TEST(Cli, TvlbPlot) {
 // Every run is validated for deadlock freedom by the checker (sc_main/deadlock_validation.h):
 // the summary and the JSON say so, and the second run of the same shape reads the cache.
 TEST(Cli, RunsCarryTheDeadlockCheckersVerdict) {
-  const std::string cache = "/tmp/scfly_dl_cli_" + std::to_string(::getpid());
+  const std::string cache = tmp("dl_cache");
   ::setenv("SCFLY_CACHE_DIR", cache.c_str(), 1);
   const ScflyRun a = run_scfly(tiny_config(), "routing=val measure_cycles=500 warmup_cycles=100");
   const ScflyRun b = run_scfly(tiny_config(), "routing=val measure_cycles=500 warmup_cycles=100 load=0.2");

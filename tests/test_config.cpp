@@ -14,6 +14,7 @@
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
 #include "tests/config_error.h"
+#include "tests/test_tmp.h"
 
 using namespace scfly;
 
@@ -180,7 +181,7 @@ void flatten(const nlohmann::json& j, const std::string& prefix, std::set<std::s
 // Configurations that between them take every conditional echo path.
 // A T-VLB path file for dfly-tiny.yaml's network (i6, its t-* default there), no removals.
 std::string tiny_paths_file() {
-  static const std::string path = "/tmp/scfly_test_config_" + std::to_string(::getpid()) + "_paths.json";
+  static const std::string path = tmp("paths.json");
   const Dragonfly t(DragonflyShape{2, 4, 2, 9, Arrangement::Palmtree});
   TvlbRemovals none;
   none.switches = t.num_switches();

@@ -19,6 +19,7 @@
 
 #include "sc_main/config.h"
 #include "topologies/common/rng.h"
+#include "tests/test_tmp.h"
 
 using namespace scfly;
 
@@ -181,14 +182,14 @@ TEST(ConfigFuzz, MutatedPresetsThatParseRunOrFailCleanly) {
       }
       ++taken;
       ++runs;
-      const std::string f = "/tmp/scfly_fuzz_" + std::to_string(getpid()) + ".yaml";
+      const std::string f = tmp("fuzz.yaml"), err_file = tmp("fuzz.err");
       std::ofstream(f) << text;
       const std::string cmd = "timeout 60 " + std::string(SCFLY_BIN) + " run " + f +
                               " warmup_cycles=100 measure_cycles=300 drain=true drain_timeout_cycles=20000 -q "
-                              ">/dev/null 2>/tmp/scfly_fuzz_err_" + std::to_string(getpid());
+                              ">/dev/null 2>" + err_file;
       const int st = std::system(cmd.c_str());
       const int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-      const std::string err = read_file("/tmp/scfly_fuzz_err_" + std::to_string(getpid()));
+      const std::string err = read_file(err_file);
       // Exit 3 only for what a valid network may do: not empty within the drain timeout
       // when overloaded. A watchdog, an invariant or a conservation failure on a configuration
       // that validates would be a bug.
@@ -197,9 +198,9 @@ TEST(ConfigFuzz, MutatedPresetsThatParseRunOrFailCleanly) {
           << preset << ": exit " << code << " (124: over 60 s) on:\n" << text << "\nstderr: " << err;
       ++outcomes[code];
       std::remove(f.c_str());
+      std::remove(err_file.c_str());
     }
   }
-  std::remove(("/tmp/scfly_fuzz_err_" + std::to_string(getpid())).c_str());
   EXPECT_GE(runs, 30);
   for (const auto& [code, n] : outcomes) std::cout << "config fuzz runs: exit " << code << ": " << n << "\n";
 }

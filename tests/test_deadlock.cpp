@@ -19,6 +19,7 @@
 #include "sc_main/config.h"
 #include "sc_main/deadlock_check.h"
 #include "sc_main/deadlock_validation.h"
+#include "tests/test_tmp.h"
 
 namespace scfly {
 namespace {
@@ -226,7 +227,7 @@ TEST(DeadlockCheck, StateBudgetIsAnError) {
 class DeadlockValidationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    m_dir = std::filesystem::temp_directory_path() / ("scfly-dl-cache-" + std::to_string(::getpid()));
+    m_dir = std::filesystem::path(tmp("dl-cache"));
     std::filesystem::remove_all(m_dir);
     ::setenv("SCFLY_CACHE_DIR", m_dir.c_str(), 1);
   }
@@ -307,7 +308,7 @@ TEST_F(DeadlockValidationTest, BeyondTheBudgetItSaysNotCheckedAndATornCacheFileI
 // the new verdict staying.
 TEST(DeadlockCache, WritingAVerdictPrunesTheOldestEntries) {
   namespace fs = std::filesystem;
-  const fs::path root = fs::temp_directory_path() / ("scfly-dlcache-" + std::to_string(::getpid()));
+  const fs::path root = fs::path(tmp("dl-cache"));
   fs::remove_all(root);
   fs::create_directories(root / "deadlock");
   const auto old = fs::file_time_type::clock::now() - std::chrono::hours(24);

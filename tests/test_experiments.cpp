@@ -13,6 +13,7 @@
 #include "sc_main/results_db.h"
 #include "sc_main/saturation.h"
 #include "sc_main/sweep.h"
+#include "tests/test_tmp.h"
 
 using namespace scfly;
 
@@ -28,8 +29,7 @@ std::string config_error(const std::string& yaml) {
 }
 
 std::string temp_path(const std::string& stem, const std::string& ext) {
-  static int n = 0;
-  return "/tmp/scfly_unit_" + std::to_string(getpid()) + "_" + std::to_string(n++) + "_" + stem + ext;
+  return tmp(stem + ext);
 }
 
 std::string write_file(const std::string& stem, const std::string& text) {

@@ -794,7 +794,7 @@ TEST(Network, AbsoluteArrangementWithSeveralLinksPerGroupPairRuns) {
 }
 
 TEST(Network, VcdHoldsTheTracedSwitchesInsideTheWindow) {
-  const std::string vcd = "/tmp/scfly_test_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("net.vcd");
   const ScflyRun r = run_scfly(tiny_config(),
                                "load=0.3 warmup_cycles=0 measure_cycles=3000 --vcd " + vcd +
                                    " --trace-switches 0,3 --trace-from 1000 --trace-to 2000");

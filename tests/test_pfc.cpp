@@ -63,7 +63,7 @@ std::vector<std::pair<uint64_t, uint64_t>> changes(const Waves& w, const std::st
 TEST(Pfc, PauseReachesTheSenderAfterTheLinkLatency) {
   // ADV+1 on dfly(2,4,2): every switch of a group sends to switch 3 (the group's link to
   // the next group), so sw3's input from sw0 (local port 2) pauses sw0's output port 4.
-  const std::string vcd = "/tmp/scfly_pfc_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("pfc.vcd");
   const ScflyRun r = run_scfly(tiny_config(), "-q switch.flow_control=pfc traffic=adv+1 load=0.6 --vcd " + vcd +
                                                    " --trace-switches 0,3 --trace-from 3000 --trace-to 8000");
   expect_ok(r);

@@ -252,10 +252,11 @@ TEST(QcnNetwork, BadQcnKeysAreClearErrors) {
 }
 
 TEST(QcnNetwork, TableCommandShowsLiveProbabilities) {
+  const std::string file = tmp("qcn_table.txt");
   const std::string cmd = std::string(SCFLY_BIN) + " table " + qcn_tiny() +
-                          " traffic=adv+1 --switch 0 --at 40000 > /tmp/scfly_qcn_table.txt 2>&1";
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp("/tmp/scfly_qcn_table.txt");
-  const std::string out = slurp("/tmp/scfly_qcn_table.txt");
+                          " traffic=adv+1 --switch 0 --at 40000 > " + file + " 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(file);
+  const std::string out = slurp(file);
   EXPECT_NE(out.find("at cycle 40000"), std::string::npos) << out;
   EXPECT_NE(out.find("misroute (segment 1)"), std::string::npos) << out;
   // The entries through the port toward S_out show a lowered probability.

@@ -41,7 +41,7 @@ nlohmann::json observe(const nlohmann::json& c) {
   std::string args = c.at("args").get<std::string>();
   std::string vcd;
   if (c.contains("vcd")) {
-    vcd = "/tmp/scfly_regression_" + std::to_string(getpid()) + "_" + c.at("name").get<std::string>() + ".vcd";
+    vcd = tmp(c.at("name").get<std::string>() + ".vcd");
     args += " --vcd " + vcd + " " + c.at("vcd").get<std::string>();
   }
   const ScflyRun r = run_scfly(std::string(SCFLY_SOURCE_DIR) + "/" + c.at("config").get<std::string>(), "-q " + args);

@@ -78,7 +78,7 @@ TEST(RtlFcNetwork, PfcWithATransferCrossbarIsRefused) {
 // paused flag the switch traces for an input VC (in<p>_<class>_vc<v>_xoff) is the block's
 // register xoff_q at every sampled cycle, and it rose in the window.
 TEST(RtlFcNetwork, FlowControlRtlTracesIntoTheVcd) {
-  const std::string vcd = "/tmp/scfly_rtl_fc_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("rtl_fc.vcd");
   const ScflyRun r = run_scfly(preset("qcn-tiny.yaml"), "traffic=adv+1 load=0.5 warmup_cycles=0 measure_cycles=3000 "
                                                         "--rtl flow_control --vcd " + vcd + " --trace-switches 3");
   expect_ok(r);

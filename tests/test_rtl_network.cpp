@@ -129,7 +129,7 @@ TEST(RtlNetwork, RtlRequestsAreValidated) {
 // under net.swN.<block>, and the RTL's registers equal the values the switch traces from
 // the block at every sampled cycle (the level the switch routes with is the RTL's level_q).
 TEST(RtlNetwork, VerilatedBlocksTraceIntoTheSameVcd) {
-  const std::string vcd = "/tmp/scfly_rtl_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("rtl.vcd");
   const ScflyRun r = run_scfly(tiny_config(), "routing=pb-acor traffic=adv+1 load=0.6 warmup_cycles=0 "
                                               "measure_cycles=3000 --rtl acor,pb --vcd " + vcd + " --trace-switches 0");
   expect_ok(r);
@@ -213,7 +213,7 @@ TEST(RtlNetwork, TorusRtlRequestsAreValidated) {
 // (net.nicN.gal_rtlK.gal_threshold.*): T moves inside its clamps past saturation, and the
 // window sum never exceeds n1 departures per terminal port.
 TEST(RtlNetwork, GalThresholdRtlTracesIntoTheVcd) {
-  const std::string vcd = "/tmp/scfly_rtl_gal_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("rtl_gal.vcd");
   const ScflyRun r = run_scfly(torus_config(), "routing=gal traffic=un load=0.9 topology.k=4 gal.sets=1 "
                                                "warmup_cycles=0 measure_cycles=2000 --rtl gal_threshold --vcd " +
                                                    vcd + " --trace-switches 5");
@@ -285,7 +285,7 @@ TEST(RtlNetwork, QcnRtlGivesIdenticalResults) {
 // which the VCD writer skips; the switch traces every port's P and LastFb itself).
 TEST(RtlNetwork, QcnRtlTracesIntoTheVcd) {
   const std::string qcn_tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml";
-  const std::string vcd = "/tmp/scfly_rtl_qcn_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("rtl_qcn.vcd");
   const ScflyRun r = run_scfly(qcn_tiny, "traffic=adv+1 load=0.4 warmup_cycles=0 measure_cycles=3000 "
                                          "--rtl qcn,qcn_cp --vcd " + vcd + " --trace-switches 3");
   expect_ok(r);
@@ -418,7 +418,7 @@ TEST(RtlNetwork, AllocatorRtlRequestsAreValidated) {
 // at every sampled cycle it granted only input VCs that requested, and each one it granted
 // holds its crossbar connection in the switch's own trace (in<p>_<class>_vc<v>_xbar_out).
 TEST(RtlNetwork, AllocatorRtlTracesIntoTheVcd) {
-  const std::string vcd = "/tmp/scfly_rtl_alloc_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("rtl_alloc.vcd");
   const ScflyRun r = run_scfly(tiny_config(), "routing=min traffic=un load=0.6 warmup_cycles=0 measure_cycles=2000 "
                                               "--rtl allocator --vcd " + vcd + " --trace-switches 0");
   expect_ok(r);

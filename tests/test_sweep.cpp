@@ -102,6 +102,7 @@ TEST(Sweep, KilledSweepResumesWithoutLosingPoints) {
     const std::string null = "/dev/null";
     freopen(null.c_str(), "w", stderr);
     freopen(null.c_str(), "w", stdout);
+    setenv("TMPDIR", scfly_test::tmp_dir().c_str(), 1);  // its temporary directory goes with ours
     execl(SCFLY_BIN, SCFLY_BIN, "sweep", sw.c_str(), "--db", db.c_str(), "--jobs", "2",
           static_cast<char*>(nullptr));
     _exit(127);

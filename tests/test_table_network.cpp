@@ -44,7 +44,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, MinTableNetwork, ::testing::ValuesIn(kShapes),
 
 // `scfly table CONFIG --switch N` as a user types it.
 ScflyRun run_table(const std::string& args) {
-  const std::string base = "/tmp/scfly_table_" + std::to_string(getpid());
+  const std::string base = tmp("table");
   const std::string cmd = std::string(SCFLY_BIN) + " table " + tiny_config() + " " + args + " >" + base + ".out 2>" + base + ".err";
   ScflyRun r;
   const int st = std::system(cmd.c_str());

@@ -24,6 +24,7 @@
 #include "routing_units/tvlb_balance.h"
 #include "sc_main/config.h"
 #include "tests/config_error.h"
+#include "tests/test_tmp.h"
 
 namespace scfly {
 namespace {
@@ -42,7 +43,7 @@ const Dragonfly& w9() {  // dfly(1,4,4,9) absolute: two links per group pair, 36
 }
 
 std::string write_tmp(const std::string& name, const std::string& text) {
-  const std::string path = "/tmp/scfly_tvlb_balance_" + std::to_string(::getpid()) + "_" + name;
+  const std::string path = tmp(name);
   std::ofstream(path) << text;
   return path;
 }

@@ -219,7 +219,7 @@ TEST(AdaptiveNet, SameSeedSameResult) {
 // Piggyback rule (q_j·h·100 > C_g·Σq + 100·T_g·h, ugal.h) applied to the traced occupancies
 // of sw3's global output ports (the output-queue measure, summed over VCs).
 TEST(AdaptiveNet, PiggybackFlagsAreTracedWithTheirValues) {
-  const std::string vcd = "/tmp/scfly_pb_" + std::to_string(getpid()) + ".vcd";
+  const std::string vcd = tmp("pb.vcd");
   const ScflyRun r = run_scfly(tiny_config(), "routing=pb traffic=adv+1 load=0.5 warmup_cycles=500 "
                                               "measure_cycles=1500 --vcd " + vcd + " --trace-switches 3");
   expect_ok(r);
