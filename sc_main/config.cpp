@@ -655,6 +655,7 @@ std::vector<RtlBlockInfo> rtl_blocks() {
       {"gal_threshold", RtlNet::Torus, "gal"},
       {"allocator", RtlNet::Any, "the switch's allocator"},
       {"flow_control", RtlNet::Any, "each switch port's credit counters and PFC state"},
+      {"link_arbiter", RtlNet::Any, "each switch port's link arbiter"},
   };
   // A plug-in that routes on Dragonflies and tori alike is offered on both (Any); its
   // topologies are checked with its routing.
@@ -682,6 +683,54 @@ std::string rtl_routings(const std::string& block) {
   return "";
 }
 }  // namespace
+
+// rtl_switches: the switches that co-simulate the `rtl` blocks (read after `rtl`).
+void parse_rtl_switches(ParseState& s, const YAML::Node& r) {
+  SimConfig& c = s.c;
+  const int S = s.topo->num_switches();
+  const std::string allowed = "a list of distinct switch ids in [0, " + std::to_string(S - 1) + "] (" +
+                              s.topo->describe() + "), e.g. [0, 5]";
+  std::vector<std::string> items;
+  if (r && r.IsScalar() && !r.Scalar().empty()) {
+    std::stringstream ss(r.Scalar());
+    for (std::string n; std::getline(ss, n, ',');) items.push_back(n);
+  } else if (r && r.IsSequence()) {
+    for (const auto& n : r) {
+      if (!n.IsScalar())
+        throw ConfigError("config key 'rtl_switches': value " + show(r) + " is not allowed; expected " + allowed);
+      items.push_back(n.Scalar());
+    }
+  } else if (r && !r.IsNull() && !(r.IsScalar() && r.Scalar().empty())) {
+    throw ConfigError("config key 'rtl_switches': value " + show(r) + " is not allowed; expected " + allowed);
+  }
+  for (const std::string& it : items) {
+    size_t used = 0;
+    long v = -1;
+    try {
+      v = std::stol(it, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used == 0 || used != it.size() || v < 0 || v >= S)
+      throw ConfigError("config key 'rtl_switches': value '" + it + "' is not allowed; expected " + allowed);
+    if (std::find(c.rtl_switches.begin(), c.rtl_switches.end(), static_cast<int>(v)) != c.rtl_switches.end())
+      throw ConfigError("config key 'rtl_switches': switch " + it + " is named twice; expected " + allowed);
+    c.rtl_switches.push_back(static_cast<int>(v));
+  }
+  std::sort(c.rtl_switches.begin(), c.rtl_switches.end());
+  if (c.rtl_switches.empty()) return;
+  const SwitchParams& w = c.sw;
+  const bool any = w.rtl_acor || w.rtl_ugal || w.rtl_pb || w.rtl_min_route || w.rtl_table || w.rtl_qcn ||
+                   w.rtl_qcn_cp || w.rtl_quadrant || w.rtl_gal_threshold || w.rtl_allocator ||
+                   w.rtl_flow_control || w.rtl_link_arbiter;
+  if (c.routing_prm.plugin_rtl)
+    throw ConfigError(std::string("config key 'rtl_switches': not allowed with the plug-in block '") +
+                      to_string(c.routing) + "' in 'rtl' (the plug-in's RTL is the network's routing, in every " +
+                      "switch); drop rtl_switches or that block");
+  if (!any)
+    throw ConfigError("config key 'rtl_switches': names switches for RTL blocks, and 'rtl' names none; add blocks "
+                      "with --rtl (" + rtl_block_names(c.topo_kind == TopologyKind::Dragonfly) + ") or drop rtl_switches");
+}
 
 // RTL co-simulation: which Verilated blocks replace their C++ units in every switch.
 void parse_rtl(ParseState& s, const YAML::Node& r) {
@@ -735,6 +784,8 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
       c.sw.rtl_allocator = true;  // the switch's size and allocator options: validate()
     } else if (n == "flow_control") {
       c.sw.rtl_flow_control = true;  // PFC with a transfer crossbar: validate()
+    } else if (n == "link_arbiter") {
+      c.sw.rtl_link_arbiter = true;
     } else if (n == "quadrant") {
       if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
           c.routing != RoutingAlgo::Chaos)

@@ -1632,6 +1632,7 @@ void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
         if (c.sw.rtl_gal_threshold) a.push_back("gal_threshold");
         if (c.sw.rtl_allocator) a.push_back("allocator");
         if (c.sw.rtl_flow_control) a.push_back("flow_control");
+        if (c.sw.rtl_link_arbiter) a.push_back("link_arbiter");
         if (c.routing_prm.plugin_rtl) a.push_back(to_string(c.routing));
         return a;
       })
@@ -1645,11 +1646,21 @@ void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
            "k <= 255), gal_threshold (gal, n1 <= 256, terminal ports <= 15). Any network and routing: allocator (<= 16 "
            "ports, 4 VCs per port, speedup 4; not with switch.output_sharing port or switch.ejection_grant "
            "host-idle), flow_control (each port's credit counters and PFC state, one block per port; not with "
-           "switch.flow_control pfc and switch.crossbar transfer at speedup > 1). Needs an SCFLY_RTL build. A "
+           "switch.flow_control pfc and switch.crossbar transfer at speedup > 1), link_arbiter (each port's link "
+           "arbiter, one block per port). Needs an SCFLY_RTL build. A "
            "routing plug-in with an RTL variant: its name (its own Verilated decision; needs that routing, not an "
            "SCFLY_RTL build)",
-           "Verilated blocks co-simulated in every switch (gal_threshold: in every NIC); `--rtl min_route,acor,ugal,pb` "
-           "on the command line");
+           "Verilated blocks co-simulated in every switch (gal_threshold: in every NIC), or in those of "
+           "`rtl_switches`; `--rtl min_route,acor,ugal,pb` on the command line");
+  K(t, "rtl_switches")
+      .run_only()
+      .custom(parse_rtl_switches)
+      .echo([](const SimConfig& c) { return nlohmann::json(c.rtl_switches); })
+      .echo_if([](const SimConfig& c) { return !c.rtl_switches.empty(); }, "echoed when not empty")
+      .doc("[] (every switch)", "list of distinct switch ids in [0, switches); needs `rtl`",
+           "the switches whose blocks `rtl` co-simulates (gal_threshold: the NICs of these switches); the others "
+           "run the C++ units. Not with a routing plug-in's RTL (the network's one routing). `--rtl-switches 0,5` on "
+           "the command line");
   K(t, "timeseries.bin_cycles")
       .run_only()
       .integer(0, kBig, "cycles (0 = off)")

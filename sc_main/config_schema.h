@@ -132,5 +132,6 @@ std::string routings_markdown();
 // The readers of the structured keys (config.cpp).
 void parse_phases(ParseState& s, const YAML::Node& n);
 void parse_rtl(ParseState& s, const YAML::Node& n);
+void parse_rtl_switches(ParseState& s, const YAML::Node& n);
 
 }  // namespace scfly

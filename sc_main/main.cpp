@@ -773,6 +773,11 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks, bool mpi_build)
                 ");";
   rtl_help.back() = '.';
   run->add_option("--rtl", rtl_list, rtl_help);
+  std::string rtl_switches;
+  run->add_option("--rtl-switches", rtl_switches,
+                  "with --rtl: the switches whose blocks are co-simulated, comma-separated ids (same as "
+                  "rtl_switches=[...]; default every switch); the others run the C++ units")
+      ->type_name("LIST");
 
   std::string sweep_path, db_path;
   int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
@@ -987,6 +992,7 @@ int scfly::cli_main(int argc, char* argv[], scfly::Ranks* ranks, bool mpi_build)
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   if (run->parsed()) {
     if (!rtl_list.empty()) ra.overrides.push_back("rtl=[" + rtl_list + "]");
+    if (!rtl_switches.empty()) ra.overrides.push_back("rtl_switches=[" + rtl_switches + "]");
     ra.ranks = ranks;
     return cmd_run(ra);
   }

@@ -342,7 +342,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
   if (!(m.switch_accepted_max > 0)) replace_line("fairness          ", "Jain n/a (no switch accepted a packet)");
   if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb || c.sw.rtl_qcn || c.sw.rtl_qcn_cp || c.sw.rtl_table ||
       c.sw.rtl_quadrant || c.sw.rtl_gal_threshold || c.sw.rtl_allocator || c.sw.rtl_flow_control ||
-      c.routing_prm.plugin_rtl) {
+      c.sw.rtl_link_arbiter || c.routing_prm.plugin_rtl) {
     // Which units are the Verilated RTL in this run (--rtl), after the window line.
     std::string blocks;
     auto add = [&](bool on, const char* what) {
@@ -359,9 +359,13 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     add(c.sw.rtl_gal_threshold, "gal_threshold.sv (per NIC and set, clocked every cycle)");
     add(c.sw.rtl_allocator, "sep_allocator.sv (in process per switch)");
     add(c.sw.rtl_flow_control, "flow_control.sv (in process per switch port)");
+    add(c.sw.rtl_link_arbiter, "link_arbiter.sv (in process per switch port)");
     const std::string plugin = std::string(to_string(c.routing)) + "'s own Verilated decision (plug-in)";
     add(c.routing_prm.plugin_rtl, plugin.c_str());
     const size_t at = s.find("\n\n");
+    std::string where;
+    for (int k : c.rtl_switches) where += (where.empty() ? "" : ", ") + std::to_string(k);
+    if (!where.empty()) blocks += " in switch" + std::string(c.rtl_switches.size() > 1 ? "es " : " ") + where + " only";
     s.insert(at + 1, "  rtl: " + blocks + "\n");
   }
   if (m.has_control) {

@@ -192,7 +192,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     bool rtl = false;
     for (bool b : {cfg.sw.rtl_acor, cfg.sw.rtl_ugal, cfg.sw.rtl_pb, cfg.sw.rtl_min_route, cfg.sw.rtl_table,
                    cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold,
-                   cfg.sw.rtl_allocator, cfg.sw.rtl_flow_control})
+                   cfg.sw.rtl_allocator, cfg.sw.rtl_flow_control, cfg.sw.rtl_link_arbiter})
       rtl = rtl || b;
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
@@ -349,6 +349,16 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   NicParams ep_np = np;
   for (NicPhase& ph : ep_np.phases) ph.load = 0;
   ep_np.sleep = false;
+  // rtl_switches: the switches not named (and their NICs) run the C++ units.
+  std::vector<char> rtl_here(static_cast<size_t>(S), cfg.rtl_switches.empty() ? 1 : 0);
+  for (int k : cfg.rtl_switches) rtl_here[static_cast<size_t>(k)] = 1;
+  SwitchParams sp_cpp = sp;
+  for (bool* b : {&sp_cpp.rtl_acor, &sp_cpp.rtl_ugal, &sp_cpp.rtl_pb, &sp_cpp.rtl_min_route, &sp_cpp.rtl_table,
+                  &sp_cpp.rtl_qcn, &sp_cpp.rtl_qcn_cp, &sp_cpp.rtl_quadrant, &sp_cpp.rtl_gal_threshold,
+                  &sp_cpp.rtl_allocator, &sp_cpp.rtl_flow_control, &sp_cpp.rtl_link_arbiter})
+    *b = false;
+  NicParams np_cpp = np;
+  np_cpp.rtl_gal_threshold = false;
   // The memory estimate (tb/memory.h): the first switch and the first NIC are measured as
   // they are built; once both are, the whole network is projected and refused (before the
   // rest is allocated) when it exceeds sim.max_memory.
@@ -375,12 +385,17 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     const bool measure = k < S ? sw_seen < kSample : nic_seen < kSample;
     const uint64_t before = measure ? heap_in_use() : 0;
     if (k < S)
-      m_switches[static_cast<size_t>(k)] = std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo, sp,
-                                                                    m_routing, shard_ctx(t), cfg.seed, m_clk);
+      m_switches[static_cast<size_t>(k)] =
+          std::make_unique<Switch>(("sw" + std::to_string(k)).c_str(), k, topo,
+                                   rtl_here[static_cast<size_t>(k)] ? sp : sp_cpp, m_routing, shard_ctx(t), cfg.seed,
+                                   m_clk);
     else
-      m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(("nic" + std::to_string(k - S)).c_str(), k - S, topo,
-                                                                 is_ep[static_cast<size_t>(k - S)] ? ep_np : np,
-                                                                 shard_ctx(t), shard_stats(t), cfg.seed, m_clk);
+      m_nics[static_cast<size_t>(k - S)] = std::make_unique<Nic>(
+          ("nic" + std::to_string(k - S)).c_str(), k - S, topo,
+          is_ep[static_cast<size_t>(k - S)] ? ep_np
+          : rtl_here[static_cast<size_t>(topo.switch_of_node(k - S))] ? np
+                                                                       : np_cpp,
+          shard_ctx(t), shard_stats(t), cfg.seed, m_clk);
     if (!measure) continue;
     const uint64_t after = heap_in_use();
     const uint64_t used = after > before ? after - before : 0;

@@ -85,6 +85,9 @@ struct SimConfig {
   // Without a `phases` key this is {0, traffic, load}; `phases_given` says which.
   std::vector<TrafficPhase> phases;
   bool phases_given = false;
+  // rtl_switches (--rtl-switches): the switches whose RTL blocks (`rtl`) are co-simulated,
+  // ascending; empty = every switch. The others run the C++ units.
+  std::vector<int> rtl_switches;
   TimeseriesConfig timeseries;
   Scheduler scheduler = Scheduler::Blocks;
   UgalGView ugal_g_view = UgalGView::Exact;

@@ -1,5 +1,5 @@
 // One switch, twice, under one clock (issue 49, item 5): the C++ switch and the same switch
-// with its Verilated allocator and flow-control blocks (rtl: [allocator, flow_control]),
+// with its Verilated allocator, flow-control and link-arbiter blocks (rtl: [allocator, flow_control, link_arbiter]),
 // each in its own single-switch bench (tb/switch_bench.h), driven by the same random traffic
 // for 10^5 cycles. Every port must receive the same packets on the same VCs in the same
 // cycles from both, and both must drain clean (every packet whole, every credit home). At
@@ -37,9 +37,9 @@ TEST_P(RtlSwitchTwins, CppAndRtlSwitchesAgreeEveryCycle) {
   sc_core::sc_clock clk("clk", 1, sc_core::SC_NS);
   const SimConfig cpp_cfg = config(tw.preset, tw.overrides);
   std::vector<std::string> o = tw.overrides;
-  o.push_back("rtl=[allocator,flow_control]");
+  o.push_back("rtl=[allocator,flow_control,link_arbiter]");
   const SimConfig rtl_cfg = config(tw.preset, o);
-  ASSERT_TRUE(rtl_cfg.sw.rtl_allocator && rtl_cfg.sw.rtl_flow_control);
+  ASSERT_TRUE(rtl_cfg.sw.rtl_allocator && rtl_cfg.sw.rtl_flow_control && rtl_cfg.sw.rtl_link_arbiter);
   SwitchBench cpp("cpp", cpp_cfg, tw.sw, clk), rtl("rtl", rtl_cfg, tw.sw, clk);
   ASSERT_EQ(cpp.radix(), rtl.radix());
   std::printf("[          ] %s: radix %d\n", tw.what, cpp.radix());

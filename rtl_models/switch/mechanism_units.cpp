@@ -117,7 +117,7 @@ class ControlProbe final : public SwitchUnit {
 class QcnUnit final : public SwitchUnit {
  public:
   QcnUnit(int sw, const Dragonfly& topo, const QcnParams& q, uint16_t cnm_phits, uint32_t packet_phits, uint64_t seed,
-          SimContext& ctx)
+          SimContext& ctx, bool rtl_min_route)
       : m_sw(sw), m_topo(topo), m_q(q),
         m_out_only(q.sampling == QcnSampling::Output && q.cp_queue == QcnCpQueue::Output), m_cnm_phits(cnm_phits), m_first(topo.p()),
         m_n(topo.radix() - topo.p()), m_ports(m_first, m_n, q), m_cp(static_cast<size_t>(m_n)),
@@ -125,7 +125,7 @@ class QcnUnit final : public SwitchUnit {
         m_qeq(static_cast<size_t>(m_n), 1), m_pct(static_cast<size_t>(m_n), 100),
         m_period(std::max<uint32_t>(1, q.cpc * packet_phits)),
         m_rng(seed, StreamKind::Qcn, static_cast<uint64_t>(sw)),
-        m_min_hop(ctx.rtl_min_hop),
+        m_min_hop(rtl_min_route ? ctx.rtl_min_hop : nullptr),
         m_sent(ctx.counters["qcn_cnms_sent"]), m_local(ctx.counters["qcn_local_updates"]),
         m_received(ctx.counters["qcn_cnms_received"]), m_samples(ctx.counters["qcn_samples"]),
         m_congested(ctx.counters["qcn_congested_samples"]) {}
@@ -363,7 +363,8 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   if (routing.uses_qcn()) {
     const QcnParams& q = routing.params().qcn;
     const uint16_t cnm = q.cnm_phits ? q.cnm_phits : prm.packet_phits;
-    auto unit = std::make_unique<QcnUnit>(sw, *routing.dragonfly(), q, cnm, prm.packet_phits, seed, ctx);
+    auto unit = std::make_unique<QcnUnit>(sw, *routing.dragonfly(), q, cnm, prm.packet_phits, seed, ctx,
+                                            prm.rtl_min_route);
     if (prm.rtl_qcn) unit->use_rtl(sw_name + ".qcn_rtl");
     if (prm.rtl_qcn_cp) unit->use_rtl_cp(sw_name + ".qcn_cp_rtl");
     units.push_back(std::move(unit));

@@ -176,6 +176,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_view.global = ctx.net_load;
   m_view.flags = ctx.sat_flags;
   if (prm.rtl_ugal) m_view.rtl_ugal = ctx.rtl_select;
+  // The network's shared Verilated route units, where this switch co-simulates them
+  // (rtl_switches: not every switch need).
+  if (prm.rtl_min_route) m_rtl_min_hop = ctx.rtl_min_hop;
+  if (prm.rtl_quadrant) m_rtl_quadrant = ctx.rtl_quadrant;
   if (routing.uses_table()) {
     m_table = std::make_unique<ForwardingTable>(routing.make_table(id));
     // --rtl table: lookups and register writes go to the Verilated table (net.swN.ft_rtl).
@@ -225,6 +229,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_rtl_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
   }
   if (prm.rtl_flow_control) fc_build();  // switch_rtl_fc.cpp
+  if (prm.rtl_link_arbiter) la_build();  // switch_rtl_fc.cpp
   if (prm.scheduled) {
     m_scheduled = true;  // run by the network's block scheduler (run_cycle)
   } else {
@@ -498,7 +503,7 @@ bool Switch::route_head(int p, int v, uint64_t now, bool& staged) {
       iv.cands = RouteCandidates::one(RouteDecision{static_cast<int16_t>(m_cp), 0});
       m_ctx.pool.arrival_port(f.pkt) = static_cast<int16_t>(p);
     } else {
-      RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng, m_ctx.rtl_min_hop);
+      RouteDecision d = m_routing.route_control(m_id, pkt.route, m_ctrl_rng, m_rtl_min_hop);
       d.vc = static_cast<uint8_t>(d.vc + m_out_data[static_cast<size_t>(d.port)]);
       if (d.vc >= m_ovc[static_cast<size_t>(d.port)].size()) {
         m_ctx.fail(std::string(name()) + ": control frame needs VC " + std::to_string(d.vc) + " on port " +
@@ -532,8 +537,8 @@ bool Switch::route_head(int p, int v, uint64_t now, bool& staged) {
   for (const auto& u : m_units) u->observe(ctx);
   ctx.table = m_table.get();
   ctx.deroute = iv.deroute;
-  ctx.min_hop = m_ctx.rtl_min_hop;
-  ctx.quadrant = m_ctx.rtl_quadrant;
+  ctx.min_hop = m_rtl_min_hop;
+  ctx.quadrant = m_rtl_quadrant;
   if (m_adaptive) {
     m_view.now = now;
     ctx.view = &m_view;
@@ -810,7 +815,13 @@ void Switch::transmit(uint64_t now) {
       };
       // Control VCs first (strict priority), then the data VCs round-robin (parts/link_arbiter.h).
       const int nv = static_cast<int>(ovcs.size());
-      v = m_link_arb.pick<kCtl>(op, nv, kCtl ? static_cast<int>(m_out_data[op]) : nv, ready);
+      if (m_la) [[unlikely]] {  // --rtl link_arbiter: the Verilated arbiter of the port picks
+        uint32_t mask = 0;
+        for (int c = 0; c < nv; ++c) mask |= ready(c) ? 1u << c : 0u;
+        v = la_pick(op, mask);
+      } else {
+        v = m_link_arb.pick<kCtl>(op, nv, kCtl ? static_cast<int>(m_out_data[op]) : nv, ready);
+      }
       if (v < 0) return;
       m_link_vc[op] = static_cast<int16_t>(v);
     }

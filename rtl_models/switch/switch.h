@@ -72,6 +72,7 @@ namespace scfly {
 
 class AllocatorBlock;  // rtl_models/verilog/rtl_blocks.h (--rtl allocator)
 class FlowControlBlock;  // ... (--rtl flow_control)
+class LinkArbiterBlock;  // ... (--rtl link_arbiter)
 
 // Link-level flow control of every switch-to-switch and injection link.
 //  credit  per-VC credits (HPC): a packet starts on a link only with credits for all of it.
@@ -148,6 +149,7 @@ struct SwitchParams {
   bool rtl_gal_threshold = false;         // ... the Verilated GAL threshold controllers (in the NICs)
   bool rtl_allocator = false;             // ... the Verilated separable allocator (all switches)
   bool rtl_flow_control = false;          // ... the Verilated flow control of every port (all switches)
+  bool rtl_link_arbiter = false;        // ... the Verilated link arbiter of every port (all switches)
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
   bool check_vc_order = false;            // sim.check_vc_order: stop if a packet's VC decreases in a class
   FlowControl flow_control = FlowControl::Credit;
@@ -322,6 +324,10 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // uses; after the crossbar (PFC), its RESUME pulses; at the cycle's end, the spends and
   // the clock edge. Out of line and cold: the default path only tests m_fc.
   void fc_build();
+  // --rtl link_arbiter (switch_rtl_fc.cpp): one block per port, and the VC the block of
+  // port `op` picks among those `ready` flags (bit c: VC c may start on the link now).
+  void la_build();
+  int la_pick(int op, uint32_t ready);
   template <bool kPfc>
   [[gnu::cold, gnu::noinline]] void fc_after_receive(uint64_t now);
   [[gnu::cold, gnu::noinline]] void fc_after_crossbar(uint64_t now);
@@ -536,6 +542,13 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<std::unique_ptr<FlowControlBlock>> m_fc_rtl;
   std::vector<int32_t> m_fc_end, m_fc_seen;
   std::vector<uint32_t> m_fc_spend;
+  // --rtl link_arbiter (SwitchParams::rtl_link_arbiter): one Verilated link arbiter per
+  // port (empty otherwise); transmit asks it (la_pick) instead of m_link_arb.
+  bool m_la = false;
+  std::vector<std::unique_ptr<LinkArbiterBlock>> m_la_rtl;
+  // --rtl min_route / quadrant in this switch: the network's Verilated unit, else null (C++).
+  const MinHopBlock* m_rtl_min_hop = nullptr;
+  const QuadrantBlock* m_rtl_quadrant = nullptr;
 };
 
 }  // namespace scfly

@@ -1,3 +1,5 @@
+// --rtl flow_control and --rtl link_arbiter, the output side's blocks.
+//
 // --rtl flow_control: each network port's credit counters and PFC state decided by the
 // Verilated flow-control block (rtl_models/verilog/rtl_blocks.h, FlowControlBlock), in a
 // translation unit of its own: switch.cpp only tests m_fc (cycle_stages) and, under PFC,
@@ -124,6 +126,30 @@ void Switch::fc_end_cycle() {
       for (size_t v = 0; v < ivcs.size(); ++v) ivcs[v].pfc.xoff = b.xoff(static_cast<int>(v)) ? 1 : 0;
     }
   }
+}
+
+// --rtl link_arbiter: each port's link arbiter is a Verilated link_arbiter.sv, asked by
+// transmit whenever the port's link is free and some output VC holds phits, with the ready
+// flags of all its VCs (the C++ part asks them one by one in its order and stops at the
+// first yes; ready() has no side effect, so asking all of them changes nothing). The block
+// is clocked only when asked: its pointer moves only when it picks, and would hold otherwise.
+void Switch::la_build() {
+  const int k = radix();
+  m_la = true;
+  for (int p = 0; p < k; ++p)
+    m_la_rtl.push_back(make_rtl_link_arbiter(static_cast<int>(m_ovc[static_cast<size_t>(p)].size()),
+                                             static_cast<int>(m_out_data[static_cast<size_t>(p)]),
+                                             std::string(this->name()) + ".la_rtl" + std::to_string(p)));
+}
+
+int Switch::la_pick(int op, uint32_t ready) {
+  const int v = m_la_rtl[static_cast<size_t>(op)]->pick(ready);
+  if (v >= 0 && !(ready >> v & 1u)) {  // (the RTL's own assertion says so too, under --assert)
+    m_ctx.fail(std::string(name()) + ": the RTL link arbiter of output port " + std::to_string(op) + " picked VC " +
+               std::to_string(v) + ", which is not ready");
+    return -1;
+  }
+  return v;
 }
 
 template void Switch::fc_after_receive<false>(uint64_t);

@@ -6,12 +6,15 @@
 #include <iterator>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "Vacor_level_ctrl.h"
 #include "Vflow_control_v16.h"
 #include "Vflow_control_v4.h"
 #include "Vft_lookup.h"
 #include "Vgal_threshold.h"
+#include "Vlink_arbiter_v16.h"
+#include "Vlink_arbiter_v4.h"
 #include "Vqcn_cp.h"
 #include "Vqcn_port_prob.h"
 #include "Vsep_allocator_r16v4.h"
@@ -832,6 +835,54 @@ std::unique_ptr<FlowControlBlock> make_rtl_flow_control(const std::vector<uint32
                                 std::to_string(cap.size()));
   if (cap.size() <= 4) return std::make_unique<RtlFlowControl<Vflow_control_v4, 4>>(cap, xoff_at, xon_at, name);
   return std::make_unique<RtlFlowControl<Vflow_control_v16, 16>>(cap, xoff_at, xon_at, name);
+}
+
+namespace {
+
+// --- One switch port's link arbiter: Verilated C++ model in process, one per port ---------
+template <class V>
+class RtlLinkArbiter final : public LinkArbiterBlock {
+ public:
+  RtlLinkArbiter(int nv, int nd, const std::string& name) : m_v(new V(Verilated::threadContextp(), name.c_str())) {
+    V& v = *m_v;
+    v.nv_i = static_cast<uint8_t>(nv);
+    v.nd_i = static_cast<uint8_t>(nd);
+    v.ready_i = 0;
+    v.arb_i = 0;
+    reset(v);
+  }
+  ~RtlLinkArbiter() override { m_v->final(); }
+  int pick(uint32_t ready) override {
+    V& v = *m_v;
+    v.ready_i = static_cast<std::remove_reference_t<decltype(v.ready_i)>>(ready);
+    v.arb_i = 1;
+    v.eval();
+    const int vc = v.valid_o ? static_cast<int>(v.vc_o) : -1;
+    // The edge (the pointer past a data VC taken), then the nets as the next cycle's start
+    // shows them: nothing asked.
+    v.clk_i = 1;
+    v.eval();
+    v.clk_i = 0;
+    v.arb_i = 0;
+    v.ready_i = 0;
+    v.eval();
+    return vc;
+  }
+  int pointer() const override { return static_cast<int>(m_v->rr_o); }
+
+ private:
+  std::unique_ptr<V> m_v;
+};
+
+}  // namespace
+
+std::unique_ptr<LinkArbiterBlock> make_rtl_link_arbiter(int nv, int nd, const std::string& name) {
+  if (nv < 1 || nv > kMaxPortVcs || nd < 1 || nd > nv)
+    throw std::invalid_argument("the RTL link arbiter holds 1-" + std::to_string(kMaxPortVcs) +
+                                " VCs per port with 1 <= data VCs <= VCs, not " + std::to_string(nv) + " and " +
+                                std::to_string(nd));
+  if (nv <= 4) return std::make_unique<RtlLinkArbiter<Vlink_arbiter_v4>>(nv, nd, name);
+  return std::make_unique<RtlLinkArbiter<Vlink_arbiter_v16>>(nv, nd, name);
 }
 
 bool rtl_available() { return true; }

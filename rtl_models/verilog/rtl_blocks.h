@@ -186,4 +186,23 @@ class FlowControlBlock {
 std::unique_ptr<FlowControlBlock> make_rtl_flow_control(const std::vector<uint32_t>& cap, uint32_t xoff_at,
                                                         uint32_t xon_at, const std::string& name);
 
+// link_arbiter.sv as one switch port's link arbiter (--rtl link_arbiter): a Verilated model
+// in process per port, named `name` (net.swN.la_rtlP, so rtl_signals(switch) finds its nets
+// for the VCD), the 4-VC instance (Vlink_arbiter_v4) or, for a port with more VCs, the 16-VC
+// one (Vlink_arbiter_v16, kMaxPortVcs), configured with the port's `nv` VCs of which the
+// first `nd` carry data, and reset (pointer 0, as a new LinkArbiter). Its pointer register is
+// the port's arbiter state; the C++ part's is not used.
+//   pick(ready)   the link is free: bit c of `ready` says VC c holds a head that may leave
+//                 now; returns the VC the block picks (-1: none ready) and clocks the
+//                 pointer past it at the edge (a cycle with no arbitration clocks nothing:
+//                 the pointer would hold);
+//   pointer()     the round-robin pointer after the last pick.
+class LinkArbiterBlock {
+ public:
+  virtual ~LinkArbiterBlock() = default;
+  virtual int pick(uint32_t ready) = 0;
+  virtual int pointer() const = 0;
+};
+std::unique_ptr<LinkArbiterBlock> make_rtl_link_arbiter(int nv, int nd, const std::string& name);
+
 }  // namespace scfly

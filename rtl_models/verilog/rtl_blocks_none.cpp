@@ -38,6 +38,7 @@ std::unique_ptr<FlowControlBlock> make_rtl_flow_control(const std::vector<uint32
                                                         const std::string&) {
   no_rtl();
 }
+std::unique_ptr<LinkArbiterBlock> make_rtl_link_arbiter(int, int, const std::string&) { no_rtl(); }
 std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams&, const std::vector<uint32_t>&, const std::string&) {
   no_rtl();
 }
