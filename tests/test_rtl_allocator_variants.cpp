@@ -21,9 +21,13 @@
 //    passes), random matrices with connections already held, ages with ties and
 //    saturation, and the state loaded now and then: 10^4 per variant by default (about
 //    0.8 s each), SCFLY_RTL_ALLOC_VAR_MATRICES=N for another count.
+//  - The simulation assertions stop the model on a bad stimulus (death tests).
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 #include <random>
 #include <string>
 #include <vector>
@@ -565,18 +569,58 @@ void random_radix16(uint64_t seed) {
   EXPECT_GT(late, total / 20);                       // ... including grants of later passes
 }
 
+// The simulation assertions (--assert) stop the model on a broken contract: a request to a
+// port beyond the switch, more connections held than the cap.
+template <class Variant, class Dut>
+void assertions_stop_the_model() {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string name = Variant::kName;
+  enum Bad { None, PortBeyond, OverCap };
+  const auto drive = [](Bad bad) {
+    std::fflush(stdout);
+    dup2(STDERR_FILENO, STDOUT_FILENO);  // Verilator prints the message on stdout
+    VerilatedContext ctx;
+    Dut dut(&ctx);
+    RtlSide<Dut, 4, 2, 2, 3, Variant::kAge> rtl(dut);
+    rtl.configure(plain_config(3, 2, 2, 2));
+    Matrix m;
+    m.req.resize(6);
+    m.req[0] = Request{2, 1, 0};
+    m.req[4] = Request{bad == PortBeyond ? 3 : 0, 0, 0};
+    m.in_active = {0, 0, 0};
+    m.out_active = {0, bad == OverCap ? uint8_t{3} : uint8_t{0}, 0};
+    rtl.drive(m, 3);
+    rtl.edge();
+  };
+  EXPECT_EXIT(
+      {
+        drive(None);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_DEATH(drive(PortBeyond), name + ": request to port 3 beyond the ports");
+  EXPECT_DEATH(drive(OverCap), name + ": port 1 holds more connections than the cap");
+}
+
 TEST(RtlAllocWavefront, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Wavefront>(); }
 TEST(RtlAllocWavefront, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<Wavefront, Valloc_wavefront_r4v2>(11); }
 TEST(RtlAllocWavefront, RandomAtRadix16With4Vcs) { random_radix16<Wavefront, Valloc_wavefront_r16v4>(20261129); }
+TEST(RtlAllocWavefrontDeathTest, AssertionsStopTheModel) {
+  assertions_stop_the_model<Wavefront, Valloc_wavefront_r4v2>();
+}
 
 TEST(RtlAllocIslip, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Islip>(); }
 TEST(RtlAllocIslip, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<Islip, Valloc_islip_r4v2>(12); }
 TEST(RtlAllocIslip, RandomAtRadix16With4Vcs) { random_radix16<Islip, Valloc_islip_r16v4>(20261130); }
+TEST(RtlAllocIslipDeathTest, AssertionsStopTheModel) { assertions_stop_the_model<Islip, Valloc_islip_r4v2>(); }
 
 TEST(RtlAllocOutputFirst, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<OutputFirst>(); }
 TEST(RtlAllocOutputFirst, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<OutputFirst, Valloc_output_first_r4v2>(13); }
 TEST(RtlAllocOutputFirst, RandomAtRadix16With4Vcs) {
   random_radix16<OutputFirst, Valloc_output_first_r16v4>(20261131);
+}
+TEST(RtlAllocOutputFirstDeathTest, AssertionsStopTheModel) {
+  assertions_stop_the_model<OutputFirst, Valloc_output_first_r4v2>();
 }
 
 }  // namespace
