@@ -27,69 +27,25 @@
 #include <random>
 #include <memory>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "Vsep_allocator_r16v4.h"
 #include "Vsep_allocator_r4v2.h"
 #include "rtl_models/switch/parts/allocator.h"
 #include "rtl_models/verilog/rtl_blocks.h"
+#include "rtl_bits.h"
 #include "scfly_widths.h"
 #include "verilated.h"
 
 namespace scfly {
 namespace {
 
+using rtl_test::Bits;
+using rtl_test::clog2;
+using rtl_test::env_long;
+using rtl_test::get_bits;
+
 static_assert(kAllocAgeBits == 30, "the tests saturate ages at 2^30 - 1 as the part does");
-
-// Bits of a Verilated port: an integer up to 64 bits, a VlWide beyond.
-class Bits {
- public:
-  explicit Bits(int n) : m_w(static_cast<size_t>((n + 31) / 32), 0u) {}
-  void clear() { std::fill(m_w.begin(), m_w.end(), 0u); }
-  void put(int lsb, int width, uint64_t v) {  // into cleared bits
-    if (width < 64) v &= (1ULL << width) - 1;
-    for (int b = lsb, done = 0; done < width;) {
-      const int off = b % 32, take = std::min(32 - off, width - done);
-      m_w[static_cast<size_t>(b / 32)] |= static_cast<uint32_t>((v >> done) << off);
-      b += take;
-      done += take;
-    }
-  }
-  template <class T>
-  void to(T& port) const {
-    if constexpr (std::is_integral_v<T>) {
-      uint64_t v = m_w[0];
-      if (m_w.size() > 1) v |= static_cast<uint64_t>(m_w[1]) << 32;
-      port = static_cast<T>(v);
-    } else {
-      const size_t words = std::min(m_w.size(), sizeof(T) / sizeof(uint32_t));
-      for (size_t i = 0; i < words; ++i) port[i] = m_w[i];
-    }
-  }
-
- private:
-  std::vector<uint32_t> m_w;
-};
-
-template <class T>
-uint64_t get_bits(const T& port, int lsb, int width) {
-  uint64_t v = 0;
-  for (int i = 0; i < width; ++i) {
-    const int b = lsb + i;
-    uint32_t bit;
-    if constexpr (std::is_integral_v<T>) bit = static_cast<uint32_t>((static_cast<uint64_t>(port) >> b) & 1u);
-    else bit = (port[static_cast<size_t>(b / 32)] >> (b % 32)) & 1u;
-    v |= static_cast<uint64_t>(bit) << i;
-  }
-  return v;
-}
-
-constexpr int clog2(int x) {
-  int b = 0;
-  while ((1 << b) < x) ++b;
-  return b;
-}
 
 // One cycle's requests: entry ip * V + v asks for output VC (op, ov) or nothing (op < 0).
 struct Request {
@@ -286,14 +242,6 @@ AllocatorConfig plain_config(int K, int vcs, int cap, int iters) {
   c.data_vcs = c.vcs;
   c.injection.assign(static_cast<size_t>(K), 0);
   return c;
-}
-
-long env_long(const char* name, long dflt) {
-  const char* s = std::getenv(name);
-  if (!s || !*s) return dflt;
-  char* end = nullptr;
-  const long v = std::strtol(s, &end, 10);
-  return (end && *end == 0 && v > 0) ? v : dflt;
 }
 
 using R4 = RtlSide<Vsep_allocator_r4v2, 4, 2, 2, 3>;

@@ -40,16 +40,26 @@ variants=(
   "quadrant_sel_n4        quadrant_sel.sv N=4"
   "quadrant_sel_n6        quadrant_sel.sv N=6"
   "sep_allocator_r4v2_i1  sep_allocator.sv P=4 V=2 ITERS=1"
+  "alloc_wavefront_r4v2_i3    alloc_wavefront.sv P=4 V=2 ITERS=3"
+  "alloc_islip_r4v2_i3        alloc_islip.sv P=4 V=2 ITERS=3"
+  "alloc_output_first_r4v2_i3 alloc_output_first.sv P=4 V=2 ITERS=3"
   "flow_control_v4        flow_control.sv V=4"
   "flow_control_v16       flow_control.sv V=16"
   "link_arbiter_v16       link_arbiter.sv V=16"
 )
-# The allocator's cell count against radix and VCs, one pass (the default instance: radix 4,
-# 2 VCs, 2 passes; the Verilated radix-16 x 4-VC instance is linted as it builds).
+# The allocators' cell counts against radix and VCs, one pass (sep_allocator's default
+# instance: radix 4, 2 VCs, 2 passes; the variants' (alloc_*.sv): radix 4, 2 VCs, 1 pass; the
+# Verilated radix-16 x 4-VC instances are linted as they build).
 study=(
   "sep_allocator_r4v4_i1  sep_allocator.sv P=4 V=4 ITERS=1"
   "sep_allocator_r8v2_i1  sep_allocator.sv P=8 V=2 ITERS=1"
   "sep_allocator_r16v2_i1 sep_allocator.sv P=16 V=2 ITERS=1"
+  "alloc_wavefront_r8v2_i1     alloc_wavefront.sv P=8 V=2"
+  "alloc_wavefront_r16v2_i1    alloc_wavefront.sv P=16 V=2"
+  "alloc_islip_r8v2_i1         alloc_islip.sv P=8 V=2"
+  "alloc_islip_r16v2_i1        alloc_islip.sv P=16 V=2"
+  "alloc_output_first_r8v2_i1  alloc_output_first.sv P=8 V=2"
+  "alloc_output_first_r16v2_i1 alloc_output_first.sv P=16 V=2"
 )
 status=0
 # check NAME FILE [PARAM=VALUE ...]; with synth=0, lint only
@@ -74,9 +84,9 @@ check() {
   else
     cells="ERROR"; status=1; echo "$log"
   fi
-  printf "%-24s %8s  %s\n" "$name" "$cells" "$lint"
+  printf "%-28s %8s  %s\n" "$name" "$cells" "$lint"
 }
-printf "%-24s %8s  %s\n" "module" "cells" "lint"
+printf "%-28s %8s  %s\n" "module" "cells" "lint"
 for f in *.sv; do
   case "$f" in
     # Verilated with 256 entries (linted by Verilator as it builds); synthesized with 32.

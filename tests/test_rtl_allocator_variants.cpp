@@ -1,0 +1,627 @@
+// RTL == C++ for the allocator variants of switch.allocator, each against its C++ part in
+// lockstep: alloc_wavefront.sv / WavefrontAllocator, alloc_islip.sv / IslipAllocator,
+// alloc_output_first.sv / OutputFirstAllocator (rtl_models/switch/parts/allocator_*.h). The
+// same grants (and the pass of each) and the same pointer state (the input ports' VC
+// pointers; the wavefront's first diagonal; iSLIP's grant and accept pointers; the
+// output-first allocator's output pointers) after every cycle, the state carried from cycle
+// to cycle. The C++ part runs with the tests' switch harness (an output port takes up to cap
+// connections, an output VC one; a granted input VC requests no more), the RTL with that
+// state as its inputs, as in test_rtl_allocator.cpp.
+//  - Exhaustive at radix 4 with 2 VCs: the request matrices (each input VC idle or asking
+//    for one of the 8 output VCs) up to the naming of each output port's two VCs (the label
+//    enters no priority and no pointer, only which requests collide: the C++ part is checked
+//    for that symmetry below), 4,279,745 of them, from random starting pointers, the state
+//    evolving along the sequence, each with one of the instance's iteration counts (1 pass,
+//    cap 1; 2 passes, cap 2; 3 passes, cap 2 and a control VC on two ports). By default
+//    every 16th of them, 267,485 per variant (about 0.8 s each);
+//    SCFLY_RTL_ALLOC_VAR_STRIDE=1 runs all of them (13 s per variant),
+//    SCFLY_RTL_ALLOC_VAR_FULL=1 each of them with every iteration count (40 s per variant).
+//  - Random at radix 16 with 4 VCs: random configurations (ports in use, VCs and control VCs
+//    per port, the rr_all port, transit and age priority, injection inputs, cap 1..4, 1..3
+//    passes), random matrices with connections already held, ages with ties and
+//    saturation, and the state loaded now and then: 10^4 per variant by default (about
+//    0.8 s each), SCFLY_RTL_ALLOC_VAR_MATRICES=N for another count.
+//  - The simulation assertions stop the model on a bad stimulus (death tests).
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "Valloc_islip_r16v4.h"
+#include "Valloc_islip_r4v2.h"
+#include "Valloc_output_first_r16v4.h"
+#include "Valloc_output_first_r4v2.h"
+#include "Valloc_wavefront_r16v4.h"
+#include "Valloc_wavefront_r4v2.h"
+#include "rtl_bits.h"
+#include "rtl_models/switch/parts/allocator_islip.h"
+#include "rtl_models/switch/parts/allocator_output_first.h"
+#include "rtl_models/switch/parts/allocator_wavefront.h"
+#include "scfly_widths.h"
+#include "verilated.h"
+
+namespace scfly {
+namespace {
+
+using rtl_test::Bits;
+using rtl_test::clog2;
+using rtl_test::env_long;
+using rtl_test::get_bits;
+
+// One cycle's requests: entry ip * V + v asks for output VC (op, ov) or nothing (op < 0).
+struct Request {
+  int op = -1, ov = 0;
+  uint64_t age = 0;
+};
+struct Matrix {
+  std::vector<Request> req;  // K * V entries (VCs a port lacks: idle)
+  std::vector<uint8_t> in_active, out_active;
+};
+
+// A variant part with the switch harness of tests/test_allocator_variants.cpp.
+template <class Part>
+struct CppSide {
+  Part part;
+  int V;
+  CppSide(const AllocatorConfig& c, int v) : part(c), V(v) {}
+
+  std::vector<int> pass;  // per entry, the pass of its grant (-1: none)
+  std::vector<uint8_t> in_act, out_act, taken;
+  const std::vector<int>& cycle(const Matrix& m) {
+    const int K = part.config().inputs, cap = part.config().conn_cap;
+    pass.assign(m.req.size(), -1);
+    in_act = m.in_active;
+    out_act = m.out_active;
+    taken.assign(static_cast<size_t>(K * V), 0);
+    PortMask busy;
+    for (int p = 0; p < K; ++p) busy.set(p);
+    const uint32_t first = part.pass_id() + 1;
+    auto want = [&](int ip, int v, RouteDecision& d) {
+      const size_t e = static_cast<size_t>(ip * V + v);
+      const Request& r = m.req[e];
+      if (r.op < 0 || pass[e] >= 0) return false;
+      if (out_act[static_cast<size_t>(r.op)] >= cap || taken[static_cast<size_t>(r.op * V + r.ov)]) return false;
+      d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
+      return true;
+    };
+    auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
+    auto grant = [&](const AllocRequest& r) {
+      if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
+      taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
+      ++in_act[r.in_port];
+      ++out_act[r.out_port];
+      pass[static_cast<size_t>(r.in_port * V + r.in_vc)] = static_cast<int>(part.pass_id() - first);
+      return true;
+    };
+    part.allocate(busy, in_act.data(), out_act.data(), want, age, grant);
+    return pass;
+  }
+};
+
+// A Verilated variant with P ports, V VCs, CAP_MAX connections, ITERS passes: the ports the
+// variants share (configuration, requests, connections held, grants and their passes), and
+// with AGE the output order's (transit and age priority, injection inputs, ages).
+template <class Dut, int P, int V, int CAP, int ITERS, bool AGE>
+struct RtlSide {
+  static constexpr int N = P * V, PW = clog2(P), VW = V > 1 ? clog2(V) : 1, NVW = clog2(V + 1),
+                       CW = clog2(CAP + 1), GW = ITERS > 1 ? clog2(ITERS) : 1, AB = kAllocAgeBits, kPorts = P;
+  Dut& dut;
+  Bits req{N}, port{N * PW}, vc{N * VW}, age{N * AB}, ia{P * CW}, oa{P * CW};
+  std::vector<int> pass;
+  explicit RtlSide(Dut& d) : dut(d) {}
+
+  void configure(const AllocatorConfig& c) {
+    dut.ports_i = static_cast<uint8_t>(c.inputs);
+    dut.cap_i = static_cast<uint8_t>(c.conn_cap);
+    dut.iters_i = static_cast<uint8_t>(c.iterations);
+    Bits nvc(P * NVW), nd(P * NVW);
+    for (int p = 0; p < c.inputs; ++p) {
+      nvc.put(p * NVW, NVW, c.vcs[static_cast<size_t>(p)]);
+      nd.put(p * NVW, NVW, c.data_vcs[static_cast<size_t>(p)]);
+    }
+    nvc.to(dut.nvc_i);
+    nd.to(dut.ndata_i);
+    if constexpr (AGE) {
+      dut.transit_prio_i = c.transit_priority;
+      dut.age_prio_i = c.age_priority;
+      Bits inj(P);
+      for (int p = 0; p < c.inputs; ++p) inj.put(p, 1, c.injection[static_cast<size_t>(p)]);
+      inj.to(dut.inj_i);
+    }
+    dut.rr_all_en_i = c.rr_all >= 0;
+    dut.rr_all_i = static_cast<uint8_t>(c.rr_all >= 0 ? c.rr_all : 0);
+    dut.load_i = 0;
+    const Bits zero(N * 64);  // no requests left from an earlier configuration
+    zero.to(dut.req_i);
+    zero.to(dut.req_port_i);
+    zero.to(dut.req_vc_i);
+    zero.to(dut.in_active_i);
+    zero.to(dut.out_active_i);
+    // Reset: the state 0, as a new part.
+    dut.clk_i = 0;
+    dut.rst_ni = 0;
+    dut.eval();
+    dut.rst_ni = 1;
+    dut.eval();
+  }
+
+  // This cycle's grants (pass of each entry, -1: none), before the clock edge.
+  const std::vector<int>& drive(const Matrix& m, int K) {
+    for (Bits* b : {&req, &port, &vc, &age, &ia, &oa}) b->clear();
+    for (size_t e = 0; e < m.req.size(); ++e) {
+      const Request& r = m.req[e];
+      if (r.op < 0) continue;
+      const int i = static_cast<int>(e);
+      req.put(i, 1, 1);
+      port.put(i * PW, PW, static_cast<uint64_t>(r.op));
+      vc.put(i * VW, VW, static_cast<uint64_t>(r.ov));
+      age.put(i * AB, AB, r.age < (1ULL << AB) ? r.age : (1ULL << AB) - 1);  // the caller saturates
+    }
+    for (int p = 0; p < K; ++p) {
+      ia.put(p * CW, CW, m.in_active[static_cast<size_t>(p)]);
+      oa.put(p * CW, CW, m.out_active[static_cast<size_t>(p)]);
+    }
+    req.to(dut.req_i);
+    port.to(dut.req_port_i);
+    vc.to(dut.req_vc_i);
+    if constexpr (AGE) age.to(dut.req_age_i);
+    ia.to(dut.in_active_i);
+    oa.to(dut.out_active_i);
+    dut.eval();
+    pass.assign(m.req.size(), -1);
+    for (size_t e = 0; e < m.req.size(); ++e)
+      if (get_bits(dut.grant_o, static_cast<int>(e), 1))
+        pass[e] = static_cast<int>(get_bits(dut.grant_pass_o, static_cast<int>(e) * GW, GW));
+    return pass;
+  }
+  // The rising edge; the clock falls in the next evaluation (nothing happens on it).
+  void edge() {
+    dut.clk_i = 1;
+    dut.eval();
+    dut.clk_i = 0;
+  }
+  // A load at the next edge: set(dut) writes the load_* ports.
+  template <class Set>
+  void load(Set&& set) {
+    set(dut);
+    dut.eval();  // the clock's fall (see edge())
+    dut.load_i = 1;
+    edge();
+    dut.load_i = 0;
+  }
+  uint64_t in_ptr(int p) const { return get_bits(dut.in_ptr_o, p * VW, VW); }
+};
+
+// The wavefront's state on both sides: VC pointers and the first diagonal.
+struct Wavefront {
+  using Part = WavefrontAllocator;
+  static constexpr const char* kName = "alloc_wavefront";
+  static constexpr bool kAge = false;
+  struct State {
+    std::vector<uint8_t> in;
+    int diag = 0;
+  };
+  static State random_state(const AllocatorConfig& c, std::mt19937_64& g) {
+    State s;
+    for (int p = 0; p < c.inputs; ++p) {
+      const int span = p == c.rr_all ? c.vcs[static_cast<size_t>(p)] : c.data_vcs[static_cast<size_t>(p)];
+      s.in.push_back(static_cast<uint8_t>(span > 0 ? g() % static_cast<uint64_t>(span) : 0));
+    }
+    s.diag = static_cast<int>(g() % static_cast<uint64_t>(c.inputs));
+    return s;
+  }
+  template <class Rtl>
+  static void load(Part& part, Rtl& rtl, const State& s) {
+    part.set_state(s.in, s.diag);
+    rtl.load([&](auto& dut) {
+      Bits bi(Rtl::kPorts * Rtl::VW);
+      for (size_t p = 0; p < s.in.size(); ++p) bi.put(static_cast<int>(p) * Rtl::VW, Rtl::VW, s.in[p]);
+      bi.to(dut.load_in_ptr_i);
+      dut.load_diag_i = static_cast<uint8_t>(s.diag);
+    });
+  }
+  static std::vector<int> state(const Part& part) {
+    std::vector<int> s(part.in_pointers().begin(), part.in_pointers().end());
+    s.push_back(part.diagonal());
+    return s;
+  }
+  // "" if both sides hold the same state, else what differs.
+  template <class Rtl>
+  static std::string compare(const Part& part, const Rtl& rtl) {
+    for (int p = 0; p < part.config().inputs; ++p)
+      if (rtl.in_ptr(p) != part.in_pointers()[static_cast<size_t>(p)])
+        return "VC pointer of port " + std::to_string(p) + ": C++ " +
+               std::to_string(part.in_pointers()[static_cast<size_t>(p)]) + ", RTL " + std::to_string(rtl.in_ptr(p));
+    if (static_cast<int>(rtl.dut.diag_o) != part.diagonal())
+      return "diagonal: C++ " + std::to_string(part.diagonal()) + ", RTL " + std::to_string(int(rtl.dut.diag_o));
+    return "";
+  }
+};
+
+// iSLIP's state on both sides: per port the VC, grant and accept pointers.
+struct Islip {
+  using Part = IslipAllocator;
+  static constexpr const char* kName = "alloc_islip";
+  static constexpr bool kAge = false;
+  struct State {
+    std::vector<uint8_t> in, grant, accept;
+  };
+  static State random_state(const AllocatorConfig& c, std::mt19937_64& g) {
+    State s;
+    for (int p = 0; p < c.inputs; ++p) {
+      const int span = p == c.rr_all ? c.vcs[static_cast<size_t>(p)] : c.data_vcs[static_cast<size_t>(p)];
+      s.in.push_back(static_cast<uint8_t>(span > 0 ? g() % static_cast<uint64_t>(span) : 0));
+      s.grant.push_back(static_cast<uint8_t>(g() % static_cast<uint64_t>(c.inputs)));
+      s.accept.push_back(static_cast<uint8_t>(g() % static_cast<uint64_t>(c.inputs)));
+    }
+    return s;
+  }
+  template <class Rtl>
+  static void load(Part& part, Rtl& rtl, const State& s) {
+    part.set_pointers(s.in, s.grant, s.accept);
+    rtl.load([&](auto& dut) {
+      Bits bi(Rtl::kPorts * Rtl::VW), bg(Rtl::kPorts * Rtl::PW), ba(Rtl::kPorts * Rtl::PW);
+      for (size_t p = 0; p < s.in.size(); ++p) {
+        bi.put(static_cast<int>(p) * Rtl::VW, Rtl::VW, s.in[p]);
+        bg.put(static_cast<int>(p) * Rtl::PW, Rtl::PW, s.grant[p]);
+        ba.put(static_cast<int>(p) * Rtl::PW, Rtl::PW, s.accept[p]);
+      }
+      bi.to(dut.load_in_ptr_i);
+      bg.to(dut.load_grant_ptr_i);
+      ba.to(dut.load_accept_ptr_i);
+    });
+  }
+  static std::vector<int> state(const Part& part) {
+    std::vector<int> s;
+    for (const auto* v : {&part.in_pointers(), &part.grant_pointers(), &part.accept_pointers()})
+      s.insert(s.end(), v->begin(), v->end());
+    return s;
+  }
+  template <class Rtl>
+  static std::string compare(const Part& part, const Rtl& rtl) {
+    for (int p = 0; p < part.config().inputs; ++p) {
+      const size_t i = static_cast<size_t>(p);
+      const uint64_t g = get_bits(rtl.dut.grant_ptr_o, p * Rtl::PW, Rtl::PW),
+                     a = get_bits(rtl.dut.accept_ptr_o, p * Rtl::PW, Rtl::PW);
+      if (rtl.in_ptr(p) != part.in_pointers()[i] || g != part.grant_pointers()[i] || a != part.accept_pointers()[i])
+        return "pointers of port " + std::to_string(p) + ": C++ VC " + std::to_string(part.in_pointers()[i]) +
+               " grant " + std::to_string(part.grant_pointers()[i]) + " accept " +
+               std::to_string(part.accept_pointers()[i]) + ", RTL VC " + std::to_string(rtl.in_ptr(p)) + " grant " +
+               std::to_string(g) + " accept " + std::to_string(a);
+    }
+    return "";
+  }
+};
+
+// The separable output-first allocator's state on both sides: per port the VC pointer and
+// the output's input-port pointer.
+struct OutputFirst {
+  using Part = OutputFirstAllocator;
+  static constexpr const char* kName = "alloc_output_first";
+  static constexpr bool kAge = true;
+  struct State {
+    std::vector<uint8_t> in, out;
+  };
+  static State random_state(const AllocatorConfig& c, std::mt19937_64& g) {
+    State s;
+    for (int p = 0; p < c.inputs; ++p) {
+      const int span = p == c.rr_all ? c.vcs[static_cast<size_t>(p)] : c.data_vcs[static_cast<size_t>(p)];
+      s.in.push_back(static_cast<uint8_t>(span > 0 ? g() % static_cast<uint64_t>(span) : 0));
+      s.out.push_back(static_cast<uint8_t>(g() % static_cast<uint64_t>(c.inputs)));
+    }
+    return s;
+  }
+  template <class Rtl>
+  static void load(Part& part, Rtl& rtl, const State& s) {
+    part.set_pointers(s.in, s.out);
+    rtl.load([&](auto& dut) {
+      Bits bi(Rtl::kPorts * Rtl::VW), bo(Rtl::kPorts * Rtl::PW);
+      for (size_t p = 0; p < s.in.size(); ++p) {
+        bi.put(static_cast<int>(p) * Rtl::VW, Rtl::VW, s.in[p]);
+        bo.put(static_cast<int>(p) * Rtl::PW, Rtl::PW, s.out[p]);
+      }
+      bi.to(dut.load_in_ptr_i);
+      bo.to(dut.load_out_ptr_i);
+    });
+  }
+  static std::vector<int> state(const Part& part) {
+    std::vector<int> s(part.in_pointers().begin(), part.in_pointers().end());
+    s.insert(s.end(), part.out_pointers().begin(), part.out_pointers().end());
+    return s;
+  }
+  template <class Rtl>
+  static std::string compare(const Part& part, const Rtl& rtl) {
+    for (int p = 0; p < part.config().inputs; ++p) {
+      const size_t i = static_cast<size_t>(p);
+      const uint64_t o = get_bits(rtl.dut.out_ptr_o, p * Rtl::PW, Rtl::PW);
+      if (rtl.in_ptr(p) != part.in_pointers()[i] || o != part.out_pointers()[i])
+        return "pointers of port " + std::to_string(p) + ": C++ VC " + std::to_string(part.in_pointers()[i]) +
+               " output " + std::to_string(part.out_pointers()[i]) + ", RTL VC " + std::to_string(rtl.in_ptr(p)) +
+               " output " + std::to_string(o);
+    }
+    return "";
+  }
+};
+
+// One lockstep cycle: same grants, same pass of each, and after the edge the same state.
+template <class Variant, class Rtl>
+::testing::AssertionResult lockstep(CppSide<typename Variant::Part>& cpp, Rtl& rtl, const Matrix& m, long cycle,
+                                    uint64_t* grants = nullptr) {
+  const int K = cpp.part.config().inputs;
+  const std::vector<int>& r = rtl.drive(m, K);
+  const std::vector<int>& c = cpp.cycle(m);
+  auto dump = [&] {
+    std::string s = "\n";
+    for (size_t e = 0; e < m.req.size(); ++e)
+      if (m.req[e].op >= 0)
+        s += "  (" + std::to_string(e / cpp.V) + "," + std::to_string(e % cpp.V) + ") -> (" + std::to_string(m.req[e].op) +
+             "," + std::to_string(m.req[e].ov) + ") pass " + std::to_string(c[e]) + "\n";
+    return s;
+  };
+  for (size_t e = 0; e < c.size(); ++e) {
+    if (c[e] != r[e])
+      return ::testing::AssertionFailure() << "cycle " << cycle << ": input VC (" << e / cpp.V << "," << e % cpp.V
+                                           << ") granted in pass " << c[e] << " by C++, " << r[e] << " by RTL" << dump();
+    if (grants && c[e] >= 0) ++*grants;
+  }
+  rtl.edge();
+  const std::string diff = Variant::compare(cpp.part, rtl);
+  if (!diff.empty()) return ::testing::AssertionFailure() << "cycle " << cycle << ": " << diff << dump();
+  return ::testing::AssertionSuccess();
+}
+
+AllocatorConfig plain_config(int K, int vcs, int cap, int iters) {
+  AllocatorConfig c;
+  c.inputs = K;
+  c.conn_cap = cap;
+  c.iterations = iters;
+  c.vcs.assign(static_cast<size_t>(K), static_cast<uint8_t>(vcs));
+  c.data_vcs = c.vcs;
+  c.injection.assign(static_cast<size_t>(K), 0);
+  return c;
+}
+
+// Entry digit x: 0 idle, else output VC ((x - 1) / 2, (x - 1) % 2).
+Matrix radix4_matrix(uint32_t code) {
+  Matrix m;
+  m.req.resize(8);
+  for (int e = 0; e < 8; ++e, code /= 9) {
+    const int x = static_cast<int>(code % 9);
+    if (x) m.req[static_cast<size_t>(e)] = Request{(x - 1) / 2, (x - 1) % 2};
+  }
+  m.in_active.assign(4, 0);
+  m.out_active.assign(4, 0);
+  return m;
+}
+
+// The canonical matrices: at each output port the first entry asking for it asks for VC 0.
+// Built once per process, entry by entry (e = 0 first), the codes in that order.
+void add_canonical(int e, uint32_t code, uint32_t weight, unsigned seen, std::vector<uint32_t>& out) {
+  if (e == 8) {
+    out.push_back(code);
+    return;
+  }
+  add_canonical(e + 1, code, weight * 9, seen, out);  // idle
+  for (int op = 0; op < 4; ++op)
+    for (int ov = 0; ov < ((seen >> op & 1u) ? 2 : 1); ++ov)
+      add_canonical(e + 1, code + weight * static_cast<uint32_t>(1 + op * 2 + ov), weight * 9, seen | 1u << op, out);
+}
+const std::vector<uint32_t>& canonical_codes() {
+  static const std::vector<uint32_t> codes = [] {
+    std::vector<uint32_t> c;
+    c.reserve(4279745);
+    add_canonical(0, 0, 1, 0, c);
+    return c;
+  }();
+  return codes;
+}
+
+// The exhaustive runs' configurations, one per iteration count of the radix-4 instance.
+AllocatorConfig radix4_config(int iters) {
+  AllocatorConfig c = plain_config(4, 2, iters == 1 ? 1 : 2, iters);
+  if (iters == 3) c.data_vcs[0] = c.data_vcs[2] = 1;  // VC 1 of ports 0 and 2 is control
+  return c;
+}
+
+// The symmetry the exhaustive tests use: swapping the two VC labels of an output port
+// swaps nothing else (same grants, same state), on random matrices of the C++ part.
+template <class Variant>
+void check_label_symmetry() {
+  std::mt19937_64 g(5);
+  for (int iters : {1, 2, 3}) {
+    const AllocatorConfig cfg = radix4_config(iters);
+    CppSide<typename Variant::Part> a(cfg, 2), b(cfg, 2);
+    for (int n = 0; n < 20000; ++n) {
+      const uint32_t code = static_cast<uint32_t>(g() % 43046721u);
+      const int swap_port = static_cast<int>(g() % 4);
+      Matrix m = radix4_matrix(code), s = m;
+      for (Request& r : s.req)
+        if (r.op == swap_port) r.ov ^= 1;
+      ASSERT_EQ(a.cycle(m), b.cycle(s)) << "matrix " << code;
+      ASSERT_EQ(Variant::state(a.part), Variant::state(b.part));
+    }
+  }
+}
+
+// The canonical radix-4 matrices, from random pointers: the n-th with iteration count
+// 1 + (n / stride) % 3 if n % stride == 0 (stride SCFLY_RTL_ALLOC_VAR_STRIDE, default
+// kStride; 1: each matrix once), every one with every iteration count with
+// SCFLY_RTL_ALLOC_VAR_FULL=1.
+constexpr long kStride = 16;
+template <class Variant, class Dut>
+void exhaustive_radix4(uint64_t seed) {
+  const bool full = env_long("SCFLY_RTL_ALLOC_VAR_FULL", 0) == 1;
+  const long stride = full ? 1 : env_long("SCFLY_RTL_ALLOC_VAR_STRIDE", kStride);
+  Dut dut(Verilated::threadContextp());
+  RtlSide<Dut, 4, 2, 2, 3, Variant::kAge> rtl(dut);
+  std::mt19937_64 g(seed);
+  long total = 0;
+  for (int iters : {1, 2, 3}) {
+    SCOPED_TRACE(std::to_string(iters) + " passes");
+    const AllocatorConfig cfg = radix4_config(iters);
+    CppSide<typename Variant::Part> cpp(cfg, 2);
+    rtl.configure(cfg);
+    Variant::load(cpp.part, rtl, Variant::random_state(cfg, g));
+    long cycles = 0;
+    uint64_t grants = 0;
+    const std::vector<uint32_t>& codes = canonical_codes();
+    ASSERT_EQ(codes.size(), 4279745u);
+    for (long n = 0; n < static_cast<long>(codes.size()); n += full ? 1 : stride) {
+      if (!full && (n / stride) % 3 != iters - 1) continue;
+      const uint32_t code = codes[static_cast<size_t>(n)];
+      ASSERT_TRUE(lockstep<Variant>(cpp, rtl, radix4_matrix(code), cycles, &grants)) << "matrix " << code;
+      ++cycles;
+    }
+    EXPECT_GT(grants, static_cast<uint64_t>(cycles));  // the comparison saw real work
+    total += cycles;
+  }
+  // 4,279,745 canonical matrices: each with every iteration count (full), or every
+  // stride-th with one.
+  EXPECT_EQ(total, full ? 3 * 4279745L : (4279745L + stride - 1) / stride);
+  std::printf("[ %s ] %ld matrices at radix 4\n", Variant::kName, total);
+}
+
+// A random configuration of a switch up to 16 ports with up to 4 VCs per port.
+AllocatorConfig random_config(std::mt19937_64& g) {
+  AllocatorConfig c;
+  const int K = 2 + static_cast<int>(g() % 15);
+  c.inputs = K;
+  c.conn_cap = 1 + static_cast<int>(g() % 4);
+  c.iterations = 1 + static_cast<int>(g() % 3);
+  c.transit_priority = g() % 2;  // read by the output-first allocator only
+  c.age_priority = g() % 2;
+  const bool control = g() % 2;
+  for (int p = 0; p < K; ++p) {
+    const int nv = 1 + static_cast<int>(g() % 4);
+    const int nd = control ? static_cast<int>(g() % static_cast<uint64_t>(nv + 1)) : nv;
+    c.vcs.push_back(static_cast<uint8_t>(nv));
+    c.data_vcs.push_back(static_cast<uint8_t>(nd));
+    c.injection.push_back(static_cast<uint8_t>(g() % 3 == 0));
+  }
+  if (g() % 3 == 0) {  // an internal port whose VCs are all round-robin (the multiqueue)
+    c.rr_all = K - 1;
+    c.data_vcs.back() = 0;
+  }
+  return c;
+}
+
+std::string describe(const AllocatorConfig& c) {
+  std::string s = std::to_string(c.inputs) + " ports, cap " + std::to_string(c.conn_cap) + ", " +
+                  std::to_string(c.iterations) + " passes, transit " + std::to_string(c.transit_priority) + ", age " +
+                  std::to_string(c.age_priority) + ", rr_all " + std::to_string(c.rr_all) + ", VCs/data/injection:";
+  for (int p = 0; p < c.inputs; ++p)
+    s += " " + std::to_string(c.vcs[static_cast<size_t>(p)]) + "/" + std::to_string(c.data_vcs[static_cast<size_t>(p)]) +
+         "/" + std::to_string(c.injection[static_cast<size_t>(p)]);
+  return s;
+}
+
+Matrix random_matrix(const AllocatorConfig& c, int V, std::mt19937_64& g, double density) {
+  const int K = c.inputs;
+  Matrix m;
+  m.req.resize(static_cast<size_t>(K * V));
+  std::uniform_real_distribution<double> u(0, 1);
+  // Few output ports at a time make collisions and capacity limits common.
+  const int hot = 1 + static_cast<int>(g() % static_cast<uint64_t>(K));
+  for (int ip = 0; ip < K; ++ip)
+    for (int v = 0; v < c.vcs[static_cast<size_t>(ip)]; ++v) {
+      Request& r = m.req[static_cast<size_t>(ip * V + v)];
+      r.age = g() % 4 == 0 ? (1ULL << 30) + g() % 8 : g() % 8;  // ties and saturation
+      if (u(g) >= density) continue;
+      r.op = static_cast<int>(g() % static_cast<uint64_t>(hot));
+      r.ov = static_cast<int>(g() % static_cast<uint64_t>(V));
+    }
+  for (int p = 0; p < K; ++p) {
+    m.in_active.push_back(static_cast<uint8_t>(g() % 3 == 0 ? g() % static_cast<uint64_t>(c.conn_cap + 1) : 0));
+    m.out_active.push_back(static_cast<uint8_t>(g() % 3 == 0 ? g() % static_cast<uint64_t>(c.conn_cap + 1) : 0));
+  }
+  return m;
+}
+
+template <class Variant, class Dut>
+void random_radix16(uint64_t seed) {
+  const long total = env_long("SCFLY_RTL_ALLOC_VAR_MATRICES", 10000);
+  Dut dut(Verilated::threadContextp());
+  RtlSide<Dut, 16, 4, 4, 3, Variant::kAge> rtl(dut);
+  std::mt19937_64 g(seed);
+  long done = 0, late = 0, configs = 0;
+  uint64_t grants = 0;
+  while (done < total) {
+    const AllocatorConfig cfg = random_config(g);
+    CppSide<typename Variant::Part> cpp(cfg, 4);
+    rtl.configure(cfg);
+    ++configs;
+    SCOPED_TRACE(describe(cfg));
+    for (int n = 0; n < 1000 && done < total; ++n, ++done) {
+      if (n % 250 == 0) Variant::load(cpp.part, rtl, Variant::random_state(cfg, g));
+      const Matrix m = random_matrix(cfg, 4, g, n % 3 == 0 ? 0.9 : 0.4);
+      uint64_t gr = 0;
+      ASSERT_TRUE(lockstep<Variant>(cpp, rtl, m, done, &gr)) << "configuration " << configs;
+      grants += gr;
+      for (int p : cpp.pass) late += p > 0;
+    }
+  }
+  EXPECT_GT(grants, static_cast<uint64_t>(total));  // real work ...
+  EXPECT_GT(late, total / 20);                       // ... including grants of later passes
+}
+
+// The simulation assertions (--assert) stop the model on a broken contract: a request to a
+// port beyond the switch, more connections held than the cap.
+template <class Variant, class Dut>
+void assertions_stop_the_model() {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const std::string name = Variant::kName;
+  enum Bad { None, PortBeyond, OverCap };
+  const auto drive = [](Bad bad) {
+    std::fflush(stdout);
+    dup2(STDERR_FILENO, STDOUT_FILENO);  // Verilator prints the message on stdout
+    VerilatedContext ctx;
+    Dut dut(&ctx);
+    RtlSide<Dut, 4, 2, 2, 3, Variant::kAge> rtl(dut);
+    rtl.configure(plain_config(3, 2, 2, 2));
+    Matrix m;
+    m.req.resize(6);
+    m.req[0] = Request{2, 1, 0};
+    m.req[4] = Request{bad == PortBeyond ? 3 : 0, 0, 0};
+    m.in_active = {0, 0, 0};
+    m.out_active = {0, bad == OverCap ? uint8_t{3} : uint8_t{0}, 0};
+    rtl.drive(m, 3);
+    rtl.edge();
+  };
+  EXPECT_EXIT(
+      {
+        drive(None);
+        std::exit(0);
+      },
+      ::testing::ExitedWithCode(0), "");
+  EXPECT_DEATH(drive(PortBeyond), name + ": request to port 3 beyond the ports");
+  EXPECT_DEATH(drive(OverCap), name + ": port 1 holds more connections than the cap");
+}
+
+TEST(RtlAllocWavefront, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Wavefront>(); }
+TEST(RtlAllocWavefront, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<Wavefront, Valloc_wavefront_r4v2>(11); }
+TEST(RtlAllocWavefront, RandomAtRadix16With4Vcs) { random_radix16<Wavefront, Valloc_wavefront_r16v4>(20261129); }
+TEST(RtlAllocWavefrontDeathTest, AssertionsStopTheModel) {
+  assertions_stop_the_model<Wavefront, Valloc_wavefront_r4v2>();
+}
+
+TEST(RtlAllocIslip, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Islip>(); }
+TEST(RtlAllocIslip, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<Islip, Valloc_islip_r4v2>(12); }
+TEST(RtlAllocIslip, RandomAtRadix16With4Vcs) { random_radix16<Islip, Valloc_islip_r16v4>(20261130); }
+TEST(RtlAllocIslipDeathTest, AssertionsStopTheModel) { assertions_stop_the_model<Islip, Valloc_islip_r4v2>(); }
+
+TEST(RtlAllocOutputFirst, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<OutputFirst>(); }
+TEST(RtlAllocOutputFirst, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<OutputFirst, Valloc_output_first_r4v2>(13); }
+TEST(RtlAllocOutputFirst, RandomAtRadix16With4Vcs) {
+  random_radix16<OutputFirst, Valloc_output_first_r16v4>(20261131);
+}
+TEST(RtlAllocOutputFirstDeathTest, AssertionsStopTheModel) {
+  assertions_stop_the_model<OutputFirst, Valloc_output_first_r4v2>();
+}
+
+}  // namespace
+}  // namespace scfly
