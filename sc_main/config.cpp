@@ -833,9 +833,8 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
         throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing " +
                           rtl_routings("pb") + ", not " + routing_now);
       if (!rtl_pb_supports(c.topology.h))
-        throw ConfigError("config key 'rtl': block 'pb' is Verilated in this build for " + rtl_pb_widths() +
-                          " global ports (more with CMake -DSCFLY_RTL_EXTRA_PB_H=...), not h = " +
-                          std::to_string(c.topology.h));
+        throw ConfigError("config key 'rtl': block 'pb' (pb_sat_detector.sv) holds " + rtl_pb_widths() +
+                          " global ports per switch, not topology.h = " + std::to_string(c.topology.h));
       c.sw.rtl_pb = true;
     } else if (n == "min_route") {
       if (c.routing == RoutingAlgo::MinTable)

@@ -1639,10 +1639,8 @@ void add_phase_rtl_timeseries_keys(std::vector<KeySpec>& t) {
       .doc("[]",
            "Dragonfly: any of min_route (palmtree or absolute, g <= 1023, a <= 63, p+a-1+h <= 127, absolute "
            "a*h/(g-1) <= 16), acor (routing acor-switch/pb-acor), ugal "
-           "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h = 2, 4 or 6), qcn and qcn_cp (min-cond, a-1+h <= 32 transit ports), table "
-           "(min-table/min-cond, <= 256 entries); "
-           "more h with CMake "
-           "`SCFLY_RTL_EXTRA_PB_H`. Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
+           "(ugal-l/ugal-g/par/pb/pb-acor), pb (pb/pb-acor, h <= 16), qcn and qcn_cp (min-cond, a-1+h <= 32 transit ports), table "
+           "(min-table/min-cond, <= 256 entries). Torus/mesh: quadrant (min-ad/goal/gal/chaos, "
            "k <= 255), gal_threshold (gal, n1 <= 256, terminal ports <= 15). Any network and routing: allocator (<= 16 "
            "ports, 4 VCs per port, speedup 4; not with switch.output_sharing port or switch.ejection_grant "
            "host-idle), flow_control (each port's credit counters and PFC state, one block per port; not with "

@@ -100,6 +100,39 @@ TEST(RtlNetwork, MinimalRouteUnitRtlServesAUsersOwnShape) {
                        "min_route", 1000);
 }
 
+// One pb_sat_detector.sv model serves every h = 1..16 (h_i held at reset): a Dragonfly with
+// 8 global ports per switch (palmtree dfly(1,2,8,17), 34 switches), which no build had its
+// own model for, gives the C++ rule's metrics and time series, PB and PB-ACOR past the point
+// where flags are raised; so does h = 16 (dfly(1,1,16,17)), the most the model holds, and
+// h = 1 (dfly(2,4,1,5)).
+TEST(RtlNetwork, PbDetectorRtlServesEveryGlobalPortCount) {
+  const std::string h8 = " topology.p=1 topology.a=2 topology.h=8 topology.g=17";
+  for (const std::string args : {"routing=pb traffic=adv+1 load=0.5", "routing=pb-acor traffic=adv+4 load=0.7"})
+    expect_rtl_identical(tiny_config(), args + h8 + " warmup_cycles=500 measure_cycles=2000 timeseries.bin_cycles=500",
+                         "pb", 500);
+  expect_rtl_identical(tiny_config(),
+                       "routing=pb traffic=adv+1 load=0.5 topology.p=1 topology.a=1 topology.h=16 topology.g=17 "
+                       "warmup_cycles=500 measure_cycles=1500 timeseries.bin_cycles=500",
+                       "pb", 200);
+  expect_rtl_identical(tiny_config(),
+                       "routing=pb traffic=adv+1 load=0.5 topology.h=1 topology.g=5 "
+                       "warmup_cycles=500 measure_cycles=1500 timeseries.bin_cycles=500",
+                       "pb", 200);
+}
+
+// Past the model's widths: h = 17 is refused (exit 2), naming the key and the limit.
+TEST(RtlNetwork, PbDetectorRtlRefusesMoreGlobalPortsThanItHolds) {
+  const ScflyRun r = run_scfly(tiny_config(),
+                               "routing=pb topology.p=1 topology.a=1 topology.h=17 topology.g=18 --rtl pb", false);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("config key 'rtl'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("h = 1..16"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("topology.h = 17"), std::string::npos) << r.err;
+  // The same network without the block runs.
+  expect_ok(run_scfly(tiny_config(), "routing=pb topology.p=1 topology.a=1 topology.h=17 topology.g=18 "
+                                     "warmup_cycles=100 measure_cycles=200"));
+}
+
 TEST(RtlNetwork, RtlRequestsAreValidated) {
   const ScflyRun a = run_scfly(tiny_config(), "routing=min --rtl acor", false);
   EXPECT_EQ(a.code, 2);
@@ -140,7 +173,11 @@ TEST(RtlNetwork, VerilatedBlocksTraceIntoTheSameVcd) {
                     pb = sw + "pb_rtl.u_pb_sat_detector.pb_sat_detector.";
   for (const std::string n : {"level_q", "counter_q", "timer_q", "blocked_i", "rise", "fall", "sum"})
     ASSERT_TRUE(w.values.count(acor + n)) << acor + n;
-  for (const std::string n : {"q_i", "sat_o", "sum", "rhs"}) ASSERT_TRUE(w.values.count(pb + n)) << pb + n;
+  // q_i (16 ports x 16 bits) is wider than the VCD writer's 64-bit signals; the sum of the
+  // h ports in use, the threshold and the flags are traced, and h_i holds dfly-tiny's h = 2.
+  for (const std::string n : {"h_i", "used", "sat_o", "sum", "rhs"}) ASSERT_TRUE(w.values.count(pb + n)) << pb + n;
+  for (uint64_t v : w.values.at(pb + "h_i")) ASSERT_EQ(v, 2U);
+  for (uint64_t v : w.values.at(pb + "used")) ASSERT_EQ(v, 3U);
   EXPECT_EQ(w.values.at(acor + "level_q"), w.values.at(sw + "acor_level"));
   EXPECT_EQ(w.values.at(acor + "counter_q"), w.values.at(sw + "acor_blocked_counter"));
   EXPECT_EQ(w.values.at(acor + "blocked_i"), w.values.at(sw + "blocked_injections"));

@@ -5,9 +5,13 @@
 //   testbench drives blocked_i in cycle t and steps the C++ unit; in cycle t + 1 level,
 //   counter and timer of both must agree. 13 instances with Table 3, two-level, short-
 //   interval and random thresholds run side by side for 150,000 cycles.
-// - pb_sat_detector.sv (H = 2, 4 and 6) against pb_saturated() (routing_units/ugal.h): new
-//   occupancies each cycle, the flags handed back by the same cycle's end must be the C++
-//   rule's; 6 (C_g, T_g) settings per H for 150,000 cycles.
+// - pb_sat_detector.sv (one model, h = 1..16 held at its h_i input) against pb_saturated()
+//   (routing_units/ugal.h): new occupancies each cycle (random, all full, all empty, one hot
+//   port, and one port within 2 of the threshold), the flags handed back by the same
+//   cycle's end must be the C++ rule's; 6 (C_g, T_g) settings for every h, through the
+//   switch's adapter, for 150,000 cycles. Besides, one bare Verilated model per h with
+//   random occupancies also on the ports at and beyond h (which the adapter leaves zero):
+//   those must be neither summed nor flagged.
 // SystemC elaborates once per process, so this is one test (ctest runs it on its own).
 #include <gtest/gtest.h>
 
@@ -15,6 +19,7 @@
 #include <functional>
 #include <memory>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -24,6 +29,8 @@
 #include "routing_units/ugal.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 #include "topologies/common/rng.h"
+
+#include "Vpb_sat_detector.h"
 
 namespace scfly {
 namespace {
@@ -63,6 +70,32 @@ struct PbCase {
   uint64_t flags_set = 0;  // flags raised, over the run
 };
 
+// The Verilated model without the adapter: q_i's ports at and beyond h carry occupancies too.
+constexpr int kPbQBits = kPbPortsMax * kQueueBits;
+struct BarePb {
+  BarePb(const char* name, int h_, uint32_t cg_, uint32_t tg_, uint64_t seed)
+      : v(name), h(h_), cg(cg_), tg(tg_), h_sig((std::string(name) + "_h_i").c_str(), static_cast<uint32_t>(h_)),
+        q_sig((std::string(name) + "_q_i").c_str()), cg_sig((std::string(name) + "_cg_i").c_str(), cg_),
+        tg_sig((std::string(name) + "_tg_i").c_str(), tg_), sat_sig((std::string(name) + "_sat_o").c_str()),
+        rng(seed, StreamKind::Traffic, 7) {
+    v.h_i(h_sig);
+    v.q_i(q_sig);
+    v.cg_i(cg_sig);
+    v.tg_i(tg_sig);
+    v.sat_o(sat_sig);
+  }
+  Vpb_sat_detector v;
+  int h;
+  uint32_t cg, tg;
+  sc_core::sc_signal<uint32_t> h_sig;
+  sc_core::sc_signal<sc_dt::sc_bv<kPbQBits>> q_sig;
+  sc_core::sc_signal<uint32_t> cg_sig, tg_sig, sat_sig;
+  Rng rng;
+  uint32_t q[kPbPortsMax] = {};
+  uint32_t expected = 0;  // flags of the occupancies driven last cycle, bit j for port j
+  uint64_t flags_set = 0;
+};
+
 class Testbench : public sc_core::sc_module {
  public:
   explicit Testbench(sc_core::sc_module_name name)
@@ -88,10 +121,18 @@ class Testbench : public sc_core::sc_module {
                },
                100 + static_cast<uint64_t>(k));
     }
-    m_pb.reserve(18);  // the flag callbacks hold the elements' addresses
-    for (int h : {2, 4, 6}) {
+    m_pb.reserve(6 * kPbPortsMax);  // the flag callbacks hold the elements' addresses
+    for (int h = 1; h <= kPbPortsMax; ++h) {
       const uint32_t settings[][2] = {{120, 5}, {100, 0}, {1, 0}, {kCgMax, kTgMax}, {150, 64}, {180, 1}};
       for (const auto& s : settings) add_pb(h, s[0], s[1]);
+    }
+    Rng br(11, StreamKind::Traffic, 3);
+    for (int h = 1; h <= kPbPortsMax; ++h) {
+      // C_g in [50 h, 100 h) and within its 10 bits (flags possible at every h), T_g small.
+      const uint32_t cg = std::min(kCgMax, 50 * static_cast<uint32_t>(h) + br.below(50 * static_cast<uint32_t>(h)));
+      auto b = std::make_unique<BarePb>(("bare_pb_" + std::to_string(h)).c_str(), h, cg,
+                                        br.below(40), 2000 + static_cast<uint64_t>(h));
+      m_bare.push_back(std::move(b));
     }
     SC_HAS_PROCESS(Testbench);
     SC_METHOD(tick);
@@ -101,6 +142,7 @@ class Testbench : public sc_core::sc_module {
 
   std::vector<AcorCase>& acor() { return m_acor; }
   std::vector<PbCase>& pb() { return m_pb; }
+  std::vector<std::unique_ptr<BarePb>>& bare() { return m_bare; }
   const std::string& failure() const { return m_failure; }
   uint64_t cycles() const { return m_cycle; }
 
@@ -160,8 +202,14 @@ class Testbench : public sc_core::sc_module {
       const uint64_t n = c;
       uint64_t sum = 0;
       for (auto& x : p.q) {
-        x = n % 9 == 0 ? kQueueMax : p.rng.below(n % 2 ? 64 : 65536);
+        x = n % 9 == 0 ? kQueueMax : n % 13 == 0 ? 0 : p.rng.below(n % 2 ? 64 : 65536);
         sum += x;
+      }
+      if (n % 7 == 0) {  // one hot port, the others empty or nearly
+        for (auto& x : p.q) x = p.rng.below(2);
+        p.q[p.rng.below(static_cast<uint32_t>(p.h))] = n % 14 == 0 ? kQueueMax : 1 + p.rng.below(1000);
+        sum = 0;
+        for (uint32_t x : p.q) sum += x;
       }
       if (n % 4 == 0) {  // near the threshold, where an off-by-one would show
         const int64_t edge = static_cast<int64_t>(sum / static_cast<uint64_t>(p.h) * p.cg / 100 + p.tg);
@@ -174,11 +222,41 @@ class Testbench : public sc_core::sc_module {
             pb_saturated(p.q[static_cast<size_t>(j)], sum, static_cast<uint32_t>(p.h), p.cg, p.tg) ? 1U : 0U;
       p.dut->drive(p.q.data());
     }
+    for (auto& bp : m_bare) {
+      BarePb& b = *bp;
+      const uint32_t got = b.sat_sig.read();
+      if (c > 0 && got != b.expected) {
+        std::ostringstream os;
+        os << "bare pb h=" << b.h << " cg " << b.cg << " tg " << b.tg << ": cycle " << c - 1 << " q";
+        for (uint32_t x : b.q) os << ' ' << x;
+        os << " RTL flags 0x" << std::hex << got << ", C++ 0x" << b.expected;
+        return fail(os.str());
+      }
+      b.flags_set += static_cast<uint64_t>(__builtin_popcount(got));
+      uint64_t sum = 0;
+      // Random; all full; or one hot port of the h with the others nearly empty, while the
+      // ports beyond h stay full of junk (were they summed, the hot port would not be flagged).
+      const bool hot = c % 5 == 0;
+      for (int j = 0; j < kPbPortsMax; ++j) {
+        b.q[j] = c % 11 == 0 ? kQueueMax : b.rng.below(c % 3 == 0 ? 65536 : 48);
+        if (hot) b.q[j] = j < b.h ? b.rng.below(4) : 30000 + b.rng.below(35536);
+      }
+      if (hot) b.q[b.rng.below(static_cast<uint32_t>(b.h))] = 1000 + b.rng.below(64536);
+      for (int j = 0; j < b.h; ++j) sum += b.q[j];
+      b.expected = 0;
+      sc_dt::sc_bv<kPbQBits> packed;
+      for (int j = 0; j < kPbPortsMax; ++j) {
+        if (j < b.h && pb_saturated(b.q[j], sum, static_cast<uint32_t>(b.h), b.cg, b.tg)) b.expected |= 1U << j;
+        if (j % 2 == 1) packed.set_word(j / 2, b.q[j - 1] | (b.q[j] << 16));
+      }
+      b.q_sig.write(packed);
+    }
   }
 
   sc_core::sc_clock m_clk, m_rtl_clk;
   std::vector<AcorCase> m_acor;
   std::vector<PbCase> m_pb;
+  std::vector<std::unique_ptr<BarePb>> m_bare;
   std::string m_failure;
   uint64_t m_cycle = 0;
 };
@@ -199,6 +277,7 @@ TEST(RtlScBlocks, AcorAndPbMatchTheCppUnitsCycleByCycleInSystemC) {
     const bool possible = p.cg < 100U * static_cast<uint32_t>(p.h) && p.tg < kQueueMax;
     EXPECT_EQ(p.flags_set > 0, possible) << "H=" << p.h << " cg " << p.cg << " tg " << p.tg;
   }
+  for (const auto& b : tb.bare()) EXPECT_GT(b->flags_set, 0U) << "bare h=" << b->h;
 }
 
 }  // namespace scfly

@@ -122,12 +122,15 @@ def main():
         group(f"sw{a.switch} Piggyback saturation flags", pb)
         if a.rtl:
             def pb_rtl():
+                # One model for every h <= 16: q_i (256 bits) is not in the VCD; h_i is
+                # the switch's h, used the ports in use, sat_o 16 flags.
                 m = "pb_rtl.u_pb_sat_detector.pb_sat_detector."
-                net(m + "q_i", 16 * a.h)
-                net(m + "sum", 16 + a.h.bit_length())  # 16 + $clog2(H + 1)
+                net(m + "h_i", 5)
+                net(m + "sum", 21)  # 16 + $clog2(16 + 1)
                 net(m + "rhs", 48)
                 flags(0x22)
-                L.append(sw + m + f"sat_o[{a.h - 1}:0]")
+                L.append(sw + m + "used[15:0]")
+                L.append(sw + m + "sat_o[15:0]")
             group(f"sw{a.switch} Verilated pb_sat_detector.sv", pb_rtl)
     if a.qcn:
         def qcn_ports():

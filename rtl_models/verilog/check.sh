@@ -4,8 +4,7 @@
 # lint warning or synthesis error. Used by ctest (rtl_lint_and_synthesis) and by hand.
 # Each block is linted and synthesized with its default parameters. The blocks Verilated
 # with other parameters are also linted as those instances (listed in `variants`: the
-# built-in ones of CMakeLists.txt; shapes added with SCFLY_RTL_EXTRA_* are linted by
-# Verilator as they build), and synthesized as them only with `--all`, as are the
+# ones CMakeLists.txt Verilates), and synthesized as them only with `--all`, as are the
 # design-space variants (`study`: the allocator's cell count against radix and VCs): minutes
 # of Yosys that CI does without (the same modules are synthesized at their defaults; the
 # counts are in docs/model.md).
@@ -33,8 +32,6 @@ cmake -DDEF=../interface/widths.def -DOUT_H="$gen/scfly_widths.h" -DOUT_SV="$gen
 pkg="$gen/scfly_pkg.sv"
 # name  file  parameters (NAME=VALUE ...)
 variants=(
-  "pb_sat_detector_h2     pb_sat_detector.sv H=2"
-  "pb_sat_detector_h6     pb_sat_detector.sv H=6"
   "quadrant_sel_n1        quadrant_sel.sv N=1"
   "quadrant_sel_n3        quadrant_sel.sv N=3"
   "quadrant_sel_n4        quadrant_sel.sv N=4"

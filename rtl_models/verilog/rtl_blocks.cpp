@@ -15,6 +15,8 @@
 #include "Vgal_threshold.h"
 #include "Vlink_arbiter_v16.h"
 #include "Vlink_arbiter_v4.h"
+#include "Vmin_route.h"
+#include "Vpb_sat_detector.h"
 #include "Vqcn_cp.h"
 #include "Vqcn_port_prob.h"
 #include "Vsep_allocator_r16v4.h"
@@ -29,8 +31,6 @@
 #include "Vugal_selector.h"
 #include "verilated.h"
 #include "verilated_syms.h"
-// The Verilated route units and PB detectors of this build (CMakeLists.txt).
-#include "rtl_models.inc"
 
 namespace scfly {
 
@@ -92,18 +92,12 @@ class ScLevelCtrl final : public sc_core::sc_module, public LevelCtrl {
 };
 
 // --- Piggyback saturation detector: Verilated SystemC module (pb_sat_detector.sv, --sc) ----
-// `Q` is the SystemC type Verilator gives the packed q_i port (H*16 bits): uint32_t,
-// uint64_t, or sc_bv<H*16> beyond 64 bits.
-template <class Q>
-void put16(Q& packed, int j, uint32_t v) {
-  packed |= static_cast<Q>(v) << (16 * j);
-}
-template <int W>
-void put16(sc_dt::sc_bv<W>& packed, int j, uint32_t v) {
-  packed.range(16 * j + 15, 16 * j) = v;
-}
+// One model for every h = 1..kPbPortsMax: h_i, cg_i and tg_i are held from construction (the
+// switch's reset); the packed q_i port is kPbPortsMax x 16 bits (an sc_bv), the ports at
+// and beyond h left zero (the block ignores them anyway).
+constexpr int kPbQBits = kPbPortsMax * kQueueBits;
+static_assert(kQueueBits == 16 && kPbQBits % 32 == 0, "two occupancies per 32-bit word of q_i");
 
-template <class V, class Q>
 class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
  public:
   ScPbDetector(sc_core::sc_module_name name, int h, uint32_t cg, uint32_t tg,
@@ -111,12 +105,14 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
       : sc_core::sc_module(name),
         m_v("u_pb_sat_detector"),
         m_h(h),
-        m_q("q_i", 0),
+        m_h_sig("h_i", static_cast<uint32_t>(h)),
+        m_q("q_i"),
         m_cg("cg_i", cg),
         m_tg("tg_i", tg),
         m_sat("sat_o"),
         m_on_flags(std::move(on_flags)),
         m_flags(static_cast<size_t>(h), 0) {
+    m_v.h_i(m_h_sig);
     m_v.q_i(m_q);
     m_v.cg_i(m_cg);
     m_v.tg_i(m_tg);
@@ -127,9 +123,13 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
     dont_initialize();
   }
   void drive(const uint32_t* q) override {
-    Q packed = 0;
-    for (int j = 0; j < m_h; ++j) put16(packed, j, sat_queue(q[j]));
-    m_q.write(packed);
+    // Two 16-bit occupancies per 32-bit word, port j in bits [16j, 16j + 16).
+    for (int w = 0; w < kPbQBits / 32; ++w) {
+      const int j = 2 * w;
+      const uint32_t lo = j < m_h ? sat_queue(q[j]) : 0, hi = j + 1 < m_h ? sat_queue(q[j + 1]) : 0;
+      m_packed.set_word(w, lo | (hi << 16));
+    }
+    m_q.write(m_packed);
   }
 
  private:
@@ -138,35 +138,15 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
     for (int j = 0; j < m_h; ++j) m_flags[static_cast<size_t>(j)] = (s >> j) & 1U;
     m_on_flags(m_flags.data());
   }
-  V m_v;
+  Vpb_sat_detector m_v;
   int m_h;
-  sc_core::sc_signal<Q> m_q;
+  sc_core::sc_signal<uint32_t> m_h_sig;
+  sc_core::sc_signal<sc_dt::sc_bv<kPbQBits>> m_q;
   sc_core::sc_signal<uint32_t> m_cg, m_tg, m_sat;
+  sc_dt::sc_bv<kPbQBits> m_packed;
   std::function<void(const uint32_t*)> m_on_flags;
   std::vector<uint32_t> m_flags;
 };
-
-// The Verilated pb_sat_detector instances (CMakeLists.txt), one per global-port count.
-using PbFlagsFn = std::function<void(const uint32_t*)>;
-struct PbModel {
-  int h;
-  std::unique_ptr<PbDetectorBlock> (*make)(const char* name, int h, uint32_t cg, uint32_t tg, PbFlagsFn on_flags);
-};
-
-template <class V, class Q>
-std::unique_ptr<PbDetectorBlock> make_pb(const char* name, int h, uint32_t cg, uint32_t tg, PbFlagsFn on_flags) {
-  return std::make_unique<ScPbDetector<V, Q>>(name, h, cg, tg, std::move(on_flags));
-}
-
-const PbModel kPbModels[] = {
-#include "rtl_pb_table.inc"
-};
-
-const PbModel* find_pb(int h) {
-  for (const auto& m : kPbModels)
-    if (m.h == h) return &m;
-  return nullptr;
-}
 
 // Every Verilated model of a run lives in the thread's one VerilatedContext (the SystemC
 // ones must: Verilator's SystemC models take the default context), each under its own
@@ -999,20 +979,20 @@ std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }
 
 
-bool rtl_pb_supports(int h) { return find_pb(h) != nullptr; }
+bool rtl_pb_supports(int h) { return h >= 1 && h <= kPbPortsMax; }
 
 std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
                                                       std::function<void(const uint32_t*)> on_flags, const char* name) {
-  if (const PbModel* m = find_pb(h)) return m->make(name, h, cg, tg, std::move(on_flags));
-  throw std::invalid_argument("no Verilated pb_sat_detector for h = " + std::to_string(h) + " (built for " +
-                              rtl_pb_widths() + ")");
+  if (!rtl_pb_supports(h))
+    throw std::invalid_argument("pb_sat_detector.sv holds " + rtl_pb_widths() + " global ports, not h = " +
+                                std::to_string(h));
+  if (cg > kCgMax || tg > kTgMax)
+    throw std::invalid_argument("pb_sat_detector.sv holds C_g <= " + std::to_string(kCgMax) + " and T_g <= " +
+                                std::to_string(kTgMax));
+  return std::make_unique<ScPbDetector>(name, h, cg, tg, std::move(on_flags));
 }
 
-std::string rtl_pb_widths() {
-  std::string out;
-  for (const auto& m : kPbModels) out += (out.empty() ? "h = " : ", ") + std::to_string(m.h);
-  return out;
-}
+std::string rtl_pb_widths() { return "h = 1.." + std::to_string(kPbPortsMax); }
 
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,
                                                const char* name) {

@@ -51,9 +51,10 @@ bool rtl_available();
 std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,
                                                const char* name = "acor_rtl");
 
-// rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports (Verilated with
-// --sc for H = 2, 4 and 6 -- the tiny and medium presets and the ACOR paper's dfly(6,12,6)
-// -- and any H in CMake's SCFLY_RTL_EXTRA_PB_H): a SystemC module created under the module being constructed.
+// rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports: one model,
+// Verilated with --sc, for every h = 1..kPbPortsMax (widths.def PbPortsMax; h, C_g and T_g
+// are inputs held from construction, as a switch sets them at reset; throws
+// std::invalid_argument beyond). A SystemC module created under the module being constructed.
 // drive(q) sets this cycle's h global-port occupancies (saturated to 16 bits); when the
 // flags settle (delta cycles later, same simulated time) `on_flags(flags)` is called with
 // the h flags, only when they change.
@@ -66,7 +67,7 @@ std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32
                                                       std::function<void(const uint32_t* flags)> on_flags,
                                                       const char* name = "pb_rtl");
 bool rtl_pb_supports(int h);
-std::string rtl_pb_widths();  // "h = 2, 4, 6" (the build's Verilated H), for messages
+std::string rtl_pb_widths();  // "h = 1..16" (the global-port counts the model holds), for messages
 
 // ugal_selector.sv as the UGAL selection rule (in process, see above).
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks();
