@@ -96,6 +96,7 @@ BASE_EXIT = {("tvlb", "--select", "s2.yaml", "--db", "fz.sqlite"): 3}
 # (each message also quotes the value): accepted as naming the option.
 ROLE = {
     ("run", "--rtl"): "'rtl",             # --rtl A,B is the override rtl=[A,B]: "config key 'rtl'"
+    ("run", "--rtl-switches"): "'rtl_switches",  # the override rtl_switches=[...]: "config key 'rtl_switches'"
     ("sweep", "--db"): "results database",
     ("export", "--table"): "has no table",
     ("tvlb", "--select"): "sweep file",
