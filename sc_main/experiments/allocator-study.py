@@ -88,8 +88,9 @@ def widths_package(cache):
     return out
 
 
-def synthesize(kind, p, v, iters, cap, cache):
-    """Yosys cells and longest topological path of one allocator instance (cached)."""
+def synthesize(kind, p, v, iters, cap, cache, run_yosys=True):
+    """Yosys cells and longest topological path of one allocator instance (cached; with
+    run_yosys false, only what the cache holds)."""
     sv, top = SV[kind]
     path = os.path.join(VERILOG, sv)
     if not os.path.exists(path):
@@ -99,6 +100,8 @@ def synthesize(kind, p, v, iters, cap, cache):
     key = f"{kind} P={p} V={v} ITERS={iters} CAP_MAX={cap} {digest}"
     if key in cache:
         return cache[key]
+    if not run_yosys:
+        return None
     script = (f"read_verilog -sv {pkg} {path}; chparam -set P {p} -set V {v} -set ITERS {iters} "
               f"-set CAP_MAX {cap} {top}; synth -flatten -top {top}; tee -o /dev/stdout stat; tee -o /dev/stdout ltp -noff")
     print(f"+ yosys: {kind} P={p} V={v} ITERS={iters} CAP_MAX={cap}", file=sys.stderr, flush=True)
@@ -117,10 +120,10 @@ def main():
     ap.add_argument("--scfly", default=os.path.join(ROOT, "build", "scfly"))
     ap.add_argument("--out", default="allocator-study", help="directory of the database, table and figure")
     ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--no-synth", action="store_true", help="skip Yosys (no area columns)")
+    ap.add_argument("--no-synth", action="store_true", help="run no Yosys (area from the cache only)")
     ap.add_argument("--max-synth-ports", type=int, default=0,
-                    help="synthesize only instances of at most this many ports (0: all; a radix-15 allocator with "
-                         "4 VCs takes Yosys 10-20 minutes and 6 GB)")
+                    help="run Yosys only on instances of at most this many ports (0: all; a radix-15 allocator "
+                         "with 4 VCs takes Yosys 4-20 minutes and up to 6 GB); larger ones come from the cache")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
     db = os.path.join(a.out, "study.sqlite")
@@ -169,8 +172,8 @@ def main():
         # 3. Area at this network's radix, VCs and connections per port.
         for label, (s, thr) in meta.items():
             kind, iters = s["switch.allocator"], int(s["switch.allocator_iterations"])
-            skip = a.no_synth or (a.max_synth_ports and shape[0] > a.max_synth_ports)
-            area = None if skip else synthesize(kind, shape[0], shape[1], iters, shape[2], cache)
+            run_yosys = not a.no_synth and not (a.max_synth_ports and shape[0] > a.max_synth_ports)
+            area = synthesize(kind, shape[0], shape[1], iters, shape[2], cache, run_yosys)
             rows.append({"network": net, "workload": s["workload"], "allocator": kind, "passes": iters,
                          "saturation": thr, "latency_half": lat.get(label), "radix": shape[0], "vcs": shape[1],
                          "connections": shape[2], "cells": area and area["cells"], "depth": area and area["depth"]})
