@@ -719,10 +719,7 @@ void parse_rtl_switches(ParseState& s, const YAML::Node& r) {
   }
   std::sort(c.rtl_switches.begin(), c.rtl_switches.end());
   if (c.rtl_switches.empty()) return;
-  const SwitchParams& w = c.sw;
-  const bool any = w.rtl_acor || w.rtl_ugal || w.rtl_pb || w.rtl_min_route || w.rtl_table || w.rtl_qcn ||
-                   w.rtl_qcn_cp || w.rtl_quadrant || w.rtl_gal_threshold || w.rtl_allocator ||
-                   w.rtl_flow_control || w.rtl_link_arbiter;
+  const bool any = c.sw.any_rtl();
   if (c.routing_prm.plugin_rtl)
     throw ConfigError(std::string("config key 'rtl_switches': not allowed with the plug-in block '") +
                       to_string(c.routing) + "' in 'rtl' (the plug-in's RTL is the network's routing, in every " +

@@ -340,9 +340,7 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     replace_line("non-minimal       ", "n/a");
   }
   if (!(m.switch_accepted_max > 0)) replace_line("fairness          ", "Jain n/a (no switch accepted a packet)");
-  if (c.sw.rtl_min_route || c.sw.rtl_acor || c.sw.rtl_ugal || c.sw.rtl_pb || c.sw.rtl_qcn || c.sw.rtl_qcn_cp || c.sw.rtl_table ||
-      c.sw.rtl_quadrant || c.sw.rtl_gal_threshold || c.sw.rtl_allocator || c.sw.rtl_flow_control ||
-      c.sw.rtl_link_arbiter || c.routing_prm.plugin_rtl) {
+  if (c.sw.any_rtl() || c.routing_prm.plugin_rtl) {
     // Which units are the Verilated RTL in this run (--rtl), after the window line.
     std::string blocks;
     auto add = [&](bool on, const char* what) {

@@ -189,11 +189,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // The block scheduler, unless the run shares state across switches with one-cycle
   // visibility or needs SystemC processes (see run_blocks).
   {
-    bool rtl = false;
-    for (bool b : {cfg.sw.rtl_acor, cfg.sw.rtl_ugal, cfg.sw.rtl_pb, cfg.sw.rtl_min_route, cfg.sw.rtl_table,
-                   cfg.sw.rtl_qcn, cfg.sw.rtl_qcn_cp, cfg.sw.rtl_quadrant, cfg.sw.rtl_gal_threshold,
-                   cfg.sw.rtl_allocator, cfg.sw.rtl_flow_control, cfg.sw.rtl_link_arbiter})
-      rtl = rtl || b;
+    const bool rtl = cfg.sw.any_rtl();
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
@@ -353,10 +349,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   std::vector<char> rtl_here(static_cast<size_t>(S), cfg.rtl_switches.empty() ? 1 : 0);
   for (int k : cfg.rtl_switches) rtl_here[static_cast<size_t>(k)] = 1;
   SwitchParams sp_cpp = sp;
-  for (bool* b : {&sp_cpp.rtl_acor, &sp_cpp.rtl_ugal, &sp_cpp.rtl_pb, &sp_cpp.rtl_min_route, &sp_cpp.rtl_table,
-                  &sp_cpp.rtl_qcn, &sp_cpp.rtl_qcn_cp, &sp_cpp.rtl_quadrant, &sp_cpp.rtl_gal_threshold,
-                  &sp_cpp.rtl_allocator, &sp_cpp.rtl_flow_control, &sp_cpp.rtl_link_arbiter})
-    *b = false;
+  for (bool* b : sp_cpp.rtl_flags()) *b = false;
   NicParams np_cpp = np;
   np_cpp.rtl_gal_threshold = false;
   // The memory estimate (tb/memory.h): the first switch and the first NIC are measured as

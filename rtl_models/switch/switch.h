@@ -48,6 +48,7 @@
 //   chaos_multiqueue_entries, chaos_deroutes.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -149,7 +150,21 @@ struct SwitchParams {
   bool rtl_gal_threshold = false;         // ... the Verilated GAL threshold controllers (in the NICs)
   bool rtl_allocator = false;             // ... the Verilated separable allocator (all switches)
   bool rtl_flow_control = false;          // ... the Verilated flow control of every port (all switches)
-  bool rtl_link_arbiter = false;        // ... the Verilated link arbiter of every port (all switches)
+  bool rtl_link_arbiter = false;          // ... the Verilated link arbiter of every port (all switches)
+  // Every rtl_* flag above, for code that treats them alike (is any on; all off for the
+  // switches rtl_switches leaves out). A new block's flag goes here too.
+  template <class Self>
+  static auto rtl_flags_of(Self& p) {
+    return std::array{&p.rtl_acor,      &p.rtl_ugal,          &p.rtl_pb,        &p.rtl_min_route,
+                      &p.rtl_table,     &p.rtl_qcn,           &p.rtl_qcn_cp,    &p.rtl_quadrant,
+                      &p.rtl_gal_threshold, &p.rtl_allocator, &p.rtl_flow_control, &p.rtl_link_arbiter};
+  }
+  auto rtl_flags() { return rtl_flags_of(*this); }
+  bool any_rtl() const {
+    for (const bool* b : rtl_flags_of(*this))
+      if (*b) return true;
+    return false;
+  }
   bool sleep = true;                      // idle switches sleep until a link wakes them (sim.sleep)
   bool check_vc_order = false;            // sim.check_vc_order: stop if a packet's VC decreases in a class
   FlowControl flow_control = FlowControl::Credit;
