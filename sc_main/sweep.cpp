@@ -429,8 +429,34 @@ nlohmann::json saturation_table(const SweepSpec& spec, const std::vector<SweepPo
   std::vector<std::string> order;
   for (const auto& p : points)
     if (series.emplace(p.series, std::vector<SeriesSample>{}).second) order.push_back(p.series);
-  for (const StoredPoint& sp : db.points_with_hashes(hashes)) {
+  const std::vector<StoredPoint> stored = db.points_with_hashes(hashes);
+  // With stop_after_saturation, a series counts its loads up to its cut only (the knee plus
+  // extra_points, from the loads completed in order, as the run decided what to skip): a
+  // load past the cut that was already running when the knee was found is stored, but
+  // whether it ran depends on which points finished first, and the summary must not.
+  std::map<std::string, size_t> cut;
+  if (spec.stop_after_saturation) {
+    std::map<std::string, std::map<size_t, size_t>> expected;  // series -> level -> points
+    std::map<std::string, std::map<size_t, std::vector<SeriesSample>>> done;
+    for (const auto& p : points) ++expected[p.series][p.level];
+    for (const StoredPoint& sp : stored) {
+      const SweepPoint& p = *by_hash.at(sp.hash);
+      done[p.series][p.level].push_back(
+          SeriesSample{p.load, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg});
+    }
+    for (const auto& [name, levels] : expected) {
+      std::vector<LoadLevel> prefix;
+      for (const auto& [lvl, n] : levels) {
+        const auto it = done[name].find(lvl);
+        if (it == done[name].end() || it->second.size() < n) break;
+        prefix.push_back(load_levels(it->second).front());
+      }
+      cut[name] = last_useful_level(prefix, criteria(spec), spec.extra_points);
+    }
+  }
+  for (const StoredPoint& sp : stored) {
     const SweepPoint& p = *by_hash.at(sp.hash);
+    if (spec.stop_after_saturation && p.level > cut[p.series]) continue;
     series[p.series].push_back(
         SeriesSample{p.load, sp.status == "ok" && sp.has_metrics, sp.accepted_load, sp.latency_avg});
     seeds[p.series].insert(p.cfg.seed);

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "sc_main/results_db.h"
@@ -153,6 +154,41 @@ TEST(Sweep, SaturationOfMinUnderAdvPlus1IsOneOverAP) {
   EXPECT_NE(c.err.find("skipped past saturation"), std::string::npos);
   std::remove(db.c_str());
   std::remove(sw.c_str());
+}
+
+// stop_after_saturation: a series' summary counts its loads up to the cut (the knee plus
+// extra_points) whatever else the database holds, so it does not depend on which loads past
+// the knee a run had already started when the knee became known (two jobs finish in either
+// order). The same sweep over a database holding every load, and over an empty one, gives
+// the same row.
+TEST(Sweep, EarlyStopSummaryCountsTheLoadsUpToTheCutOnly) {
+  const std::string grid =
+      "name: cut\nset: {warmup_cycles: 500, measure_cycles: 1500, traffic: adv+1, routing: min}\n"
+      "axes:\n  load: \"0.05:0.5:0.05\"\n";
+  const std::string early = grid + "stop_after_saturation: true\nsaturation: {latency_factor: 3, extra_points: 1}\n";
+  const std::string db = tmp("cut.sqlite");
+  ASSERT_EQ(scfly_cmd("sweep " + write_sweep(grid) + " --db " + db + " --jobs 2").code, 0);
+  ASSERT_EQ(rows(db), 10);
+  std::string all_text;
+  const std::vector<std::string> all = saturation_row(db, all_text);
+  ASSERT_GE(all.size(), 8u) << all_text;
+  EXPECT_EQ(all[2], "10") << all_text;
+  const Cmd over_all = scfly_cmd("sweep " + write_sweep(early) + " --db " + db + " --jobs 2");
+  ASSERT_EQ(over_all.code, 0) << over_all.err;
+  EXPECT_NE(over_all.err.find("0 run (0 failed)"), std::string::npos) << over_all.err;
+  std::string text;
+  const std::vector<std::string> f = saturation_row(db, text);
+  ASSERT_GE(f.size(), 8u) << text;
+  const double knee = std::stod(f[7]);
+  EXPECT_EQ(f[7], all[7]) << text;  // the knee is the same
+  // Loads 0.05 .. the knee, and one more.
+  EXPECT_EQ(std::stoi(f[2]), static_cast<int>(std::lround(knee / 0.05)) + 1) << text;
+  EXPECT_LT(std::stoi(f[2]), 10) << text;
+  const std::string db2 = tmp("cut2.sqlite");
+  const Cmd fresh = scfly_cmd("sweep " + write_sweep(early) + " --db " + db2 + " --jobs 2");
+  ASSERT_EQ(fresh.code, 0) << fresh.err;
+  std::string text2;
+  EXPECT_EQ(saturation_row(db2, text2), f) << text << "\n" << text2;
 }
 
 // Saturation search by bisection: MIN under ADV+1 on dfly(2,4,2) is bounded by 1/(a p) =
