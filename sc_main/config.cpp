@@ -444,10 +444,6 @@ void validate(ParseState& s) {
                         " is not allowed with routing chaos (a deroute offers every link port, at most 8); use 1-4");
   }
 
-  if (c.sw.rtl_allocator && c.sw.allocator != AllocatorKind::SeparableInput)
-    throw ConfigError(std::string("config key 'switch.allocator': value '") + to_string(c.sw.allocator) +
-                      "' is not allowed with --rtl allocator (the Verilated allocator is the separable input-first "
-                      "one); use separable-input, or drop allocator from --rtl");
   if (c.sw.rtl_allocator) {
     // The Verilated allocator's widths (rtl_blocks.h): the allocator's ports (the radix, + 1
     // internal port with control frames or a multiqueue), the VCs of a port (the
@@ -458,9 +454,10 @@ void validate(ParseState& s) {
     int vcs = std::max(c.sw.multiqueue, control ? 1 : 0);
     for (int k = 0; k < classes; ++k) vcs = std::max(vcs, c.sw.vcs[k] + c.sw.ctrl_vcs[k]);
     const int cap = c.sw.xbar_transfer ? 1 : c.sw.speedup;
-    if (!rtl_allocator_fits(ports, vcs, cap))
-      throw ConfigError("config key 'rtl': block 'allocator' (the switch's separable allocator) is Verilated in this "
-                        "build for up to " + rtl_allocator_limits() + "; " + tp.describe() + " with these options "
+    if (!rtl_allocator_fits(ports, vcs, cap, c.sw.allocator))
+      throw ConfigError("config key 'rtl': block 'allocator' (the switch's allocator, switch.allocator " +
+                        std::string(to_string(c.sw.allocator)) + ") is Verilated in this build for up to " +
+                        rtl_allocator_limits(c.sw.allocator) + "; " + tp.describe() + " with these options "
                         "needs " + std::to_string(ports) + " ports" + (ports > tp.radix() ? " (an internal one)" : "") +
                         ", " + std::to_string(vcs) + " VCs on a port" +
                         (c.sw.multiqueue > 0 ? " (chaos.multiqueue slots)" : "") + " and " + std::to_string(cap) +

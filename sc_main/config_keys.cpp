@@ -1310,7 +1310,7 @@ void add_switch_keys(std::vector<KeySpec>& t) {
            "wavefront over the input-port x output-port matrix after a round-robin VC choice per input; `islip`, "
            "iSLIP. All keep control VCs first and run `switch.allocator_iterations` passes; "
            "`switch.output_arbiter` transit-priority and age order the output stage of the separable ones only. "
-           "`--rtl allocator` needs separable-input")
+           "`--rtl allocator` co-simulates each one's SystemVerilog twin")
       .def(sv("separable-input"))
       // Added after sweep databases existed: echoed only away from the default, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.allocator != AllocatorKind::SeparableInput; },

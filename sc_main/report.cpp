@@ -355,7 +355,11 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
     add(c.sw.rtl_qcn_cp, "qcn_cp.sv (in process per switch)");
     add(c.sw.rtl_quadrant, "quadrant_sel.sv (in process)");
     add(c.sw.rtl_gal_threshold, "gal_threshold.sv (per NIC and set, clocked every cycle)");
-    add(c.sw.rtl_allocator, "sep_allocator.sv (in process per switch)");
+    const char* alloc_sv = c.sw.allocator == AllocatorKind::SeparableOutput ? "alloc_output_first.sv"
+                           : c.sw.allocator == AllocatorKind::Wavefront     ? "alloc_wavefront.sv"
+                           : c.sw.allocator == AllocatorKind::Islip         ? "alloc_islip.sv"
+                                                                            : "sep_allocator.sv";
+    add(c.sw.rtl_allocator, (std::string(alloc_sv) + " (in process per switch)").c_str());
     add(c.sw.rtl_flow_control, "flow_control.sv (in process per switch port)");
     add(c.sw.rtl_link_arbiter, "link_arbiter.sv (in process per switch port)");
     const std::string plugin = std::string(to_string(c.routing)) + "'s own Verilated decision (plug-in)";

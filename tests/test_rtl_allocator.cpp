@@ -444,7 +444,7 @@ TEST(RtlAllocatorBlock, GrantsInTheCppOrderThroughTheSwitchAdapter) {
           blk->request(ip, static_cast<int>(e) % V, r.op, r.ov, r.age);
           any = true;
         }
-        const int passes = std::min(cfg.iterations - pass, blk->max_passes());
+        const int passes = std::min(cfg.iterations - pass, blk->max_passes(pass));
         blk->evaluate(passes, bin.data(), bout.data());
         if (!any) break;
         for (int p = 0; p < K; ++p) optr[static_cast<size_t>(p)] = static_cast<uint8_t>(blk->out_pointer(p));

@@ -26,8 +26,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -43,6 +45,7 @@
 #include "rtl_models/switch/parts/allocator_islip.h"
 #include "rtl_models/switch/parts/allocator_output_first.h"
 #include "rtl_models/switch/parts/allocator_wavefront.h"
+#include "rtl_models/verilog/rtl_blocks.h"
 #include "scfly_widths.h"
 #include "verilated.h"
 
@@ -543,6 +546,147 @@ void assertions_stop_the_model() {
       ::testing::ExitedWithCode(0), "");
   EXPECT_DEATH(drive(PortBeyond), name + ": request to port 3 beyond the ports");
   EXPECT_DEATH(drive(OverCap), name + ": port 1 holds more connections than the cap");
+}
+
+// The switch's adapter for a variant (--rtl allocator with switch.allocator output-first,
+// wavefront or islip: rtl_blocks.h's AllocatorBlock): against the C++ part with the switch
+// harness, on random configurations of the three instances' sizes (radix 4 x 2 VCs, 8 x 4
+// with 2 passes built, so that 3 passes take two evaluations at least, 16 x 4), the
+// block driven as Switch::allocate_rtl drives it, each cycle's passes cut into evaluations
+// at random (one pass, or as many as max_passes allows: the switch evaluates one pass at a
+// time while a head has a second free candidate), end_cycle() after the last. The same
+// grants in the same passes, ordered by order_pass as the C++ part calls `grant`, cycle
+// after cycle: the registers the evaluations leave (iSLIP's moved by its first iteration
+// only, the wavefront's diagonal once per cycle) are what the next cycle's grants read.
+template <class Part>
+void block_in_cpp_order(AllocatorKind kind, uint64_t seed) {
+  std::mt19937_64 g(seed);
+  long cycles = 0, granted = 0, later = 0, split = 0;
+  struct Rec {
+    int ip, v, op, ov, pass;
+    bool operator==(const Rec& o) const { return ip == o.ip && v == o.v && op == o.op && ov == o.ov && pass == o.pass; }
+  };
+  const auto show = [](const std::vector<Rec>& l) {
+    std::string t;
+    for (const Rec& r : l)
+      t += " (" + std::to_string(r.ip) + "," + std::to_string(r.v) + ")->(" + std::to_string(r.op) + "," +
+           std::to_string(r.ov) + ") pass " + std::to_string(r.pass) + ";";
+    return t;
+  };
+  for (int n = 0; n < 45; ++n) {
+    AllocatorConfig cfg = random_config(g);
+    int V = 4;
+    if (n % 3 == 1 && cfg.inputs > 8) {  // the radix-8 instance's size (2 passes built)
+      cfg.inputs = 2 + static_cast<int>(g() % 7);
+      for (auto* v : {&cfg.vcs, &cfg.data_vcs, &cfg.injection}) v->resize(static_cast<size_t>(cfg.inputs));
+      if (cfg.rr_all >= 0) {
+        cfg.rr_all = cfg.inputs - 1;
+        cfg.data_vcs.back() = 0;
+      }
+    }
+    if (n % 3 == 0) {  // the radix-4 instance's size
+      V = 2;
+      cfg.inputs = 2 + static_cast<int>(g() % 3);
+      cfg.conn_cap = 1 + static_cast<int>(g() % 2);
+      for (auto* v : {&cfg.vcs, &cfg.data_vcs, &cfg.injection}) v->resize(static_cast<size_t>(cfg.inputs));
+      for (int p = 0; p < cfg.inputs; ++p) {
+        cfg.vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(1 + g() % 2);
+        cfg.data_vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(g() % 3 == 0 ? g() % 2 : cfg.vcs[static_cast<size_t>(p)]);
+      }
+      cfg.rr_all = -1;
+    }
+    SCOPED_TRACE(describe(cfg));
+    const int max_vcs = *std::max_element(cfg.vcs.begin(), cfg.vcs.end());
+    Part cpp(cfg);
+    std::unique_ptr<AllocatorBlock> blk = make_rtl_allocator(cfg, "variant_block_" + std::to_string(n), kind);
+    ASSERT_EQ(blk->kind(), kind);
+    const int K = cfg.inputs, cap = cfg.conn_cap;
+    PortMask busy;
+    for (int p = 0; p < K; ++p) busy.set(p);
+    for (int c = 0; c < 300; ++c, ++cycles) {
+      Matrix m = random_matrix(cfg, V, g, c % 3 == 0 ? 0.9 : 0.4);
+      for (Request& r : m.req) r.ov %= max_vcs;  // a switch's output VCs: no more than its input VCs
+      // The C++ part, its grants in the order it makes them.
+      std::vector<Rec> want_order;
+      std::vector<uint8_t> in_act = m.in_active, out_act = m.out_active, taken(static_cast<size_t>(K * V), 0),
+                           done(m.req.size(), 0);
+      const uint32_t first = cpp.pass_id() + 1;
+      auto want = [&](int ip, int v, RouteDecision& d) {
+        const size_t e = static_cast<size_t>(ip * V + v);
+        const Request& r = m.req[e];
+        if (r.op < 0 || done[e] || out_act[static_cast<size_t>(r.op)] >= cap ||
+            taken[static_cast<size_t>(r.op * V + r.ov)])
+          return false;
+        d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
+        return true;
+      };
+      auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
+      auto grant = [&](const AllocRequest& r) {
+        if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
+        taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
+        done[static_cast<size_t>(r.in_port * V + r.in_vc)] = 1;
+        ++in_act[r.in_port];
+        ++out_act[r.out_port];
+        want_order.push_back(Rec{r.in_port, r.in_vc, r.out_port, r.out_vc, static_cast<int>(cpp.pass_id() - first)});
+        return true;
+      };
+      cpp.allocate(busy, in_act.data(), out_act.data(), want, age, grant);
+      // The block as the switch drives it.
+      std::vector<Rec> got;
+      std::vector<uint8_t> bin = m.in_active, bout = m.out_active, btaken(static_cast<size_t>(K * V), 0),
+                           bdone(m.req.size(), 0);
+      for (int pass = 0; pass < cfg.iterations;) {
+        blk->begin();
+        bool any = false;
+        for (size_t e = 0; e < m.req.size(); ++e) {
+          const Request& r = m.req[e];
+          const int ip = static_cast<int>(e) / V;
+          if (r.op < 0 || bdone[e] || bin[static_cast<size_t>(ip)] >= cap || bout[static_cast<size_t>(r.op)] >= cap ||
+              btaken[static_cast<size_t>(r.op * V + r.ov)])
+            continue;
+          blk->request(ip, static_cast<int>(e) % V, r.op, r.ov, r.age);
+          any = true;
+        }
+        const int most = std::min(cfg.iterations - pass, blk->max_passes(pass));
+        const int passes = g() % 2 ? 1 : most;
+        split += passes < cfg.iterations - pass;
+        blk->evaluate(passes, bin.data(), bout.data());
+        if (!any) break;
+        for (int k = 0; k < passes; ++k) {
+          std::vector<RtlGrant> pl;
+          for (const RtlGrant& r : blk->grants())
+            if (r.pass == k) pl.push_back(r);
+          blk->order_pass(pass + k, pl);
+          for (const RtlGrant& q : pl) {
+            got.push_back(Rec{q.in_port, q.in_vc, q.out_port, q.out_vc, pass + k});
+            bdone[static_cast<size_t>(q.in_port * V + q.in_vc)] = 1;
+            btaken[static_cast<size_t>(q.out_port * V + q.out_vc)] = 1;
+            ++bin[q.in_port];
+            ++bout[q.out_port];
+            later += pass + k > 0;
+          }
+        }
+        pass += passes;
+      }
+      blk->end_cycle();
+      ASSERT_TRUE(got == want_order) << "cycle " << c << ": the block's grants in order" << show(got)
+                                     << "\n the C++ part's" << show(want_order);
+      granted += static_cast<long>(got.size());
+    }
+  }
+  EXPECT_GT(granted, cycles);       // real work ...
+  EXPECT_GT(later, cycles / 40);    // ... in later passes too
+  EXPECT_GT(split, cycles / 10);    // ... and cycles cut into several evaluations
+}
+
+TEST(RtlAllocVariantBlock, WavefrontGrantsInTheCppOrderThroughTheSwitchAdapter) {
+  block_in_cpp_order<WavefrontAllocator>(AllocatorKind::Wavefront, 31);
+}
+TEST(RtlAllocVariantBlock, IslipGrantsInTheCppOrderThroughTheSwitchAdapter) {
+  block_in_cpp_order<IslipAllocator>(AllocatorKind::Islip, 32);
+}
+TEST(RtlAllocVariantBlock, OutputFirstGrantsInTheCppOrderThroughTheSwitchAdapter) {
+  block_in_cpp_order<OutputFirstAllocator>(AllocatorKind::SeparableOutput, 33);
 }
 
 TEST(RtlAllocWavefront, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Wavefront>(); }

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 #include <vector>
 
@@ -151,11 +152,6 @@ TEST(RtlNetwork, RtlRequestsAreValidated) {
   EXPECT_NE(d.err.find("pb"), std::string::npos) << d.err;
   const ScflyRun c = run_scfly(tiny_config(), "routing=acor-switch --rtl nosuchblock", false);
   EXPECT_EQ(c.code, 2);
-  // The Verilated allocator is the separable input-first one: another switch.allocator is refused.
-  const ScflyRun e = run_scfly(tiny_config(), "routing=min switch.allocator=islip --rtl allocator", false);
-  EXPECT_EQ(e.code, 2);
-  EXPECT_NE(e.err.find("config key 'switch.allocator': value 'islip'"), std::string::npos) << e.err;
-  EXPECT_NE(e.err.find("separable-input"), std::string::npos) << e.err;
 }
 
 // The Verilated blocks trace into the switch's VCD: their ports and internal nets appear
@@ -385,7 +381,8 @@ TEST(RtlNetwork, ForwardingTableRtlGivesIdenticalResults) {
 // ports with 2 VCs the radix-4 one (the radix-16 one, dfly(4,8,4)'s, is checked through the
 // same adapter in test_rtl_allocator.cpp).
 namespace {
-void expect_allocator_rtl_identical(const std::string& cfg, const std::vector<std::string>& cases) {
+void expect_allocator_rtl_identical(const std::string& cfg, const std::vector<std::string>& cases,
+                                    const std::string& sv = "sep_allocator.sv", bool late_grants = true) {
   for (const std::string& args : cases) {
     SCOPED_TRACE(args);
     const std::string common = args + " warmup_cycles=500 measure_cycles=2000 timeseries.bin_cycles=500";
@@ -394,12 +391,13 @@ void expect_allocator_rtl_identical(const std::string& cfg, const std::vector<st
     expect_ok(cpp);
     expect_ok(rtl);
     EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"allocator"}));
-    EXPECT_NE(rtl.out.find("rtl: sep_allocator.sv (in process per switch)"), std::string::npos) << rtl.out;
+    EXPECT_NE(rtl.out.find("rtl: " + sv + " (in process per switch)"), std::string::npos) << rtl.out;
     EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
     EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
     EXPECT_GT(rtl.json["metrics"]["packets_delivered"].get<int>(), 500);
     // Where a later pass is run at a load that needs it, it granted something.
-    if (args.find("allocator_iterations") != std::string::npos && args.find("speedup=1") != std::string::npos) {
+    if (late_grants && args.find("allocator_iterations") != std::string::npos &&
+        args.find("speedup=1") != std::string::npos) {
       EXPECT_GT(counter(metrics(rtl), "allocator_late_grants"), 10.0);
     }
   }
@@ -427,6 +425,44 @@ TEST(RtlNetwork, AllocatorRtlGivesIdenticalResultsOnTori) {
        "routing=chaos chaos.multiqueue=4 traffic=un load=0.9 topology.k=4"});
 }
 
+// The allocator variants of switch.allocator as RTL (--rtl allocator with output-first,
+// wavefront or iSLIP: alloc_output_first.sv, alloc_wavefront.sv, alloc_islip.sv in every
+// switch): identical metrics and time series. Each under UGAL-L ADV+1 with 3 passes (its
+// heads have several candidates, so a later pass may offer another one: one evaluation per
+// pass, with the variant's own rule for what its registers hold between passes), with
+// transit priority (read by the output-first one only) and probes (control VCs first, from
+// the internal port), and on tori under MIN AD with 2 passes, DOR on the 4-ary 1-cube with
+// 3 and CHAOS (the multiqueue's round-robin internal port). dfly-tiny's 7 ports and the
+// 2-cube's 5 take the radix-16 instances, the 1-cube's 3 ports with 2 VCs the radix-4 one.
+// A wavefront pass is a maximal matching of its cells: with one connection per port a later
+// pass grants only what a head's other candidate asks for, none in these runs.
+namespace {
+void expect_variant_rtl_identical(const std::string& kind, const std::string& sv) {
+  const std::string a = " switch.allocator=" + kind;
+  const bool late = kind != "wavefront";
+  expect_allocator_rtl_identical(
+      tiny_config(),
+      {"routing=ugal-l traffic=adv+1 load=0.5 switch.speedup=1 switch.allocator_iterations=3" + a,
+       "routing=min traffic=un load=0.6 switch.output_arbiter=transit-priority control.probe_interval=50 "
+       "switch.allocator_iterations=2" + a},
+      sv, late);
+  expect_allocator_rtl_identical(
+      torus_config(),
+      {"routing=min-ad traffic=un load=0.9 topology.k=4 switch.speedup=1 switch.allocator_iterations=2" + a,
+       "routing=dor traffic=un load=0.9 topology.k=4 topology.n=1 switch.speedup=1 switch.allocator_iterations=3" + a,
+       "routing=chaos chaos.multiqueue=4 traffic=un load=0.9 topology.k=4" + a},
+      sv, late);
+}
+}  // namespace
+
+TEST(RtlNetwork, AllocatorOutputFirstRtlGivesIdenticalResults) {
+  expect_variant_rtl_identical("separable-output", "alloc_output_first.sv");
+}
+TEST(RtlNetwork, AllocatorWavefrontRtlGivesIdenticalResults) {
+  expect_variant_rtl_identical("wavefront", "alloc_wavefront.sv");
+}
+TEST(RtlNetwork, AllocatorIslipRtlGivesIdenticalResults) { expect_variant_rtl_identical("islip", "alloc_islip.sv"); }
+
 // A switch the build's instances do not hold, and the allocator options the RTL does not
 // implement: exit 2 naming the block, what the switch needs and what is allowed.
 TEST(RtlNetwork, AllocatorRtlRequestsAreValidated) {
@@ -442,6 +478,8 @@ TEST(RtlNetwork, AllocatorRtlRequestsAreValidated) {
   refused(tiny_config(), "topology.p=6 topology.a=12 topology.h=6 topology.g=73 --rtl allocator", "needs 23 ports");
   refused(tiny_config(), "switch.speedup=5 --rtl allocator", "5 connections per port (switch.speedup)");
   refused(tiny_config(), "switch.vcs.local=5 --rtl allocator", "5 VCs on a port");
+  refused(tiny_config(), "switch.allocator=islip switch.vcs.local=5 --rtl allocator",
+          "(the switch's allocator, switch.allocator islip) is Verilated in this build for " + limits);
   refused(torus_config(), "routing=chaos --rtl allocator", "5 VCs on a port (chaos.multiqueue slots)");
   refused(tiny_config(), "switch.output_sharing=port --rtl allocator", "not allowed with switch.output_sharing: port");
   refused(tiny_config(), "switch.ejection_grant=host-idle --rtl allocator",
@@ -488,4 +526,31 @@ TEST(RtlNetwork, AllocatorRtlTracesIntoTheVcd) {
     }
   }
   EXPECT_GT(grants, 100U);
+}
+
+// A variant's nets trace under its module (net.swN.alloc_rtl.alloc_wavefront.*): it grants
+// only what was requested, and its first diagonal moves (once per allocation cycle, through
+// every value of dfly-tiny's 7 ports).
+TEST(RtlNetwork, AllocatorVariantRtlTracesIntoTheVcd) {
+  const std::string vcd = tmp("rtl_alloc_wf.vcd");
+  const ScflyRun r = run_scfly(tiny_config(), "routing=min traffic=un load=0.6 warmup_cycles=0 measure_cycles=1000 "
+                                              "switch.allocator=wavefront --rtl allocator --vcd " + vcd +
+                                              " --trace-switches 0");
+  expect_ok(r);
+  const Waves w = parse_vcd(slurp(vcd));
+  std::remove(vcd.c_str());
+  ASSERT_GT(w.times.size(), 100U);
+  const std::string a = "net.sw0.alloc_rtl.alloc_wavefront.";
+  for (const std::string n : {"req_i", "grant_o", "in_ptr_q", "diag_q"}) ASSERT_TRUE(w.values.count(a + n)) << a + n;
+  const auto& grant = w.values.at(a + "grant_o");
+  const auto& req = w.values.at(a + "req_i");
+  std::set<uint64_t> diags;
+  uint64_t grants = 0;
+  for (size_t t = 0; t < w.times.size(); ++t) {
+    ASSERT_EQ(grant[t] & ~req[t], 0U) << "at " << w.times[t] << " ps";
+    grants += static_cast<uint64_t>(__builtin_popcountll(grant[t]));
+    diags.insert(w.values.at(a + "diag_q")[t]);
+  }
+  EXPECT_GT(grants, 100U);
+  EXPECT_EQ(diags.size(), 7U);
 }

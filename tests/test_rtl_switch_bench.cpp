@@ -4,7 +4,8 @@
 // for 10^5 cycles. Every port must receive the same packets on the same VCs in the same
 // cycles from both, and both must drain clean (every packet whole, every credit home). At
 // radix 4 (an 8-switch ring with two hosts per switch), 7 (dfly(2,4,2)) and 15
-// (dfly(4,8,4): the largest allocator instance, 16 ports with the internal control port);
+// (dfly(4,8,4): the largest allocator instance, 16 ports with the internal control port),
+// and at 7 and 15 with each allocator variant of switch.allocator and 2 passes;
 // the presets' largest radix, 63 (dfly(16,32,16)), is beyond the Verilated allocator and is
 // refused naming the limit.
 #include <gtest/gtest.h>
@@ -23,6 +24,7 @@ SimConfig config(const std::string& preset, const std::vector<std::string>& over
 }
 
 struct Twin {
+  const char* name;
   const char* what;
   const char* preset;
   std::vector<std::string> overrides;
@@ -99,15 +101,34 @@ TEST_P(RtlSwitchTwins, CppAndRtlSwitchesAgreeEveryCycle) {
   EXPECT_GT(load, 0.25);
 }
 
+const std::vector<std::string> kDfly484 = {"topology.p=4", "topology.a=8", "topology.h=4", "topology.g=33"};
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Radix, RtlSwitchTwins,
-    ::testing::Values(Twin{"ring of 8, 2 hosts per switch, DOR", "torus-ring-8.yaml", {"topology.p=2"}, 3, 4},
-                      Twin{"dfly(2,4,2) MIN", "dfly-tiny.yaml", {"routing=min"}, 5, 4},
-                      Twin{"dfly(4,8,4) MIN", "dfly-tiny.yaml",
-                           {"topology.p=4", "topology.a=8", "topology.h=4", "topology.g=33", "routing=min"}, 9, 40}),
-    [](const ::testing::TestParamInfo<Twin>& i) {
-      return std::string(i.index == 0 ? "Ring" : i.index == 1 ? "DflyTiny" : "Dfly484");
-    });
+    ::testing::Values(
+        Twin{"Ring", "ring of 8, 2 hosts per switch, DOR", "torus-ring-8.yaml", {"topology.p=2"}, 3, 4},
+        Twin{"DflyTiny", "dfly(2,4,2) MIN", "dfly-tiny.yaml", {"routing=min"}, 5, 4},
+        Twin{"Dfly484", "dfly(4,8,4) MIN", "dfly-tiny.yaml", with(kDfly484, {"routing=min"}), 9, 40},
+        // The allocator variants (switch.allocator) with 2 passes: the radix-8 and radix-16
+        // instances of each.
+        Twin{"DflyTinyOutputFirst", "dfly(2,4,2) MIN, separable output-first, 2 passes", "dfly-tiny.yaml",
+             {"routing=min", "switch.allocator=separable-output", "switch.allocator_iterations=2"}, 5, 4},
+        Twin{"DflyTinyWavefront", "dfly(2,4,2) MIN, wavefront, 2 passes", "dfly-tiny.yaml",
+             {"routing=min", "switch.allocator=wavefront", "switch.allocator_iterations=2"}, 5, 4},
+        Twin{"DflyTinyIslip", "dfly(2,4,2) MIN, iSLIP, 2 iterations", "dfly-tiny.yaml",
+             {"routing=min", "switch.allocator=islip", "switch.allocator_iterations=2"}, 5, 4},
+        Twin{"Dfly484OutputFirst", "dfly(4,8,4) MIN, separable output-first, 2 passes", "dfly-tiny.yaml",
+             with(kDfly484, {"routing=min", "switch.allocator=separable-output", "switch.allocator_iterations=2"}), 9,
+             40},
+        Twin{"Dfly484Wavefront", "dfly(4,8,4) MIN, wavefront, 2 passes", "dfly-tiny.yaml",
+             with(kDfly484, {"routing=min", "switch.allocator=wavefront", "switch.allocator_iterations=2"}), 9, 40},
+        Twin{"Dfly484Islip", "dfly(4,8,4) MIN, iSLIP, 2 iterations", "dfly-tiny.yaml",
+             with(kDfly484, {"routing=min", "switch.allocator=islip", "switch.allocator_iterations=2"}), 9, 40}),
+    [](const ::testing::TestParamInfo<Twin>& i) { return std::string(i.param.name); });
 
 // The presets' largest radix (dfly(16,32,16): 63 ports) is beyond the Verilated allocator.
 TEST(RtlSwitchTwins, TheLargestPresetRadixIsRefusedNamingTheLimit) {

@@ -218,15 +218,14 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     m_alloc = SeparableAllocator(std::move(ac));
   }
   if (prm.rtl_allocator) {
-    if (prm.allocator != AllocatorKind::SeparableInput)
-      throw std::invalid_argument("the RTL allocator is the separable input-first one (switch.allocator separable-input)");
     // The RTL does not model grants that change other output VCs' room (allocate_rtl).
     if (prm.out_shared || prm.eject_on_idle_host)
       throw std::invalid_argument("the RTL allocator does not implement switch.output_sharing port or "
                                   "switch.ejection_grant host-idle");
-    m_alloc_rtl = make_rtl_allocator(m_alloc.config(), std::string(this->name()) + ".alloc_rtl");
+    m_alloc_rtl = make_rtl_allocator(m_alloc.config(), std::string(this->name()) + ".alloc_rtl", prm.allocator);
     m_rtl_out_ptr.assign(static_cast<size_t>(K), 0);
     m_rtl_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
+    m_rtl_var_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
   }
   if (prm.rtl_flow_control) fc_build();  // switch_rtl_fc.cpp
   if (prm.rtl_link_arbiter) la_build();  // switch_rtl_fc.cpp

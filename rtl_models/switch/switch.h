@@ -72,6 +72,7 @@
 namespace scfly {
 
 class AllocatorBlock;  // rtl_models/verilog/rtl_blocks.h (--rtl allocator)
+struct RtlGrant;
 class FlowControlBlock;  // ... (--rtl flow_control)
 class LinkArbiterBlock;  // ... (--rtl link_arbiter)
 
@@ -544,10 +545,12 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<Rng> m_arrived_rng;
   bool m_keep_valiant = false;  // ugal.reevaluate minimal: a blocked Valiant head is not re-routed
   // --rtl allocator (SwitchParams::rtl_allocator): the Verilated allocator, null otherwise;
-  // the output pointers the grants of a pass are ordered by, and one pass's grants.
+  // the output pointers the grants of a pass are ordered by (separable input-first), and one
+  // pass's grants (a variant's as the block gives them, then as the switch records them).
   std::unique_ptr<AllocatorBlock> m_alloc_rtl;
   std::vector<uint8_t> m_rtl_out_ptr;
   std::vector<Conn> m_rtl_pass;
+  std::vector<RtlGrant> m_rtl_var_pass;
   // --rtl flow_control (SwitchParams::rtl_flow_control): one Verilated flow-control block
   // per network port (empty otherwise); per output VC (oix) the credits the counter held at
   // the end of the last cycle run and those the block showed this cycle (the landings and

@@ -31,9 +31,14 @@ void Switch::allocate_rtl_stage() {
 // requesting head has a second free candidate, each evaluation runs one pass (iters_i = 1,
 // the pointer registers clocked between passes); otherwise one evaluation runs every pass
 // left (up to the instance's ITERS), which gives the same grants.
+// A variant of switch.allocator (output-first, wavefront, iSLIP) works the same way, with
+// its own grant order (order_pass) and its own rule for which edges move its registers
+// (RtlVariantAllocator in rtl_blocks.cpp: iSLIP's later iterations move none and run one
+// pass per evaluation; the wavefront's diagonal moves once per cycle, at end_cycle's edge).
 template <bool kCtl, typename Want, typename IsFree, typename Age, typename Grant>
 void Switch::allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant) {
   AllocatorBlock& blk = *m_alloc_rtl;
+  const bool sep = blk.kind() == AllocatorKind::SeparableInput;
   const int K = m_inputs;
   uint64_t late = 0;
   for (int pass = 0; pass < m_alloc_iters;) {
@@ -57,20 +62,29 @@ void Switch::allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant) {
         single = n < 2;
       }
     });
-    const int passes = single ? std::min(m_alloc_iters - pass, blk.max_passes()) : 1;
+    const int passes = single ? std::min(m_alloc_iters - pass, blk.max_passes(pass)) : 1;
     blk.evaluate(passes, m_in_active.data(), m_out_active.data());  // (none: clears its grants)
     if (!any) break;
     const std::vector<RtlGrant>& gs = blk.grants();
-    for (const RtlGrant& g : gs) m_rtl_out_ptr[g.out_port] = static_cast<uint8_t>(blk.out_pointer(g.out_port));
+    if (sep)
+      for (const RtlGrant& g : gs) m_rtl_out_ptr[g.out_port] = static_cast<uint8_t>(blk.out_pointer(g.out_port));
     for (int k = 0; k < passes; ++k) {
       m_rtl_pass.clear();
-      for (const RtlGrant& g : gs) {
-        if (g.pass != k) continue;
-        Conn r{g.in_port, g.out_port, g.in_vc, g.out_vc, 0};
-        r.key = m_alloc.order_key<kCtl>(r, m_rtl_out_ptr[g.out_port], age);
-        m_rtl_pass.push_back(r);
+      if (sep) {
+        for (const RtlGrant& g : gs) {
+          if (g.pass != k) continue;
+          Conn r{g.in_port, g.out_port, g.in_vc, g.out_vc, 0};
+          r.key = m_alloc.order_key<kCtl>(r, m_rtl_out_ptr[g.out_port], age);
+          m_rtl_pass.push_back(r);
+        }
+        std::sort(m_rtl_pass.begin(), m_rtl_pass.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
+      } else {
+        m_rtl_var_pass.clear();
+        for (const RtlGrant& g : gs)
+          if (g.pass == k) m_rtl_var_pass.push_back(g);
+        blk.order_pass(pass + k, m_rtl_var_pass);
+        for (const RtlGrant& g : m_rtl_var_pass) m_rtl_pass.push_back(Conn{g.in_port, g.out_port, g.in_vc, g.out_vc, 0});
       }
-      std::sort(m_rtl_pass.begin(), m_rtl_pass.end(), [](const Conn& x, const Conn& y) { return x.key < y.key; });
       for (const Conn& r : m_rtl_pass) {
         if (!grant(r)) {
           m_ctx.fail(std::string(name()) + ": the RTL allocator granted input VC (" + std::to_string(r.in_port) + "," +
@@ -78,12 +92,13 @@ void Switch::allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant) {
                      std::to_string(r.out_vc) + "), which the switch cannot take");
           return;
         }
-        m_rtl_out_ptr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
+        if (sep) m_rtl_out_ptr[r.out_port] = static_cast<uint8_t>((r.in_port + 1) % K);
       }
       if (pass + k > 0) late += m_rtl_pass.size();
     }
     pass += passes;
   }
+  blk.end_cycle();
   if (m_late_grants) *m_late_grants += late;
 }
 

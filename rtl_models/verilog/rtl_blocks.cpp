@@ -9,6 +9,15 @@
 #include <type_traits>
 
 #include "Vacor_level_ctrl.h"
+#include "Valloc_islip_r16v4.h"
+#include "Valloc_islip_r4v2.h"
+#include "Valloc_islip_r8v4.h"
+#include "Valloc_output_first_r16v4.h"
+#include "Valloc_output_first_r4v2.h"
+#include "Valloc_output_first_r8v4.h"
+#include "Valloc_wavefront_r16v4.h"
+#include "Valloc_wavefront_r4v2.h"
+#include "Valloc_wavefront_r8v4.h"
 #include "Vflow_control_v16.h"
 #include "Vflow_control_v4.h"
 #include "Vft_lookup.h"
@@ -697,7 +706,8 @@ class RtlAllocator final : public AllocatorBlock {
   }
   const std::vector<RtlGrant>& grants() const override { return m_grants; }
   int out_pointer(int op) const override { return static_cast<int>(get_bits(m_v->out_ptr_o, op * PW, PW)); }
-  int max_passes() const override { return ITERS; }
+  int max_passes(int) const override { return ITERS; }
+  AllocatorKind kind() const override { return AllocatorKind::SeparableInput; }
 
  private:
   std::unique_ptr<V> m_v;
@@ -708,8 +718,237 @@ class RtlAllocator final : public AllocatorBlock {
   std::vector<RtlGrant> m_grants;
 };
 
-// The Verilated sep_allocator instances (CMakeLists.txt), smallest first.
+// An allocator variant of switch.allocator (alloc_output_first.sv, alloc_wavefront.sv,
+// alloc_islip.sv) with P ports, VV VCs, CAP connections and ITERS passes built. As
+// RtlAllocator, with what separates the variants' state from the separable one's:
+//  - when its registers move. The C++ part's state between two passes of a cycle is not
+//    always what the RTL writes at an edge after an evaluation of those passes alone (the
+//    switch evaluates one pass at a time while a head has a second free candidate; see
+//    Switch::allocate_rtl). The output-first allocator moves its pointers in every pass:
+//    an edge after each evaluation that granted, as the separable one. iSLIP moves them
+//    in the cycle's first iteration only: an edge after an evaluation starting at pass 0,
+//    none after a later one (whose one iteration the RTL would take as a first), and such
+//    an evaluation runs one pass (max_passes). The wavefront moves its first diagonal D
+//    once per cycle, after every pass, granted or not: an edge after every evaluation, and
+//    after one that is not the cycle's last, D is loaded back (load_i, with the VC
+//    pointers the edge wrote). A cycle without a request moves D only: its move is owed
+//    and loaded (D plus the moves owed) before the next evaluation with a request, so that
+//    an idle switch costs no evaluation (its VCD shows D as of its last busy cycle).
+//  - the order the switch records a pass's grants in (order_pass: Switch::allocate_rtl's
+//    connections, as the C++ part calls `grant`): output-first, by input port, then the
+//    VC's rank in its port's input order (control VCs by index, then data VCs round-robin
+//    from the VC pointer); iSLIP, by input port, control first, the output port's distance
+//    from the input's accept pointer, then the rank; the wavefront, control cells first,
+//    then the diagonal (op - ip - D) mod ports, then the input port. The pointers those
+//    orders read within an evaluation of several passes (the VC pointers, iSLIP's accept
+//    pointers after its first iteration) are the registers' at the evaluation, moved past
+//    each pass's grants as the C++ part moves them.
+template <class V, AllocatorKind KIND, int P, int VV, int CAP, int ITERS>
+class RtlVariantAllocator final : public AllocatorBlock {
+  static constexpr int N = P * VV, PW = clog2(P), VW = VV > 1 ? clog2(VV) : 1, NVW = clog2(VV + 1),
+                       CW = clog2(CAP + 1), GW = ITERS > 1 ? clog2(ITERS) : 1, AB = kAllocAgeBits;
+  static constexpr bool kAge = KIND == AllocatorKind::SeparableOutput;  // transit and age ports
+  static_assert(N <= 64, "one request bit per input VC in a 64-bit word");
+
+ public:
+  RtlVariantAllocator(const AllocatorConfig& c, const std::string& name)
+      : m_v(new V(Verilated::threadContextp(), name.c_str())), m_cfg(c), m_ports(c.inputs) {
+    V& v = *m_v;
+    v.ports_i = static_cast<uint8_t>(c.inputs);
+    v.cap_i = static_cast<uint8_t>(c.conn_cap);
+    v.iters_i = 1;
+    for (int p = 0; p < c.inputs; ++p) {
+      set_bits(v.nvc_i, p * NVW, NVW, c.vcs[static_cast<size_t>(p)]);
+      set_bits(v.ndata_i, p * NVW, NVW, c.data_vcs[static_cast<size_t>(p)]);
+    }
+    if constexpr (kAge) {
+      v.transit_prio_i = c.transit_priority;
+      v.age_prio_i = c.age_priority;
+      for (int p = 0; p < c.inputs; ++p) set_bits(v.inj_i, p, 1, c.injection[static_cast<size_t>(p)]);
+      clear_port(v.req_age_i);
+      clear_port(v.load_out_ptr_i);
+    }
+    if constexpr (KIND == AllocatorKind::Wavefront) v.load_diag_i = 0;
+    if constexpr (KIND == AllocatorKind::Islip) {
+      clear_port(v.load_grant_ptr_i);
+      clear_port(v.load_accept_ptr_i);
+    }
+    v.rr_all_en_i = c.rr_all >= 0;
+    v.rr_all_i = static_cast<uint8_t>(c.rr_all >= 0 ? c.rr_all : 0);
+    v.load_i = 0;
+    clear_port(v.req_i);
+    clear_port(v.req_port_i);
+    clear_port(v.req_vc_i);
+    clear_port(v.in_active_i);
+    clear_port(v.out_active_i);
+    clear_port(v.load_in_ptr_i);
+    reset(v);  // pointers 0, as a new part
+    m_grants.reserve(static_cast<size_t>(N));
+    m_vc_ptr.assign(static_cast<size_t>(P), 0);
+    m_acc_ptr.assign(static_cast<size_t>(P), 0);
+  }
+  ~RtlVariantAllocator() override { m_v->final(); }
+
+  AllocatorKind kind() const override { return KIND; }
+  void begin() override {
+    V& v = *m_v;
+    if (m_pending && KIND == AllocatorKind::Wavefront && m_pending_idle) {
+      ++m_owed;  // an idle cycle's edge moves D only: owed, loaded before the next evaluation
+      m_pending = false;
+    }
+    if (m_pending) {  // the previous evaluation's edge (deferred, as RtlAllocator's)
+      bool clock = true;  // (no grant moves no pointer)
+      if constexpr (KIND == AllocatorKind::Islip) clock = m_pending_from == 0 && m_pending_grants;
+      if constexpr (KIND == AllocatorKind::SeparableOutput) clock = m_pending_grants;
+      if (clock) edge();
+      if constexpr (KIND == AllocatorKind::Wavefront) {
+        if (!m_cycle_ended) {  // D moves at the cycle's end only: loaded back
+          v.load_in_ptr_i = v.in_ptr_o;
+          v.load_diag_i = static_cast<uint8_t>(m_diag);
+          v.load_i = 1;
+          edge();
+          v.load_i = 0;
+        }
+      }
+      m_pending = false;
+    }
+    m_cycle_ended = false;
+    clear_port(v.req_i);
+    m_requests = false;
+  }
+  void request(int ip, int vc, int op, int ov, uint64_t age) override {
+    m_requests = true;
+    const int e = ip * VV + vc;
+    set_bits(m_v->req_i, e, 1, 1);
+    set_bits(m_v->req_port_i, e * PW, PW, static_cast<uint64_t>(op));
+    set_bits(m_v->req_vc_i, e * VW, VW, static_cast<uint64_t>(ov));
+    if constexpr (kAge) {
+      if (m_cfg.age_priority)
+        set_bits(m_v->req_age_i, e * AB, AB, age < (uint64_t{1} << AB) ? age : (uint64_t{1} << AB) - 1);
+    } else {
+      (void)age;
+    }
+  }
+  void evaluate(int passes, const uint8_t* in_active, const uint8_t* out_active) override {
+    V& v = *m_v;
+    m_grants.clear();
+    // Without requests nothing is granted; the nets already show such an evaluation if the
+    // last one had none either (a wavefront's diagonal register may have moved since).
+    const bool skip = !m_requests && m_settled;
+    if (!skip) {
+      if constexpr (KIND == AllocatorKind::Wavefront) {
+        if (m_owed > 0) {  // the idle cycles' moves of D since the last evaluation
+          v.load_in_ptr_i = v.in_ptr_o;
+          v.load_diag_i = static_cast<uint8_t>((static_cast<int>(v.diag_o) + m_owed) % m_ports);
+          v.load_i = 1;
+          edge();
+          v.load_i = 0;
+          m_owed = 0;
+        }
+      }
+      v.iters_i = static_cast<uint8_t>(passes);
+      for (int p = 0; p < m_ports; ++p) {
+        set_bits(v.in_active_i, p * CW, CW, in_active[p]);
+        set_bits(v.out_active_i, p * CW, CW, out_active[p]);
+      }
+      v.eval();
+      m_fall_pending = false;
+      m_settled = !m_requests;
+    }
+    uint64_t g = m_requests ? static_cast<uint64_t>(v.grant_o) : 0;
+    while (g) {
+      const int e = __builtin_ctzll(g);
+      g &= g - 1;
+      m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV), static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
+                                  static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
+                                  static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
+    }
+    // The pointers the grant orders read, as the registers hold them now.
+    for (int p = 0; p < m_ports; ++p) {
+      m_vc_ptr[static_cast<size_t>(p)] = static_cast<uint8_t>(get_bits(v.in_ptr_o, p * VW, VW));
+      if constexpr (KIND == AllocatorKind::Islip)
+        m_acc_ptr[static_cast<size_t>(p)] = static_cast<uint8_t>(get_bits(v.accept_ptr_o, p * PW, PW));
+    }
+    if constexpr (KIND == AllocatorKind::Wavefront) m_diag = (static_cast<int>(v.diag_o) + m_owed) % m_ports;
+    m_pending_idle = skip;  // (a skipped evaluation, no request, is its cycle's last)
+    m_pending = true;
+    m_pending_from = m_cycle_pass;
+    m_pending_grants = !m_grants.empty();
+    m_cycle_pass += passes;
+  }
+  const std::vector<RtlGrant>& grants() const override { return m_grants; }
+  int out_pointer(int) const override { return 0; }  // (the separable allocator's order only)
+  int max_passes(int from) const override { return KIND == AllocatorKind::Islip && from > 0 ? 1 : ITERS; }
+  void order_pass(int k, std::vector<RtlGrant>& g) override {
+    const int K = m_ports;
+    auto nd_of = [this](int ip) {
+      return ip == m_cfg.rr_all ? m_cfg.vcs[static_cast<size_t>(ip)] : m_cfg.data_vcs[static_cast<size_t>(ip)];
+    };
+    auto data = [this](const RtlGrant& r) -> uint64_t { return r.in_vc < m_cfg.data_vcs[r.in_port] ? 1 : 0; };  // 0: control, first
+    auto rank = [&](const RtlGrant& r) {  // the position in the input port's order
+      const int nd = nd_of(r.in_port), nv = m_cfg.vcs[r.in_port], v = r.in_vc;
+      return v >= nd ? v - nd : (nv - nd) + (v - m_vc_ptr[r.in_port] + nd) % nd;
+    };
+    auto key = [&](const RtlGrant& r) -> uint64_t {
+      if constexpr (KIND == AllocatorKind::Wavefront) {
+        const uint64_t diag = static_cast<uint64_t>(((r.out_port - r.in_port - m_diag) % K + 2 * K) % K);
+        return (data(r) << 32) | (diag << 16) | r.in_port;
+      } else if constexpr (KIND == AllocatorKind::Islip) {
+        const uint64_t dist = static_cast<uint64_t>((r.out_port - m_acc_ptr[r.in_port] + K) % K);
+        return (static_cast<uint64_t>(r.in_port) << 40) | (data(r) << 39) | (dist << 16) |
+               static_cast<uint64_t>(rank(r));
+      } else {
+        return (static_cast<uint64_t>(r.in_port) << 16) | static_cast<uint64_t>(rank(r));
+      }
+    };
+    std::sort(g.begin(), g.end(), [&](const RtlGrant& x, const RtlGrant& y) { return key(x) < key(y); });
+    // The pointers the next pass's order reads, moved as the C++ part moves them.
+    if (KIND == AllocatorKind::Islip && k > 0) return;
+    for (const RtlGrant& r : g) {
+      if constexpr (KIND == AllocatorKind::Islip)
+        m_acc_ptr[r.in_port] = static_cast<uint8_t>((r.out_port + 1) % K);
+      const int nd = nd_of(r.in_port);
+      if (r.in_vc < nd) m_vc_ptr[r.in_port] = static_cast<uint8_t>((r.in_vc + 1) % nd);
+    }
+  }
+  void end_cycle() override {
+    m_cycle_ended = true;
+    m_cycle_pass = 0;
+  }
+
+ private:
+  // The rising edge. The clock falls in the next evaluation (nothing happens on it), or
+  // here before the next rise if no evaluation came between (a skipped one: the model
+  // would not see the rise).
+  void edge() {
+    if (m_fall_pending) m_v->eval();
+    m_v->clk_i = 1;
+    m_v->eval();
+    m_v->clk_i = 0;
+    m_fall_pending = true;
+  }
+
+  std::unique_ptr<V> m_v;
+  AllocatorConfig m_cfg;
+  bool m_fall_pending = false;    // the clock's fall not yet evaluated
+  int m_ports;
+  bool m_pending = false;         // an evaluation whose edge is still to come (at begin())
+  int m_pending_from = 0;         // the cycle's pass that evaluation started at
+  bool m_pending_grants = false;  // it granted something
+  bool m_pending_idle = false;    // it had no request and was not evaluated
+  int m_owed = 0;                 // the wavefront: idle cycles' moves of D not yet loaded
+  bool m_cycle_ended = true;      // end_cycle() since that evaluation: its edge is the cycle's
+  int m_cycle_pass = 0;           // passes evaluated so far this cycle
+  int m_diag = 0;                 // the wavefront's D at the evaluation
+  bool m_requests = false;        // this evaluation has a request
+  bool m_settled = true;          // the last model evaluation had none (reset: none)
+  std::vector<uint8_t> m_vc_ptr, m_acc_ptr;
+  std::vector<RtlGrant> m_grants;
+};
+
+// The Verilated allocator instances (CMakeLists.txt), smallest first per allocator.
 struct AllocModel {
+  AllocatorKind kind;
   int ports, vcs, cap;
   std::unique_ptr<AllocatorBlock> (*make)(const AllocatorConfig&, const std::string&);
 };
@@ -717,14 +956,29 @@ template <class V, int P, int VV, int CAP, int ITERS>
 std::unique_ptr<AllocatorBlock> make_alloc(const AllocatorConfig& c, const std::string& name) {
   return std::make_unique<RtlAllocator<V, P, VV, CAP, ITERS>>(c, name);
 }
+template <class V, AllocatorKind KIND, int P, int VV, int CAP, int ITERS>
+std::unique_ptr<AllocatorBlock> make_variant(const AllocatorConfig& c, const std::string& name) {
+  return std::make_unique<RtlVariantAllocator<V, KIND, P, VV, CAP, ITERS>>(c, name);
+}
+constexpr AllocatorKind kSepIn = AllocatorKind::SeparableInput, kSepOut = AllocatorKind::SeparableOutput,
+                        kWave = AllocatorKind::Wavefront, kIslip = AllocatorKind::Islip;
 const AllocModel kAllocModels[] = {
-    {4, 2, 2, make_alloc<Vsep_allocator_r4v2, 4, 2, 2, 3>},
-    {8, 4, 4, make_alloc<Vsep_allocator_r8v4, 8, 4, 4, 2>},
-    {16, 4, 4, make_alloc<Vsep_allocator_r16v4, 16, 4, 4, 3>},
+    {kSepIn, 4, 2, 2, make_alloc<Vsep_allocator_r4v2, 4, 2, 2, 3>},
+    {kSepIn, 8, 4, 4, make_alloc<Vsep_allocator_r8v4, 8, 4, 4, 2>},
+    {kSepIn, 16, 4, 4, make_alloc<Vsep_allocator_r16v4, 16, 4, 4, 3>},
+    {kSepOut, 4, 2, 2, make_variant<Valloc_output_first_r4v2, kSepOut, 4, 2, 2, 3>},
+    {kSepOut, 8, 4, 4, make_variant<Valloc_output_first_r8v4, kSepOut, 8, 4, 4, 2>},
+    {kSepOut, 16, 4, 4, make_variant<Valloc_output_first_r16v4, kSepOut, 16, 4, 4, 3>},
+    {kWave, 4, 2, 2, make_variant<Valloc_wavefront_r4v2, kWave, 4, 2, 2, 3>},
+    {kWave, 8, 4, 4, make_variant<Valloc_wavefront_r8v4, kWave, 8, 4, 4, 2>},
+    {kWave, 16, 4, 4, make_variant<Valloc_wavefront_r16v4, kWave, 16, 4, 4, 3>},
+    {kIslip, 4, 2, 2, make_variant<Valloc_islip_r4v2, kIslip, 4, 2, 2, 3>},
+    {kIslip, 8, 4, 4, make_variant<Valloc_islip_r8v4, kIslip, 8, 4, 4, 2>},
+    {kIslip, 16, 4, 4, make_variant<Valloc_islip_r16v4, kIslip, 16, 4, 4, 3>},
 };
-const AllocModel* find_alloc(int ports, int vcs, int cap) {
+const AllocModel* find_alloc(AllocatorKind kind, int ports, int vcs, int cap) {
   for (const auto& m : kAllocModels)
-    if (ports <= m.ports && vcs <= m.vcs && cap <= m.cap) return &m;
+    if (m.kind == kind && ports <= m.ports && vcs <= m.vcs && cap <= m.cap) return &m;
   return nullptr;
 }
 
@@ -867,22 +1121,27 @@ std::unique_ptr<LinkArbiterBlock> make_rtl_link_arbiter(int nv, int nd, const st
 
 bool rtl_available() { return true; }
 
-bool rtl_allocator_fits(int ports, int vcs, int cap) { return find_alloc(ports, vcs, cap) != nullptr; }
-
-std::string rtl_allocator_limits() {
-  const AllocModel& m = kAllocModels[std::size(kAllocModels) - 1];
-  return std::to_string(m.ports) + " ports (internal ones included), " + std::to_string(m.vcs) + " VCs per port, " +
-         std::to_string(m.cap) + " connections per port";
+bool rtl_allocator_fits(int ports, int vcs, int cap, AllocatorKind kind) {
+  return find_alloc(kind, ports, vcs, cap) != nullptr;
 }
 
-std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& c, const std::string& name) {
+std::string rtl_allocator_limits(AllocatorKind kind) {
+  const AllocModel* m = nullptr;
+  for (const auto& x : kAllocModels)
+    if (x.kind == kind) m = &x;  // the largest: the last of its kind
+  return std::to_string(m->ports) + " ports (internal ones included), " + std::to_string(m->vcs) + " VCs per port, " +
+         std::to_string(m->cap) + " connections per port";
+}
+
+std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& c, const std::string& name,
+                                                   AllocatorKind kind) {
   int vcs = 0;
   for (uint8_t n : c.vcs) vcs = std::max(vcs, static_cast<int>(n));
-  const AllocModel* m = find_alloc(c.inputs, vcs, c.conn_cap);
+  const AllocModel* m = find_alloc(kind, c.inputs, vcs, c.conn_cap);
   if (!m)
-    throw std::invalid_argument("the RTL allocator holds " + rtl_allocator_limits() + ", not " +
-                                std::to_string(c.inputs) + " ports, " + std::to_string(vcs) + " VCs and " +
-                                std::to_string(c.conn_cap) + " connections");
+    throw std::invalid_argument(std::string("the RTL allocator (") + to_string(kind) + ") holds " +
+                                rtl_allocator_limits(kind) + ", not " + std::to_string(c.inputs) + " ports, " +
+                                std::to_string(vcs) + " VCs and " + std::to_string(c.conn_cap) + " connections");
   return m->make(c, name);
 }
 

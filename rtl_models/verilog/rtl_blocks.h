@@ -35,6 +35,7 @@
 #include "routing_units/torus_routing.h"
 #include "routing_units/ugal.h"
 #include "rtl_models/switch/parts/allocator.h"
+#include "rtl_models/switch/parts/allocator_variant_base.h"
 #include "topologies/dragonfly.h"
 
 namespace scfly {
@@ -120,22 +121,29 @@ std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vecto
 // for a table of more than scfly_pkg::FtEntriesMax entries or a shape beyond its widths.
 std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name);
 
-// sep_allocator.sv as a switch's allocator (--rtl allocator): a Verilated model in process,
-// one per switch, named `name` (net.swN.alloc_rtl, so rtl_signals(switch) finds its nets for
-// the VCD), the smallest instance of the build that holds the switch (rtl_allocator_fits:
-// Vsep_allocator_r4v2, Vsep_allocator_r16v4), configured with `cfg` and reset (pointers 0,
-// as a new SeparableAllocator). Its pointer registers are the switch's arbiter state; the
-// C++ part's are not used. One evaluation:
-//   begin()             clocks the pointers past the previous evaluation (if it granted
-//                       anything: the edge is deferred to here, so that between
-//                       evaluations the nets show the last one's requests and grants) and
-//                       clears the requests;
+// The switch's allocator as RTL (--rtl allocator): a Verilated model in process, one per
+// switch, named `name` (net.swN.alloc_rtl, so rtl_signals(switch) finds its nets for the
+// VCD), of the switch.allocator `kind` (sep_allocator.sv, alloc_output_first.sv,
+// alloc_wavefront.sv, alloc_islip.sv), the smallest instance of the build that holds the
+// switch (rtl_allocator_fits: radix 4 with 2 VCs, and radix 16 with 4 VCs; the separable
+// input-first one also radix 8), configured with `cfg` and reset (pointers 0, as a new C++
+// part). Its registers are the switch's arbiter state; the C++ part's are not used. One
+// evaluation:
+//   begin()             clocks the registers past the previous evaluation (if that moves
+//                       them: the edge is deferred to here, so that between evaluations the
+//                       nets show the last one's requests and grants) and clears the
+//                       requests;
 //   request(...)        input VC (ip, v) asks for output VC (op, ov); `age` is its head's
 //                       injection cycle (read only with age priority, saturated here);
-//   evaluate(n, ...)    n request-grant passes (1..max_passes()) over them with the
-//                       connections each port holds (input / output side);
+//   evaluate(n, ...)    n request-grant passes (1..max_passes(first pass)) over them with
+//                       the connections each port holds (input / output side);
 //   grants()            what it granted, each with its requested output VC and pass;
-//   out_pointer(op)     output op's pointer register as the evaluation started from.
+//   out_pointer(op)     (separable input-first) output op's pointer register as the
+//                       evaluation started from;
+//   order_pass(k, g)    (the variants) sorts g, the grants of the cycle's pass k, into the
+//                       order the C++ part calls the switch's `grant` in;
+//   end_cycle()         the cycle's last evaluation is done (the wavefront's diagonal moves
+//                       at its edge).
 struct RtlGrant {
   uint16_t in_port, out_port;
   uint8_t in_vc, out_vc, pass;
@@ -143,19 +151,26 @@ struct RtlGrant {
 class AllocatorBlock {
  public:
   virtual ~AllocatorBlock() = default;
+  virtual AllocatorKind kind() const = 0;
   virtual void begin() = 0;
   virtual void request(int ip, int v, int op, int ov, uint64_t age) = 0;
   virtual void evaluate(int passes, const uint8_t* in_active, const uint8_t* out_active) = 0;
   virtual const std::vector<RtlGrant>& grants() const = 0;
   virtual int out_pointer(int op) const = 0;
-  virtual int max_passes() const = 0;
+  // The passes one evaluation may run when it starts at the cycle's pass `from` (iSLIP's
+  // later iterations: one, see rtl_blocks.cpp).
+  virtual int max_passes(int from) const = 0;
+  virtual void order_pass(int, std::vector<RtlGrant>&) {}
+  virtual void end_cycle() {}
 };
-// True if an instance of this build holds a switch of `ports` allocator ports (internal
-// ones included), at most `vcs` VCs on a port and `cap` connections per port;
-// rtl_allocator_limits() names the largest ("16 ports, 4 VCs per port, 4 connections per port").
-bool rtl_allocator_fits(int ports, int vcs, int cap);
-std::string rtl_allocator_limits();
-std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& cfg, const std::string& name);
+// True if an instance of allocator `kind` in this build holds a switch of `ports` allocator
+// ports (internal ones included), at most `vcs` VCs on a port and `cap` connections per
+// port; rtl_allocator_limits(kind) names the largest ("16 ports, 4 VCs per port, 4
+// connections per port").
+bool rtl_allocator_fits(int ports, int vcs, int cap, AllocatorKind kind = AllocatorKind::SeparableInput);
+std::string rtl_allocator_limits(AllocatorKind kind = AllocatorKind::SeparableInput);
+std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& cfg, const std::string& name,
+                                                   AllocatorKind kind = AllocatorKind::SeparableInput);
 
 // flow_control.sv as one switch port's link-level flow control (--rtl flow_control): a
 // Verilated model in process per port, named `name` (net.swN.fc_rtlP, so rtl_signals(switch)
