@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "Vsep_allocator_r16v4.h"
+#include "Vsep_allocator_r64v2.h"
 #include "Vsep_allocator_r4v2.h"
 #include "rtl_models/switch/parts/allocator.h"
 #include "rtl_models/verilog/rtl_blocks.h"
@@ -354,6 +355,65 @@ TEST(RtlAllocator, RandomAtRadix16With4Vcs) {
   EXPECT_GT(late, total / 10);                       // ... including cycles with later passes
 }
 
+// The radix-64 instance (2 VCs, 2 connections per port, 2 passes; the presets' largest
+// radix, dfly(16,32,16)'s 63 ports): random configurations of 17 to 64 ports (control VCs,
+// the rr_all port, transit and age priority as random_config), random matrices, pointers
+// loaded now and then. 10^4 matrices by default (about 3 s); SCFLY_RTL_ALLOC64_MATRICES=N
+// for another count.
+TEST(RtlAllocator, RandomAtRadix64With2Vcs) {
+  const long total = env_long("SCFLY_RTL_ALLOC64_MATRICES", 10000);
+  Vsep_allocator_r64v2 dut(Verilated::threadContextp());
+  RtlSide<Vsep_allocator_r64v2, 64, 2, 2, 2> rtl(dut);
+  std::mt19937_64 g(20261130);
+  long done = 0, late = 0;
+  uint64_t grants = 0;
+  while (done < total) {
+    AllocatorConfig cfg = random_config(g);
+    const int K = 17 + static_cast<int>(g() % 48);
+    cfg.inputs = K;
+    cfg.conn_cap = 1 + static_cast<int>(g() % 2);
+    cfg.iterations = 1 + static_cast<int>(g() % 2);
+    cfg.vcs.resize(static_cast<size_t>(K));
+    cfg.data_vcs.resize(static_cast<size_t>(K));
+    cfg.injection.resize(static_cast<size_t>(K));
+    const bool control = g() % 2;
+    for (int p = 0; p < K; ++p) {
+      const int nv = 1 + static_cast<int>(g() % 2);
+      cfg.vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(nv);
+      cfg.data_vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(control ? g() % static_cast<uint64_t>(nv + 1) : nv);
+      cfg.injection[static_cast<size_t>(p)] = static_cast<uint8_t>(g() % 3 == 0);
+    }
+    cfg.rr_all = -1;
+    if (g() % 3 == 0) {
+      cfg.rr_all = K - 1;
+      cfg.data_vcs.back() = 0;
+    }
+    CppSide cpp(cfg, 2);
+    rtl.configure(cfg);
+    SCOPED_TRACE(describe(cfg));
+    for (int n = 0; n < 200 && done < total; ++n, ++done) {
+      if (n % 50 == 49) {
+        std::vector<uint8_t> in, out;
+        for (int p = 0; p < K; ++p) {
+          const int span = p == cfg.rr_all ? cfg.vcs[static_cast<size_t>(p)] : cfg.data_vcs[static_cast<size_t>(p)];
+          in.push_back(static_cast<uint8_t>(span > 0 ? g() % static_cast<uint64_t>(span) : 0));
+          out.push_back(static_cast<uint8_t>(g() % static_cast<uint64_t>(K)));
+        }
+        cpp.part.set_pointers(in, out);
+        rtl.load(in, out);
+      }
+      const Matrix m = random_matrix(cfg, 2, g, n % 3 == 0 ? 0.9 : 0.4);
+      const uint32_t before = cpp.part.pass_id();
+      uint64_t gr = 0;
+      ASSERT_TRUE(lockstep(cpp, rtl, m, done, &gr));
+      grants += gr;
+      late += cpp.part.pass_id() - before > 1;
+    }
+  }
+  EXPECT_GT(grants, static_cast<uint64_t>(total));
+  EXPECT_GT(late, total / 10);
+}
+
 // The switch's adapter (--rtl allocator: rtl_blocks.h's AllocatorBlock, the smallest
 // Verilated instance that holds the switch): requests in, grants and their passes out, the
 // pointer registers clocked at the next begin(). Against the C++ part with the switch
@@ -490,10 +550,18 @@ TEST(RtlAllocatorBlock, RefusesASwitchBeyondItsInstances) {
   EXPECT_TRUE(rtl_allocator_fits(16, 4, 4));
   EXPECT_TRUE(rtl_allocator_fits(3, 2, 1));
   EXPECT_FALSE(rtl_allocator_fits(17, 4, 4));
+  EXPECT_TRUE(rtl_allocator_fits(17, 2, 2));
   EXPECT_FALSE(rtl_allocator_fits(16, 5, 4));
   EXPECT_FALSE(rtl_allocator_fits(16, 4, 5));
-  EXPECT_EQ(rtl_allocator_limits(), "16 ports (internal ones included), 4 VCs per port, 4 connections per port");
-  EXPECT_THROW(make_rtl_allocator(plain_config(17, 2, 2, 1), "alloc_block_big"), std::invalid_argument);
+  EXPECT_EQ(rtl_allocator_limits(), "16 ports (internal ones included), 4 VCs per port, 4 connections per port, or "
+                                    "64 ports (internal ones included), 2 VCs per port, 2 connections per port");
+  EXPECT_TRUE(rtl_allocator_fits(64, 2, 2));
+  EXPECT_FALSE(rtl_allocator_fits(64, 3, 2));
+  EXPECT_FALSE(rtl_allocator_fits(65, 2, 2));
+  EXPECT_EQ(rtl_allocator_limits(AllocatorKind::Islip),
+            "16 ports (internal ones included), 4 VCs per port, 4 connections per port");
+  EXPECT_THROW(make_rtl_allocator(plain_config(17, 3, 2, 1), "alloc_block_big"), std::invalid_argument);
+  EXPECT_THROW(make_rtl_allocator(plain_config(65, 2, 2, 1), "alloc_block_huge"), std::invalid_argument);
   EXPECT_THROW(make_rtl_allocator(plain_config(8, 5, 2, 1), "alloc_block_vcs"), std::invalid_argument);
 }
 

@@ -472,14 +472,16 @@ TEST(RtlNetwork, AllocatorRtlRequestsAreValidated) {
     EXPECT_NE(r.err.find("config key 'rtl': block 'allocator'"), std::string::npos) << args << ": " << r.err;
     EXPECT_NE(r.err.find(needle), std::string::npos) << args << ": " << r.err;
   };
-  const std::string limits = "up to 16 ports (internal ones included), 4 VCs per port, 4 connections per port";
-  refused(tiny_config(), "topology.p=6 topology.a=12 topology.h=6 topology.g=73 --rtl allocator",
+  const std::string r16 = "16 ports (internal ones included), 4 VCs per port, 4 connections per port";
+  const std::string limits = "up to " + r16 + ", or 64 ports (internal ones included), 2 VCs per port, 2 connections per port";
+  refused(tiny_config(), "topology.p=6 topology.a=12 topology.h=6 topology.g=73 switch.vcs.local=3 --rtl allocator",
           limits + "; dfly(6,12,6,73)");
-  refused(tiny_config(), "topology.p=6 topology.a=12 topology.h=6 topology.g=73 --rtl allocator", "needs 23 ports");
+  refused(tiny_config(), "topology.p=6 topology.a=12 topology.h=6 topology.g=73 switch.vcs.local=3 --rtl allocator",
+          "needs 23 ports");
   refused(tiny_config(), "switch.speedup=5 --rtl allocator", "5 connections per port (switch.speedup)");
   refused(tiny_config(), "switch.vcs.local=5 --rtl allocator", "5 VCs on a port");
   refused(tiny_config(), "switch.allocator=islip switch.vcs.local=5 --rtl allocator",
-          "(the switch's allocator, switch.allocator islip) is Verilated in this build for " + limits);
+          "(the switch's allocator, switch.allocator islip) is Verilated in this build for up to " + r16 + ";");
   refused(torus_config(), "routing=chaos --rtl allocator", "5 VCs on a port (chaos.multiqueue slots)");
   refused(tiny_config(), "switch.output_sharing=port --rtl allocator", "not allowed with switch.output_sharing: port");
   refused(tiny_config(), "switch.ejection_grant=host-idle --rtl allocator",

@@ -29,6 +29,7 @@
 #include "Vqcn_cp.h"
 #include "Vqcn_port_prob.h"
 #include "Vsep_allocator_r16v4.h"
+#include "Vsep_allocator_r64v2.h"
 #include "Vsep_allocator_r4v2.h"
 #include "Vsep_allocator_r8v4.h"
 #include "Vquadrant_sel_n1.h"
@@ -628,13 +629,34 @@ uint32_t get_bits(const VlWide<W>& port, int lsb, int bits) {
   return static_cast<uint32_t>((x >> off) & ((uint64_t{1} << bits) - 1));
 }
 
+// A port of one bit per entry (requests, grants): any bit set, and each set bit's index in
+// ascending order, for ports of up to 64 bits and wide ones (the radix-64 instance's 128).
+template <class T>
+bool any_bit(const T& port) {
+  return port != 0;
+}
+template <std::size_t W>
+bool any_bit(const VlWide<W>& port) {
+  for (std::size_t i = 0; i < W; ++i)
+    if (port[i]) return true;
+  return false;
+}
+template <class T, class F>
+void for_each_bit(const T& port, F&& f) {
+  for (uint64_t g = static_cast<uint64_t>(port); g; g &= g - 1) f(__builtin_ctzll(g));
+}
+template <std::size_t W, class F>
+void for_each_bit(const VlWide<W>& port, F&& f) {
+  for (std::size_t i = 0; i < W; ++i)
+    for (uint32_t g = port[i]; g; g &= g - 1) f(static_cast<int>(i * 32) + __builtin_ctz(g));
+}
+
 // sep_allocator with P ports, VV VCs per port, CAP connections per port and ITERS passes
 // built (the parameters it was Verilated with).
 template <class V, int P, int VV, int CAP, int ITERS>
 class RtlAllocator final : public AllocatorBlock {
   static constexpr int N = P * VV, PW = clog2(P), VW = VV > 1 ? clog2(VV) : 1, NVW = clog2(VV + 1),
                        CW = clog2(CAP + 1), GW = ITERS > 1 ? clog2(ITERS) : 1, AB = kAllocAgeBits;
-  static_assert(N <= 64, "one request bit per input VC in a 64-bit word");
 
  public:
   RtlAllocator(const AllocatorConfig& c, const std::string& name)
@@ -673,7 +695,7 @@ class RtlAllocator final : public AllocatorBlock {
       m_v->clk_i = 0;  // falls in the next evaluation (nothing happens on it)
       m_edge = false;
     }
-    m_v->req_i = 0;
+    clear_port(m_v->req_i);
   }
   void request(int ip, int v, int op, int ov, uint64_t age) override {
     const int e = ip * VV + v;
@@ -685,7 +707,7 @@ class RtlAllocator final : public AllocatorBlock {
   void evaluate(int passes, const uint8_t* in_active, const uint8_t* out_active) override {
     V& v = *m_v;
     m_grants.clear();
-    const bool none = v.req_i == 0;
+    const bool none = !any_bit(v.req_i);
     if (none && m_settled) return;  // its nets already show an evaluation without requests
     v.iters_i = static_cast<uint8_t>(passes);
     for (int p = 0; p < m_ports; ++p) {
@@ -694,14 +716,11 @@ class RtlAllocator final : public AllocatorBlock {
     }
     v.eval();
     m_settled = none;
-    uint64_t g = static_cast<uint64_t>(v.grant_o);
-    while (g) {
-      const int e = __builtin_ctzll(g);
-      g &= g - 1;
+    for_each_bit(v.grant_o, [&](int e) {
       m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV), static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
                                   static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
                                   static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
-    }
+    });
     m_edge = !m_grants.empty();  // no grant moves no pointer
   }
   const std::vector<RtlGrant>& grants() const override { return m_grants; }
@@ -748,7 +767,6 @@ class RtlVariantAllocator final : public AllocatorBlock {
   static constexpr int N = P * VV, PW = clog2(P), VW = VV > 1 ? clog2(VV) : 1, NVW = clog2(VV + 1),
                        CW = clog2(CAP + 1), GW = ITERS > 1 ? clog2(ITERS) : 1, AB = kAllocAgeBits;
   static constexpr bool kAge = KIND == AllocatorKind::SeparableOutput;  // transit and age ports
-  static_assert(N <= 64, "one request bit per input VC in a 64-bit word");
 
  public:
   RtlVariantAllocator(const AllocatorConfig& c, const std::string& name)
@@ -855,14 +873,13 @@ class RtlVariantAllocator final : public AllocatorBlock {
       m_fall_pending = false;
       m_settled = !m_requests;
     }
-    uint64_t g = m_requests ? static_cast<uint64_t>(v.grant_o) : 0;
-    while (g) {
-      const int e = __builtin_ctzll(g);
-      g &= g - 1;
-      m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV), static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
-                                  static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
-                                  static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
-    }
+    if (m_requests)
+      for_each_bit(v.grant_o, [&](int e) {
+        m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV),
+                                    static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
+                                    static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
+                                    static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
+      });
     // The pointers the grant orders read, as the registers hold them now.
     for (int p = 0; p < m_ports; ++p) {
       m_vc_ptr[static_cast<size_t>(p)] = static_cast<uint8_t>(get_bits(v.in_ptr_o, p * VW, VW));
@@ -966,6 +983,7 @@ const AllocModel kAllocModels[] = {
     {kSepIn, 4, 2, 2, make_alloc<Vsep_allocator_r4v2, 4, 2, 2, 3>},
     {kSepIn, 8, 4, 4, make_alloc<Vsep_allocator_r8v4, 8, 4, 4, 2>},
     {kSepIn, 16, 4, 4, make_alloc<Vsep_allocator_r16v4, 16, 4, 4, 3>},
+    {kSepIn, 64, 2, 2, make_alloc<Vsep_allocator_r64v2, 64, 2, 2, 2>},
     {kSepOut, 4, 2, 2, make_variant<Valloc_output_first_r4v2, kSepOut, 4, 2, 2, 3>},
     {kSepOut, 8, 4, 4, make_variant<Valloc_output_first_r8v4, kSepOut, 8, 4, 4, 2>},
     {kSepOut, 16, 4, 4, make_variant<Valloc_output_first_r16v4, kSepOut, 16, 4, 4, 3>},
@@ -1126,11 +1144,20 @@ bool rtl_allocator_fits(int ports, int vcs, int cap, AllocatorKind kind) {
 }
 
 std::string rtl_allocator_limits(AllocatorKind kind) {
-  const AllocModel* m = nullptr;
-  for (const auto& x : kAllocModels)
-    if (x.kind == kind) m = &x;  // the largest: the last of its kind
-  return std::to_string(m->ports) + " ports (internal ones included), " + std::to_string(m->vcs) + " VCs per port, " +
-         std::to_string(m->cap) + " connections per port";
+  // The instances no other of the kind holds (the largest in some dimension).
+  std::vector<const AllocModel*> top;
+  for (const auto& x : kAllocModels) {
+    if (x.kind != kind) continue;
+    bool held = false;
+    for (const auto& y : kAllocModels)
+      held = held || (&y != &x && y.kind == kind && x.ports <= y.ports && x.vcs <= y.vcs && x.cap <= y.cap);
+    if (!held) top.push_back(&x);
+  }
+  std::string s;
+  for (const AllocModel* m : top)
+    s += (s.empty() ? "" : ", or ") + std::to_string(m->ports) + " ports (internal ones included), " +
+         std::to_string(m->vcs) + " VCs per port, " + std::to_string(m->cap) + " connections per port";
+  return s;
 }
 
 std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& c, const std::string& name,
