@@ -51,6 +51,9 @@ using rtl_test::Request;
 using rtl_test::describe;
 using rtl_test::random_config;
 using rtl_test::random_matrix;
+using rtl_test::CycleHarness;
+using rtl_test::show;
+using rtl_test::fit_radix4;
 
 static_assert(kAllocAgeBits == 30, "the tests saturate ages at 2^30 - 1 as the part does");
 
@@ -68,36 +71,18 @@ struct CppSide {
 
   // Grants per entry (pass of each).
   std::vector<int> pass;
-  std::vector<uint8_t> in_act, out_act, taken;
   const std::vector<int>& cycle(const Matrix& m) {
-    const AllocatorConfig& cfg = part.config();
-    const int K = cfg.inputs, cap = cfg.conn_cap;
-    pass.assign(m.req.size(), -1);
-    in_act = m.in_active;
-    out_act = m.out_active;
-    taken.assign(static_cast<size_t>(K * V), 0);
+    const int K = part.config().inputs;
+    CycleHarness h(m, K, V, part.config().conn_cap);
     PortMask busy;
     for (int p = 0; p < K; ++p) busy.set(p);
     const uint32_t first = part.pass_id() + 1;
-    auto want = [&](int ip, int v, RouteDecision& d) {
-      const size_t e = static_cast<size_t>(ip * V + v);
-      const Request& r = m.req[e];
-      if (r.op < 0 || pass[e] >= 0) return false;
-      if (out_act[static_cast<size_t>(r.op)] >= cap || taken[static_cast<size_t>(r.op * V + r.ov)]) return false;
-      d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
-      return true;
-    };
-    auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
-    auto grant = [&](const AllocRequest& r) {
-      if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
-      taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
-      ++in_act[r.in_port];
-      ++out_act[r.out_port];
-      pass[static_cast<size_t>(r.in_port * V + r.in_vc)] = static_cast<int>(part.pass_id() - first);
-      return true;
-    };
-    if (ctl) part.allocate<true>(busy, in_act.data(), want, age, grant);
-    else part.allocate<false>(busy, in_act.data(), want, age, grant);
+    auto want = [&](int ip, int v, RouteDecision& d) { return h.want(ip, v, d); };
+    auto age = [&](int ip, int v) { return h.age(ip, v); };
+    auto grant = [&](const AllocRequest& r) { return h.grant(r, static_cast<int>(part.pass_id() - first)); };
+    if (ctl) part.allocate<true>(busy, h.in_act.data(), want, age, grant);
+    else part.allocate<false>(busy, h.in_act.data(), want, age, grant);
+    pass = h.pass;
     return pass;
   }
 };
@@ -426,25 +411,12 @@ TEST(RtlAllocator, RandomAtRadix64With2Vcs) {
 TEST(RtlAllocatorBlock, GrantsInTheCppOrderThroughTheSwitchAdapter) {
   std::mt19937_64 g(77);
   long cycles = 0, granted = 0, later = 0;
-  struct Rec {
-    int ip, v, op, ov, pass;
-    bool operator==(const Rec& o) const {
-      return ip == o.ip && v == o.v && op == o.op && ov == o.ov && pass == o.pass;
-    }
-  };
   for (int n = 0; n < 60; ++n) {
     AllocatorConfig cfg = random_config(g);
     int V = 4;
     if (n % 2 == 0) {  // the radix-4 instance's size
       V = 2;
-      cfg.inputs = 2 + static_cast<int>(g() % 3);
-      cfg.conn_cap = 1 + static_cast<int>(g() % 2);
-      for (auto* v : {&cfg.vcs, &cfg.data_vcs, &cfg.injection}) v->resize(static_cast<size_t>(cfg.inputs));
-      for (int p = 0; p < cfg.inputs; ++p) {
-        cfg.vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(1 + g() % 2);
-        cfg.data_vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(g() % 3 == 0 ? g() % 2 : cfg.vcs[static_cast<size_t>(p)]);
-      }
-      cfg.rr_all = -1;
+      fit_radix4(cfg, g);
     }
     SCOPED_TRACE(describe(cfg));
     const bool ctl = cfg.rr_all >= 0 || cfg.vcs != cfg.data_vcs;
@@ -456,56 +428,33 @@ TEST(RtlAllocatorBlock, GrantsInTheCppOrderThroughTheSwitchAdapter) {
       Matrix m = random_matrix(cfg, V, g, c % 3 == 0 ? 0.9 : 0.4);
       for (Request& r : m.req) r.ov %= max_vcs;  // a switch's output VCs: no more than its input VCs
       // The C++ part, its grants in the order it makes them.
-      std::vector<Rec> want_order;
-      std::vector<uint8_t> in_act = m.in_active, out_act = m.out_active, taken(static_cast<size_t>(K * V), 0),
-                           done(m.req.size(), 0);
+      CycleHarness c_side(m, K, V, cap), b_side(m, K, V, cap);
       const uint32_t first = cpp.pass_id() + 1;
-      auto want = [&](int ip, int v, RouteDecision& d) {
-        const size_t e = static_cast<size_t>(ip * V + v);
-        const Request& r = m.req[e];
-        if (r.op < 0 || done[e] || out_act[static_cast<size_t>(r.op)] >= cap ||
-            taken[static_cast<size_t>(r.op * V + r.ov)])
-          return false;
-        d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
-        return true;
-      };
-      auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
-      auto grant = [&](const AllocRequest& r) {
-        if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
-        taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
-        done[static_cast<size_t>(r.in_port * V + r.in_vc)] = 1;
-        ++in_act[r.in_port];
-        ++out_act[r.out_port];
-        want_order.push_back(Rec{r.in_port, r.in_vc, r.out_port, r.out_vc, static_cast<int>(cpp.pass_id() - first)});
-        return true;
-      };
+      auto want = [&](int ip, int v, RouteDecision& d) { return c_side.want(ip, v, d); };
+      auto age = [&](int ip, int v) { return c_side.age(ip, v); };
+      auto grant = [&](const AllocRequest& r) { return c_side.grant(r, static_cast<int>(cpp.pass_id() - first)); };
       PortMask busy;
       for (int p = 0; p < K; ++p) busy.set(p);
       // The block: the previous cycle's pointers clocked in by begin().
       blk->begin();
       for (int p = 0; p < K; ++p)
         ASSERT_EQ(blk->out_pointer(p), cpp.out_pointers()[static_cast<size_t>(p)]) << "cycle " << c << " port " << p;
-      if (ctl) cpp.allocate<true>(busy, in_act.data(), want, age, grant);
-      else cpp.allocate<false>(busy, in_act.data(), want, age, grant);
+      if (ctl) cpp.allocate<true>(busy, c_side.in_act.data(), want, age, grant);
+      else cpp.allocate<false>(busy, c_side.in_act.data(), want, age, grant);
       // The block as the switch drives it: every request still open, the passes in
       // evaluations of up to the instance's passes, each pass's grants in key order.
-      std::vector<Rec> got;
-      std::vector<uint8_t> bin = m.in_active, bout = m.out_active, btaken(static_cast<size_t>(K * V), 0),
-                           bdone(m.req.size(), 0), optr(static_cast<size_t>(K));
+      std::vector<uint8_t> optr(static_cast<size_t>(K));
       for (int pass = 0; pass < cfg.iterations;) {
         if (pass > 0) blk->begin();
         bool any = false;
         for (size_t e = 0; e < m.req.size(); ++e) {
+          if (!b_side.open(e)) continue;
           const Request& r = m.req[e];
-          const int ip = static_cast<int>(e) / V;
-          if (r.op < 0 || bdone[e] || bin[static_cast<size_t>(ip)] >= cap || bout[static_cast<size_t>(r.op)] >= cap ||
-              btaken[static_cast<size_t>(r.op * V + r.ov)])
-            continue;
-          blk->request(ip, static_cast<int>(e) % V, r.op, r.ov, r.age);
+          blk->request(static_cast<int>(e) / V, static_cast<int>(e) % V, r.op, r.ov, r.age);
           any = true;
         }
         const int passes = std::min(cfg.iterations - pass, blk->max_passes(pass));
-        blk->evaluate(passes, bin.data(), bout.data());
+        blk->evaluate(passes, b_side.in_act.data(), b_side.out_act.data());
         if (!any) break;
         for (int p = 0; p < K; ++p) optr[static_cast<size_t>(p)] = static_cast<uint8_t>(blk->out_pointer(p));
         for (int k = 0; k < passes; ++k) {
@@ -518,27 +467,16 @@ TEST(RtlAllocatorBlock, GrantsInTheCppOrderThroughTheSwitchAdapter) {
           }
           std::sort(pl.begin(), pl.end(), [](const AllocRequest& x, const AllocRequest& y) { return x.key < y.key; });
           for (const AllocRequest& q : pl) {
-            got.push_back(Rec{q.in_port, q.in_vc, q.out_port, q.out_vc, pass + k});
+            b_side.take(q.in_port, q.in_vc, q.out_port, q.out_vc, pass + k);
             optr[q.out_port] = static_cast<uint8_t>((q.in_port + 1) % K);
-            bdone[static_cast<size_t>(q.in_port * V + q.in_vc)] = 1;
-            btaken[static_cast<size_t>(q.out_port * V + q.out_vc)] = 1;
-            ++bin[q.in_port];
-            ++bout[q.out_port];
-            later += pass + k > 0;
           }
+          later += pass + k > 0 ? static_cast<long>(pl.size()) : 0;
         }
         pass += passes;
       }
-      const auto show = [](const std::vector<Rec>& l) {
-        std::string t;
-        for (const Rec& r : l)
-          t += " (" + std::to_string(r.ip) + "," + std::to_string(r.v) + ")->(" + std::to_string(r.op) + "," +
-               std::to_string(r.ov) + ") pass " + std::to_string(r.pass) + ";";
-        return t;
-      };
-      ASSERT_TRUE(got == want_order) << "cycle " << c << ": the block's grants in order" << show(got)
-                                     << "\n the C++ part's" << show(want_order);
-      granted += static_cast<long>(got.size());
+      ASSERT_TRUE(b_side.order == c_side.order) << "cycle " << c << ": the block's grants in order" << show(b_side.order)
+                                                << "\n the C++ part's" << show(c_side.order);
+      granted += static_cast<long>(b_side.order.size());
     }
   }
   EXPECT_GT(granted, cycles);  // real work ...

@@ -61,6 +61,9 @@ using rtl_test::Request;
 using rtl_test::describe;
 using rtl_test::random_config;
 using rtl_test::random_matrix;
+using rtl_test::CycleHarness;
+using rtl_test::show;
+using rtl_test::fit_radix4;
 
 
 // A variant part with the switch harness of tests/test_allocator_variants.cpp.
@@ -71,34 +74,17 @@ struct CppSide {
   CppSide(const AllocatorConfig& c, int v) : part(c), V(v) {}
 
   std::vector<int> pass;  // per entry, the pass of its grant (-1: none)
-  std::vector<uint8_t> in_act, out_act, taken;
   const std::vector<int>& cycle(const Matrix& m) {
-    const int K = part.config().inputs, cap = part.config().conn_cap;
-    pass.assign(m.req.size(), -1);
-    in_act = m.in_active;
-    out_act = m.out_active;
-    taken.assign(static_cast<size_t>(K * V), 0);
+    const int K = part.config().inputs;
+    CycleHarness h(m, K, V, part.config().conn_cap);
     PortMask busy;
     for (int p = 0; p < K; ++p) busy.set(p);
     const uint32_t first = part.pass_id() + 1;
-    auto want = [&](int ip, int v, RouteDecision& d) {
-      const size_t e = static_cast<size_t>(ip * V + v);
-      const Request& r = m.req[e];
-      if (r.op < 0 || pass[e] >= 0) return false;
-      if (out_act[static_cast<size_t>(r.op)] >= cap || taken[static_cast<size_t>(r.op * V + r.ov)]) return false;
-      d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
-      return true;
-    };
-    auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
-    auto grant = [&](const AllocRequest& r) {
-      if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
-      taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
-      ++in_act[r.in_port];
-      ++out_act[r.out_port];
-      pass[static_cast<size_t>(r.in_port * V + r.in_vc)] = static_cast<int>(part.pass_id() - first);
-      return true;
-    };
-    part.allocate(busy, in_act.data(), out_act.data(), want, age, grant);
+    auto want = [&](int ip, int v, RouteDecision& d) { return h.want(ip, v, d); };
+    auto age = [&](int ip, int v) { return h.age(ip, v); };
+    auto grant = [&](const AllocRequest& r) { return h.grant(r, static_cast<int>(part.pass_id() - first)); };
+    part.allocate(busy, h.in_act.data(), h.out_act.data(), want, age, grant);
+    pass = h.pass;
     return pass;
   }
 };
@@ -562,17 +548,6 @@ template <class Part>
 void block_in_cpp_order(AllocatorKind kind, uint64_t seed) {
   std::mt19937_64 g(seed);
   long cycles = 0, granted = 0, later = 0, split = 0;
-  struct Rec {
-    int ip, v, op, ov, pass;
-    bool operator==(const Rec& o) const { return ip == o.ip && v == o.v && op == o.op && ov == o.ov && pass == o.pass; }
-  };
-  const auto show = [](const std::vector<Rec>& l) {
-    std::string t;
-    for (const Rec& r : l)
-      t += " (" + std::to_string(r.ip) + "," + std::to_string(r.v) + ")->(" + std::to_string(r.op) + "," +
-           std::to_string(r.ov) + ") pass " + std::to_string(r.pass) + ";";
-    return t;
-  };
   for (int n = 0; n < 45; ++n) {
     AllocatorConfig cfg = random_config(g);
     int V = 4;
@@ -586,14 +561,7 @@ void block_in_cpp_order(AllocatorKind kind, uint64_t seed) {
     }
     if (n % 3 == 0) {  // the radix-4 instance's size
       V = 2;
-      cfg.inputs = 2 + static_cast<int>(g() % 3);
-      cfg.conn_cap = 1 + static_cast<int>(g() % 2);
-      for (auto* v : {&cfg.vcs, &cfg.data_vcs, &cfg.injection}) v->resize(static_cast<size_t>(cfg.inputs));
-      for (int p = 0; p < cfg.inputs; ++p) {
-        cfg.vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(1 + g() % 2);
-        cfg.data_vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(g() % 3 == 0 ? g() % 2 : cfg.vcs[static_cast<size_t>(p)]);
-      }
-      cfg.rr_all = -1;
+      fit_radix4(cfg, g);
     }
     SCOPED_TRACE(describe(cfg));
     const int max_vcs = *std::max_element(cfg.vcs.begin(), cfg.vcs.end());
@@ -607,71 +575,41 @@ void block_in_cpp_order(AllocatorKind kind, uint64_t seed) {
       Matrix m = random_matrix(cfg, V, g, c % 3 == 0 ? 0.9 : 0.4);
       for (Request& r : m.req) r.ov %= max_vcs;  // a switch's output VCs: no more than its input VCs
       // The C++ part, its grants in the order it makes them.
-      std::vector<Rec> want_order;
-      std::vector<uint8_t> in_act = m.in_active, out_act = m.out_active, taken(static_cast<size_t>(K * V), 0),
-                           done(m.req.size(), 0);
+      CycleHarness c_side(m, K, V, cap), b_side(m, K, V, cap);
       const uint32_t first = cpp.pass_id() + 1;
-      auto want = [&](int ip, int v, RouteDecision& d) {
-        const size_t e = static_cast<size_t>(ip * V + v);
-        const Request& r = m.req[e];
-        if (r.op < 0 || done[e] || out_act[static_cast<size_t>(r.op)] >= cap ||
-            taken[static_cast<size_t>(r.op * V + r.ov)])
-          return false;
-        d = RouteDecision{static_cast<int16_t>(r.op), static_cast<uint8_t>(r.ov)};
-        return true;
-      };
-      auto age = [&](int ip, int v) { return m.req[static_cast<size_t>(ip * V + v)].age; };
-      auto grant = [&](const AllocRequest& r) {
-        if (out_act[r.out_port] >= cap || taken[static_cast<size_t>(r.out_port * V + r.out_vc)]) return false;
-        taken[static_cast<size_t>(r.out_port * V + r.out_vc)] = 1;
-        done[static_cast<size_t>(r.in_port * V + r.in_vc)] = 1;
-        ++in_act[r.in_port];
-        ++out_act[r.out_port];
-        want_order.push_back(Rec{r.in_port, r.in_vc, r.out_port, r.out_vc, static_cast<int>(cpp.pass_id() - first)});
-        return true;
-      };
-      cpp.allocate(busy, in_act.data(), out_act.data(), want, age, grant);
+      auto want = [&](int ip, int v, RouteDecision& d) { return c_side.want(ip, v, d); };
+      auto age = [&](int ip, int v) { return c_side.age(ip, v); };
+      auto grant = [&](const AllocRequest& r) { return c_side.grant(r, static_cast<int>(cpp.pass_id() - first)); };
+      cpp.allocate(busy, c_side.in_act.data(), c_side.out_act.data(), want, age, grant);
       // The block as the switch drives it.
-      std::vector<Rec> got;
-      std::vector<uint8_t> bin = m.in_active, bout = m.out_active, btaken(static_cast<size_t>(K * V), 0),
-                           bdone(m.req.size(), 0);
       for (int pass = 0; pass < cfg.iterations;) {
         blk->begin();
         bool any = false;
         for (size_t e = 0; e < m.req.size(); ++e) {
+          if (!b_side.open(e)) continue;
           const Request& r = m.req[e];
-          const int ip = static_cast<int>(e) / V;
-          if (r.op < 0 || bdone[e] || bin[static_cast<size_t>(ip)] >= cap || bout[static_cast<size_t>(r.op)] >= cap ||
-              btaken[static_cast<size_t>(r.op * V + r.ov)])
-            continue;
-          blk->request(ip, static_cast<int>(e) % V, r.op, r.ov, r.age);
+          blk->request(static_cast<int>(e) / V, static_cast<int>(e) % V, r.op, r.ov, r.age);
           any = true;
         }
         const int most = std::min(cfg.iterations - pass, blk->max_passes(pass));
         const int passes = g() % 2 ? 1 : most;
         split += passes < cfg.iterations - pass;
-        blk->evaluate(passes, bin.data(), bout.data());
+        blk->evaluate(passes, b_side.in_act.data(), b_side.out_act.data());
         if (!any) break;
         for (int k = 0; k < passes; ++k) {
           std::vector<RtlGrant> pl;
           for (const RtlGrant& r : blk->grants())
             if (r.pass == k) pl.push_back(r);
           blk->order_pass(pass + k, pl);
-          for (const RtlGrant& q : pl) {
-            got.push_back(Rec{q.in_port, q.in_vc, q.out_port, q.out_vc, pass + k});
-            bdone[static_cast<size_t>(q.in_port * V + q.in_vc)] = 1;
-            btaken[static_cast<size_t>(q.out_port * V + q.out_vc)] = 1;
-            ++bin[q.in_port];
-            ++bout[q.out_port];
-            later += pass + k > 0;
-          }
+          for (const RtlGrant& q : pl) b_side.take(q.in_port, q.in_vc, q.out_port, q.out_vc, pass + k);
+          later += pass + k > 0 ? static_cast<long>(pl.size()) : 0;
         }
         pass += passes;
       }
       blk->end_cycle();
-      ASSERT_TRUE(got == want_order) << "cycle " << c << ": the block's grants in order" << show(got)
-                                     << "\n the C++ part's" << show(want_order);
-      granted += static_cast<long>(got.size());
+      ASSERT_TRUE(b_side.order == c_side.order) << "cycle " << c << ": the block's grants in order" << show(b_side.order)
+                                                << "\n the C++ part's" << show(c_side.order);
+      granted += static_cast<long>(b_side.order.size());
     }
   }
   EXPECT_GT(granted, cycles);       // real work ...

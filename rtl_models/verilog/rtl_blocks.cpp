@@ -651,6 +651,47 @@ void for_each_bit(const VlWide<W>& port, F&& f) {
     for (uint32_t g = port[i]; g; g &= g - 1) f(static_cast<int>(i * 32) + __builtin_ctz(g));
 }
 
+// The ports every allocator model shares (sep_allocator.sv and the variants), written for a
+// switch of configuration `c` before the reset: its ports, cap and VCs, no request, no
+// connection, no load; with AGE the output order's transit and age ports too. NVW: the
+// width of a per-port VC count.
+template <bool AGE, class V>
+void configure_allocator(V& v, const AllocatorConfig& c, int nvw) {
+  v.ports_i = static_cast<uint8_t>(c.inputs);
+  v.cap_i = static_cast<uint8_t>(c.conn_cap);
+  v.iters_i = 1;
+  for (int p = 0; p < c.inputs; ++p) {
+    set_bits(v.nvc_i, p * nvw, nvw, c.vcs[static_cast<size_t>(p)]);
+    set_bits(v.ndata_i, p * nvw, nvw, c.data_vcs[static_cast<size_t>(p)]);
+  }
+  if constexpr (AGE) {
+    v.transit_prio_i = c.transit_priority;
+    v.age_prio_i = c.age_priority;
+    for (int p = 0; p < c.inputs; ++p) set_bits(v.inj_i, p, 1, c.injection[static_cast<size_t>(p)]);
+    clear_port(v.req_age_i);
+  }
+  v.rr_all_en_i = c.rr_all >= 0;
+  v.rr_all_i = static_cast<uint8_t>(c.rr_all >= 0 ? c.rr_all : 0);
+  v.load_i = 0;
+  clear_port(v.req_i);
+  clear_port(v.req_port_i);
+  clear_port(v.req_vc_i);
+  clear_port(v.in_active_i);
+  clear_port(v.out_active_i);
+  clear_port(v.load_in_ptr_i);
+}
+
+// The grants of an allocator model's last evaluation, each with the output VC its entry
+// requested and its pass (entry e = ip * VV + v; the field widths PW, VW, GW).
+template <class V>
+void read_grants(const V& v, int vv, int pw, int vw, int gw, std::vector<RtlGrant>& out) {
+  for_each_bit(v.grant_o, [&](int e) {
+    out.push_back(RtlGrant{static_cast<uint16_t>(e / vv), static_cast<uint16_t>(get_bits(v.req_port_i, e * pw, pw)),
+                           static_cast<uint8_t>(e % vv), static_cast<uint8_t>(get_bits(v.req_vc_i, e * vw, vw)),
+                           static_cast<uint8_t>(get_bits(v.grant_pass_o, e * gw, gw))});
+  });
+}
+
 // sep_allocator with P ports, VV VCs per port, CAP connections per port and ITERS passes
 // built (the parameters it was Verilated with).
 template <class V, int P, int VV, int CAP, int ITERS>
@@ -662,26 +703,7 @@ class RtlAllocator final : public AllocatorBlock {
   RtlAllocator(const AllocatorConfig& c, const std::string& name)
       : m_v(new V(Verilated::threadContextp(), name.c_str())), m_age(c.age_priority), m_ports(c.inputs) {
     V& v = *m_v;
-    v.ports_i = static_cast<uint8_t>(c.inputs);
-    v.cap_i = static_cast<uint8_t>(c.conn_cap);
-    v.iters_i = 1;
-    v.transit_prio_i = c.transit_priority;
-    v.age_prio_i = c.age_priority;
-    for (int p = 0; p < c.inputs; ++p) {
-      set_bits(v.nvc_i, p * NVW, NVW, c.vcs[static_cast<size_t>(p)]);
-      set_bits(v.ndata_i, p * NVW, NVW, c.data_vcs[static_cast<size_t>(p)]);
-      set_bits(v.inj_i, p, 1, c.injection[static_cast<size_t>(p)]);
-    }
-    v.rr_all_en_i = c.rr_all >= 0;
-    v.rr_all_i = static_cast<uint8_t>(c.rr_all >= 0 ? c.rr_all : 0);
-    v.load_i = 0;
-    clear_port(v.req_i);
-    clear_port(v.req_port_i);
-    clear_port(v.req_vc_i);
-    clear_port(v.req_age_i);
-    clear_port(v.in_active_i);
-    clear_port(v.out_active_i);
-    clear_port(v.load_in_ptr_i);
+    configure_allocator<true>(v, c, NVW);
     clear_port(v.load_out_ptr_i);
     reset(v);  // pointers 0, as a new SeparableAllocator
     m_grants.reserve(static_cast<size_t>(N));
@@ -716,11 +738,7 @@ class RtlAllocator final : public AllocatorBlock {
     }
     v.eval();
     m_settled = none;
-    for_each_bit(v.grant_o, [&](int e) {
-      m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV), static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
-                                  static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
-                                  static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
-    });
+    read_grants(v, VV, PW, VW, GW, m_grants);
     m_edge = !m_grants.empty();  // no grant moves no pointer
   }
   const std::vector<RtlGrant>& grants() const override { return m_grants; }
@@ -772,34 +790,13 @@ class RtlVariantAllocator final : public AllocatorBlock {
   RtlVariantAllocator(const AllocatorConfig& c, const std::string& name)
       : m_v(new V(Verilated::threadContextp(), name.c_str())), m_cfg(c), m_ports(c.inputs) {
     V& v = *m_v;
-    v.ports_i = static_cast<uint8_t>(c.inputs);
-    v.cap_i = static_cast<uint8_t>(c.conn_cap);
-    v.iters_i = 1;
-    for (int p = 0; p < c.inputs; ++p) {
-      set_bits(v.nvc_i, p * NVW, NVW, c.vcs[static_cast<size_t>(p)]);
-      set_bits(v.ndata_i, p * NVW, NVW, c.data_vcs[static_cast<size_t>(p)]);
-    }
-    if constexpr (kAge) {
-      v.transit_prio_i = c.transit_priority;
-      v.age_prio_i = c.age_priority;
-      for (int p = 0; p < c.inputs; ++p) set_bits(v.inj_i, p, 1, c.injection[static_cast<size_t>(p)]);
-      clear_port(v.req_age_i);
-      clear_port(v.load_out_ptr_i);
-    }
+    configure_allocator<kAge>(v, c, NVW);
+    if constexpr (kAge) clear_port(v.load_out_ptr_i);
     if constexpr (KIND == AllocatorKind::Wavefront) v.load_diag_i = 0;
     if constexpr (KIND == AllocatorKind::Islip) {
       clear_port(v.load_grant_ptr_i);
       clear_port(v.load_accept_ptr_i);
     }
-    v.rr_all_en_i = c.rr_all >= 0;
-    v.rr_all_i = static_cast<uint8_t>(c.rr_all >= 0 ? c.rr_all : 0);
-    v.load_i = 0;
-    clear_port(v.req_i);
-    clear_port(v.req_port_i);
-    clear_port(v.req_vc_i);
-    clear_port(v.in_active_i);
-    clear_port(v.out_active_i);
-    clear_port(v.load_in_ptr_i);
     reset(v);  // pointers 0, as a new part
     m_grants.reserve(static_cast<size_t>(N));
     m_vc_ptr.assign(static_cast<size_t>(P), 0);
@@ -873,13 +870,7 @@ class RtlVariantAllocator final : public AllocatorBlock {
       m_fall_pending = false;
       m_settled = !m_requests;
     }
-    if (m_requests)
-      for_each_bit(v.grant_o, [&](int e) {
-        m_grants.push_back(RtlGrant{static_cast<uint16_t>(e / VV),
-                                    static_cast<uint16_t>(get_bits(v.req_port_i, e * PW, PW)),
-                                    static_cast<uint8_t>(e % VV), static_cast<uint8_t>(get_bits(v.req_vc_i, e * VW, VW)),
-                                    static_cast<uint8_t>(get_bits(v.grant_pass_o, e * GW, GW))});
-      });
+    if (m_requests) read_grants(v, VV, PW, VW, GW, m_grants);
     // The pointers the grant orders read, as the registers hold them now.
     for (int p = 0; p < m_ports; ++p) {
       m_vc_ptr[static_cast<size_t>(p)] = static_cast<uint8_t>(get_bits(v.in_ptr_o, p * VW, VW));
