@@ -637,23 +637,108 @@ void parse_phases(ParseState& s, const YAML::Node& ph) {
   }
 }
 
+namespace {
+
+// scfly's own RTL blocks, each described once: its name, the networks it serves, the
+// routings it needs (as `scfly run --help` prints them), what it is, the switch's flag it
+// sets (SwitchParams::rtl_*), whether the configuration's routing uses the unit (null:
+// every routing) and the limits it holds that parse_rtl checks (null: none; ConfigErrors
+// naming the key and the limit). Limits that need the whole configuration resolved (the
+// allocator's, flow control's, the threshold controller's, QCN's Q_eq) are validate()'s.
+struct RtlBlockSpec {
+  const char* name;
+  RtlNet net;
+  const char* routings;
+  const char* what;
+  bool SwitchParams::*flag;
+  bool (*uses)(const SimConfig&);
+  void (*limits)(const ParseState&);
+};
+
+void qcn_limits(const ParseState& s, const char* n) {
+  const SimConfig& c = s.c;
+  const int transit = c.topology.a - 1 + c.topology.h;
+  if (transit > kQcnPortsMax)
+    throw ConfigError(std::string("config key 'rtl': block '") + n + "' holds " + std::to_string(kQcnPortsMax) +
+                      " transit ports; dfly(" + std::to_string(c.topology.p) + "," + std::to_string(c.topology.a) +
+                      "," + std::to_string(c.topology.h) + "," + std::to_string(c.topology.g) + ") has " +
+                      std::to_string(transit));
+}
+
+bool uses_qcn(const SimConfig& c) {
+  return c.routing == RoutingAlgo::MinCond && c.routing_prm.trigger == MinCondTrigger::Qcn;
+}
+
+const RtlBlockSpec kRtlBlocks[] = {
+    {"min_route", RtlNet::Dragonfly, "any but min-table", "the minimal-hop unit", &SwitchParams::rtl_min_route,
+     nullptr,
+     [](const ParseState& s) {
+       const SimConfig& c = s.c;
+       if (c.routing == RoutingAlgo::MinTable)
+         throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) is not used by routing "
+                           "min-table, which forwards by table lookup alone; use routing min");
+       if (c.routing_prm.ugal.segment_link == SegmentLink::Random)
+         throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) draws among fewest-hop "
+                           "links only; ugal.segment_link random has no RTL mirror yet");
+       const DragonflyShape& t = c.topology;
+       if (!rtl_min_route_supports(t))
+         throw ConfigError("config key 'rtl': block 'min_route' holds " + rtl_min_route_shapes() + ", not " +
+                           to_string(t.arrangement) + " dfly(" + std::to_string(t.p) + "," + std::to_string(t.a) +
+                           "," + std::to_string(t.h) + "," + std::to_string(t.g) +
+                           ") (its widths: rtl_models/interface/widths.def Mr*)");
+     }},
+    {"acor", RtlNet::Dragonfly, "acor-switch or pb-acor", "the ACOR-Switch level controller", &SwitchParams::rtl_acor,
+     [](const SimConfig& c) { return uses_level_ctrl(c.routing); }, nullptr},
+    {"ugal", RtlNet::Dragonfly, "ugal-l, ugal-g, par, pb or pb-acor", "the UGAL selector", &SwitchParams::rtl_ugal,
+     [](const SimConfig& c) { return is_adaptive(c.routing); }, nullptr},
+    {"pb", RtlNet::Dragonfly, "pb or pb-acor", "the Piggyback detector", &SwitchParams::rtl_pb,
+     [](const SimConfig& c) { return uses_sat_flags(c.routing); },
+     [](const ParseState& s) {
+       if (!rtl_pb_supports(s.c.topology.h))
+         throw ConfigError("config key 'rtl': block 'pb' (pb_sat_detector.sv) holds " + rtl_pb_widths() +
+                           " global ports per switch, not topology.h = " + std::to_string(s.c.topology.h));
+     }},
+    {"table", RtlNet::Dragonfly, "min-table or min-cond", "the conditional forwarding table", &SwitchParams::rtl_table,
+     [](const SimConfig& c) { return c.routing == RoutingAlgo::MinTable || c.routing == RoutingAlgo::MinCond; },
+     nullptr},  // its size limit: checked per switch when the table is built
+    {"qcn", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn", "QCN-Switch's port-probability unit",
+     &SwitchParams::rtl_qcn, uses_qcn, [](const ParseState& s) { qcn_limits(s, "qcn"); }},
+    {"qcn_cp", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn", "QCN's congestion points",
+     &SwitchParams::rtl_qcn_cp, uses_qcn, [](const ParseState& s) { qcn_limits(s, "qcn_cp"); }},
+    {"quadrant", RtlNet::Torus, "min-ad, goal, gal or chaos", "the in-quadrant selector", &SwitchParams::rtl_quadrant,
+     [](const SimConfig& c) {
+       return c.routing == RoutingAlgo::MinAd || c.routing == RoutingAlgo::Goal || c.routing == RoutingAlgo::Gal ||
+              c.routing == RoutingAlgo::Chaos;
+     },
+     [](const ParseState& s) {
+       if (s.c.torus.k > kCoordMax)
+         throw ConfigError("config key 'rtl': block 'quadrant' holds " + std::to_string(kCoordBits) +
+                           "-bit coordinates (topology.k <= " + std::to_string(kCoordMax) + "), not topology.k = " +
+                           std::to_string(s.c.torus.k));
+     }},
+    {"gal_threshold", RtlNet::Torus, "gal", "GAL's threshold controller", &SwitchParams::rtl_gal_threshold,
+     [](const SimConfig& c) { return c.routing == RoutingAlgo::Gal; }, nullptr},
+    {"allocator", RtlNet::Any, "the switch's allocator", "the switch's allocator", &SwitchParams::rtl_allocator,
+     nullptr, nullptr},
+    {"flow_control", RtlNet::Any, "each switch port's credit counters and PFC state", "the switch's flow control",
+     &SwitchParams::rtl_flow_control, nullptr, nullptr},
+    {"link_arbiter", RtlNet::Any, "each switch port's link arbiter", "the switch's link arbiters",
+     &SwitchParams::rtl_link_arbiter, nullptr, nullptr},
+};
+
+const RtlBlockSpec* rtl_block_spec(const std::string& n) {
+  for (const RtlBlockSpec& b : kRtlBlocks)
+    if (n == b.name) return &b;
+  return nullptr;
+}
+
+}  // namespace
+
 // The blocks `rtl` accepts, each with the routings it needs: the list parse_rtl checks
-// against and `scfly run --help` prints.
+// against and `scfly run --help` prints (scfly's own, kRtlBlocks, then the plug-ins').
 std::vector<RtlBlockInfo> rtl_blocks() {
-  std::vector<RtlBlockInfo> blocks = {
-      {"min_route", RtlNet::Dragonfly, "any but min-table"},
-      {"acor", RtlNet::Dragonfly, "acor-switch or pb-acor"},
-      {"ugal", RtlNet::Dragonfly, "ugal-l, ugal-g, par, pb or pb-acor"},
-      {"pb", RtlNet::Dragonfly, "pb or pb-acor"},
-      {"table", RtlNet::Dragonfly, "min-table or min-cond"},
-      {"qcn", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn"},
-      {"qcn_cp", RtlNet::Dragonfly, "min-cond with min_cond.trigger qcn"},
-      {"quadrant", RtlNet::Torus, "min-ad, goal, gal or chaos"},
-      {"gal_threshold", RtlNet::Torus, "gal"},
-      {"allocator", RtlNet::Any, "the switch's allocator"},
-      {"flow_control", RtlNet::Any, "each switch port's credit counters and PFC state"},
-      {"link_arbiter", RtlNet::Any, "each switch port's link arbiter"},
-  };
+  std::vector<RtlBlockInfo> blocks;
+  for (const RtlBlockSpec& b : kRtlBlocks) blocks.push_back({b.name, b.net, b.routings});
   // A plug-in that routes on Dragonflies and tori alike is offered on both (Any); its
   // topologies are checked with its routing.
   for (const RoutingMechanism* m : routing_mechanisms())
@@ -672,14 +757,6 @@ std::string rtl_block_names(int dragonfly) {
       out += (out.empty() ? "" : ", ") + b.name;
   return out;
 }
-
-namespace {
-std::string rtl_routings(const std::string& block) {
-  for (const RtlBlockInfo& b : rtl_blocks())
-    if (b.name == block) return b.routings;
-  return "";
-}
-}  // namespace
 
 // rtl_switches: the switches that co-simulate the `rtl` blocks (read after `rtl`).
 void parse_rtl_switches(ParseState& s, const YAML::Node& r) {
@@ -774,75 +851,12 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
         throw ConfigError("config key 'rtl': block '" + n + "' (the plug-in's Verilated decision) needs routing " + n +
                           ", not " + routing_now);
       c.routing_prm.plugin_rtl = true;
-    } else if (n == "allocator") {
-      c.sw.rtl_allocator = true;  // the switch's size and allocator options: validate()
-    } else if (n == "flow_control") {
-      c.sw.rtl_flow_control = true;  // PFC with a transfer crossbar: validate()
-    } else if (n == "link_arbiter") {
-      c.sw.rtl_link_arbiter = true;
-    } else if (n == "quadrant") {
-      if (c.routing != RoutingAlgo::MinAd && c.routing != RoutingAlgo::Goal && c.routing != RoutingAlgo::Gal &&
-          c.routing != RoutingAlgo::Chaos)
-        throw ConfigError("config key 'rtl': block 'quadrant' (the in-quadrant selector) needs routing " +
-                          rtl_routings("quadrant") + ", not " + routing_now);
-      if (c.torus.k > kCoordMax)
-        throw ConfigError("config key 'rtl': block 'quadrant' holds " + std::to_string(kCoordBits) +
-                          "-bit coordinates (topology.k <= " + std::to_string(kCoordMax) + "), not topology.k = " +
-                          std::to_string(c.torus.k));
-      c.sw.rtl_quadrant = true;
-    } else if (n == "gal_threshold") {
-      if (c.routing != RoutingAlgo::Gal)
-        throw ConfigError("config key 'rtl': block 'gal_threshold' (GAL's threshold controller) needs routing " +
-                          rtl_routings("gal_threshold") + ", not " + routing_now);
-      c.sw.rtl_gal_threshold = true;  // its parameter limits: validate()
-    } else if (n == "table") {
-      if (c.routing != RoutingAlgo::MinTable && c.routing != RoutingAlgo::MinCond)
-        throw ConfigError("config key 'rtl': block 'table' (the conditional forwarding table) needs routing " +
-                          rtl_routings("table") + ", not " + routing_now);
-      c.sw.rtl_table = true;  // its size limit: checked per switch when the table is built
-    } else if (n == "qcn" || n == "qcn_cp") {
-      const std::string what = n == "qcn" ? "QCN-Switch's port-probability unit" : "QCN's congestion points";
-      if (c.routing != RoutingAlgo::MinCond || c.routing_prm.trigger != MinCondTrigger::Qcn)
-        throw ConfigError("config key 'rtl': block '" + n + "' (" + what + ") needs routing " +
-                          rtl_routings(n) + ", not " + routing_now);
-      const int transit = c.topology.a - 1 + c.topology.h;
-      if (transit > kQcnPortsMax)
-        throw ConfigError("config key 'rtl': block '" + n + "' holds " + std::to_string(kQcnPortsMax) +
-                          " transit ports; dfly(" + std::to_string(c.topology.p) + "," + std::to_string(c.topology.a) +
-                          "," + std::to_string(c.topology.h) + "," + std::to_string(c.topology.g) + ") has " +
-                          std::to_string(transit));
-      (n == "qcn" ? c.sw.rtl_qcn : c.sw.rtl_qcn_cp) = true;  // qcn_cp's Q_eq limit: validate()
-    } else if (n == "acor") {
-      if (!uses_level_ctrl(c.routing))
-        throw ConfigError("config key 'rtl': block 'acor' (the ACOR-Switch level controller) needs routing " +
-                          rtl_routings("acor") + ", not " + routing_now);
-      c.sw.rtl_acor = true;
-    } else if (n == "ugal") {
-      if (!is_adaptive(c.routing))
-        throw ConfigError("config key 'rtl': block 'ugal' (the UGAL selector) needs routing " +
-                          rtl_routings("ugal") + ", not " + routing_now);
-      c.sw.rtl_ugal = true;
-    } else if (n == "pb") {
-      if (!uses_sat_flags(c.routing))
-        throw ConfigError("config key 'rtl': block 'pb' (the Piggyback detector) needs routing " +
-                          rtl_routings("pb") + ", not " + routing_now);
-      if (!rtl_pb_supports(c.topology.h))
-        throw ConfigError("config key 'rtl': block 'pb' (pb_sat_detector.sv) holds " + rtl_pb_widths() +
-                          " global ports per switch, not topology.h = " + std::to_string(c.topology.h));
-      c.sw.rtl_pb = true;
-    } else if (n == "min_route") {
-      if (c.routing == RoutingAlgo::MinTable)
-        throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) is not used by routing "
-                          "min-table, which forwards by table lookup alone; use routing min");
-      if (c.routing_prm.ugal.segment_link == SegmentLink::Random)
-        throw ConfigError("config key 'rtl': block 'min_route' (the minimal-hop unit) draws among fewest-hop "
-                          "links only; ugal.segment_link random has no RTL mirror yet");
-      const DragonflyShape& t = c.topology;
-      if (!rtl_min_route_supports(t))
-        throw ConfigError("config key 'rtl': block 'min_route' holds " + rtl_min_route_shapes() + ", not " +
-                          to_string(t.arrangement) + " dfly(" + std::to_string(t.p) + "," + std::to_string(t.a) + "," +
-                          std::to_string(t.h) + "," + std::to_string(t.g) + ") (its widths: rtl_models/interface/widths.def Mr*)");
-      c.sw.rtl_min_route = true;
+    } else if (const RtlBlockSpec* b = rtl_block_spec(n)) {
+      if (b->uses && !b->uses(c))
+        throw ConfigError("config key 'rtl': block '" + n + "' (" + b->what + ") needs routing " + b->routings +
+                          ", not " + routing_now);
+      if (b->limits) b->limits(s);
+      c.sw.*(b->flag) = true;
     } else {
       std::string dfly, torus, any;
       for (const RtlBlockInfo& b : blocks) {
