@@ -62,6 +62,31 @@ inline void fit_radix4(AllocatorConfig& c, std::mt19937_64& g) {
   c.rr_all = -1;
 }
 
+// A random switch for the radix-64 instances: 17-64 ports, 1-2 VCs each (control VCs on
+// some), cap 1-2, 1-2 passes, transit and age priority, injection inputs, sometimes an
+// internal rr_all port.
+inline AllocatorConfig random_config64(std::mt19937_64& g) {
+  AllocatorConfig c;
+  const int K = 17 + static_cast<int>(g() % 48);
+  c.inputs = K;
+  c.conn_cap = 1 + static_cast<int>(g() % 2);
+  c.iterations = 1 + static_cast<int>(g() % 2);
+  c.transit_priority = g() % 2;
+  c.age_priority = g() % 2;
+  const bool control = g() % 2;
+  for (int p = 0; p < K; ++p) {
+    const int nv = 1 + static_cast<int>(g() % 2);
+    c.vcs.push_back(static_cast<uint8_t>(nv));
+    c.data_vcs.push_back(static_cast<uint8_t>(control ? g() % static_cast<uint64_t>(nv + 1) : nv));
+    c.injection.push_back(static_cast<uint8_t>(g() % 3 == 0));
+  }
+  if (g() % 3 == 0) {
+    c.rr_all = K - 1;
+    c.data_vcs.back() = 0;
+  }
+  return c;
+}
+
 inline std::string describe(const AllocatorConfig& c) {
   std::string s = std::to_string(c.inputs) + " ports, cap " + std::to_string(c.conn_cap) + ", " +
                   std::to_string(c.iterations) + " passes, transit " + std::to_string(c.transit_priority) + ", age " +

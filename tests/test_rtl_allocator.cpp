@@ -54,6 +54,7 @@ using rtl_test::random_matrix;
 using rtl_test::CycleHarness;
 using rtl_test::show;
 using rtl_test::fit_radix4;
+using rtl_test::random_config64;
 
 static_assert(kAllocAgeBits == 30, "the tests saturate ages at 2^30 - 1 as the part does");
 
@@ -353,26 +354,8 @@ TEST(RtlAllocator, RandomAtRadix64With2Vcs) {
   long done = 0, late = 0;
   uint64_t grants = 0;
   while (done < total) {
-    AllocatorConfig cfg = random_config(g);
-    const int K = 17 + static_cast<int>(g() % 48);
-    cfg.inputs = K;
-    cfg.conn_cap = 1 + static_cast<int>(g() % 2);
-    cfg.iterations = 1 + static_cast<int>(g() % 2);
-    cfg.vcs.resize(static_cast<size_t>(K));
-    cfg.data_vcs.resize(static_cast<size_t>(K));
-    cfg.injection.resize(static_cast<size_t>(K));
-    const bool control = g() % 2;
-    for (int p = 0; p < K; ++p) {
-      const int nv = 1 + static_cast<int>(g() % 2);
-      cfg.vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(nv);
-      cfg.data_vcs[static_cast<size_t>(p)] = static_cast<uint8_t>(control ? g() % static_cast<uint64_t>(nv + 1) : nv);
-      cfg.injection[static_cast<size_t>(p)] = static_cast<uint8_t>(g() % 3 == 0);
-    }
-    cfg.rr_all = -1;
-    if (g() % 3 == 0) {
-      cfg.rr_all = K - 1;
-      cfg.data_vcs.back() = 0;
-    }
+    const AllocatorConfig cfg = random_config64(g);
+    const int K = cfg.inputs;
     CppSide cpp(cfg, 2);
     rtl.configure(cfg);
     SCOPED_TRACE(describe(cfg));
@@ -496,8 +479,9 @@ TEST(RtlAllocatorBlock, RefusesASwitchBeyondItsInstances) {
   EXPECT_TRUE(rtl_allocator_fits(64, 2, 2));
   EXPECT_FALSE(rtl_allocator_fits(64, 3, 2));
   EXPECT_FALSE(rtl_allocator_fits(65, 2, 2));
-  EXPECT_EQ(rtl_allocator_limits(AllocatorKind::Islip),
-            "16 ports (internal ones included), 4 VCs per port, 4 connections per port");
+  EXPECT_EQ(rtl_allocator_limits(AllocatorKind::Islip), rtl_allocator_limits());
+  EXPECT_TRUE(rtl_allocator_fits(64, 2, 2, AllocatorKind::Wavefront));
+  EXPECT_FALSE(rtl_allocator_fits(17, 3, 2, AllocatorKind::Wavefront));
   EXPECT_THROW(make_rtl_allocator(plain_config(17, 3, 2, 1), "alloc_block_big"), std::invalid_argument);
   EXPECT_THROW(make_rtl_allocator(plain_config(65, 2, 2, 1), "alloc_block_huge"), std::invalid_argument);
   EXPECT_THROW(make_rtl_allocator(plain_config(8, 5, 2, 1), "alloc_block_vcs"), std::invalid_argument);

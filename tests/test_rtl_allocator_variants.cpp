@@ -35,10 +35,13 @@
 #include <vector>
 
 #include "Valloc_islip_r16v4.h"
+#include "Valloc_islip_r64v2.h"
 #include "Valloc_islip_r4v2.h"
 #include "Valloc_output_first_r16v4.h"
+#include "Valloc_output_first_r64v2.h"
 #include "Valloc_output_first_r4v2.h"
 #include "Valloc_wavefront_r16v4.h"
+#include "Valloc_wavefront_r64v2.h"
 #include "Valloc_wavefront_r4v2.h"
 #include "alloc_matrices.h"
 #include "rtl_bits.h"
@@ -64,6 +67,7 @@ using rtl_test::random_matrix;
 using rtl_test::CycleHarness;
 using rtl_test::show;
 using rtl_test::fit_radix4;
+using rtl_test::random_config64;
 
 
 // A variant part with the switch harness of tests/test_allocator_variants.cpp.
@@ -474,23 +478,32 @@ void exhaustive_radix4(uint64_t seed) {
 
 // A random configuration of a switch up to 16 ports with up to 4 VCs per port.
 
-template <class Variant, class Dut>
-void random_radix16(uint64_t seed) {
-  const long total = env_long("SCFLY_RTL_ALLOC_VAR_MATRICES", 10000);
+// Random lockstep on the instance of P ports and V VCs: `config(g)` draws each
+// configuration; `env` names the variable that sets the count (default `def`).
+template <class Variant, class Dut, int P, int V, int CAP, int ITERS, class Config>
+void random_lockstep(uint64_t seed, const char* env, long def, Config&& config, bool pairs = false,
+                     int per_config = 1000) {
+  const long total = env_long(env, def);
   Dut dut(Verilated::threadContextp());
-  RtlSide<Dut, 16, 4, 4, 3, Variant::kAge> rtl(dut);
+  RtlSide<Dut, P, V, CAP, ITERS, Variant::kAge> rtl(dut);
   std::mt19937_64 g(seed);
   long done = 0, late = 0, configs = 0;
   uint64_t grants = 0;
   while (done < total) {
-    const AllocatorConfig cfg = random_config(g);
-    CppSide<typename Variant::Part> cpp(cfg, 4);
+    const AllocatorConfig cfg = config(g);
+    CppSide<typename Variant::Part> cpp(cfg, V);
     rtl.configure(cfg);
     ++configs;
     SCOPED_TRACE(describe(cfg));
-    for (int n = 0; n < 1000 && done < total; ++n, ++done) {
+    for (int n = 0; n < per_config && done < total; ++n, ++done) {
       if (n % 250 == 0) Variant::load(cpp.part, rtl, Variant::random_state(cfg, g));
-      const Matrix m = random_matrix(cfg, 4, g, n % 3 == 0 ? 0.9 : 0.4);
+      Matrix m = random_matrix(cfg, V, g, n % 3 == 0 ? 0.9 : 0.4);
+      if (pairs && n % 2 == 0)  // every other matrix: a port's VCs ask for one output port
+        for (int ip = 0; ip < cfg.inputs; ++ip) {
+          Request& a = m.req[static_cast<size_t>(ip * V)];
+          Request& b = m.req[static_cast<size_t>(ip * V + 1)];
+          if (a.op >= 0 && cfg.vcs[static_cast<size_t>(ip)] > 1) b = Request{a.op, 1 - a.ov, b.age};
+        }
       uint64_t gr = 0;
       ASSERT_TRUE(lockstep<Variant>(cpp, rtl, m, done, &gr)) << "configuration " << configs;
       grants += gr;
@@ -499,6 +512,20 @@ void random_radix16(uint64_t seed) {
   }
   EXPECT_GT(grants, static_cast<uint64_t>(total));  // real work ...
   EXPECT_GT(late, total / 20);                       // ... including grants of later passes
+}
+template <class Variant, class Dut>
+void random_radix16(uint64_t seed) {
+  random_lockstep<Variant, Dut, 16, 4, 4, 3>(seed, "SCFLY_RTL_ALLOC_VAR_MATRICES", 10000, random_config);
+}
+// The radix-64 instances (2 VCs, 2 connections, 2 passes): 17-64 ports, 2,000 matrices by
+// default (SCFLY_RTL_ALLOC_VAR64_MATRICES for another count). Among so many outputs a
+// later pass rarely finds work: in every other matrix each input port's two VCs ask for the
+// same output port (its two VCs), which one wavefront pass cannot both grant. 100 matrices
+// per configuration.
+template <class Variant, class Dut>
+void random_radix64(uint64_t seed) {
+  random_lockstep<Variant, Dut, 64, 2, 2, 2>(seed, "SCFLY_RTL_ALLOC_VAR64_MATRICES", 2000, random_config64, true,
+                                             100);
 }
 
 // The simulation assertions (--assert) stop the model on a broken contract: a request to a
@@ -630,6 +657,7 @@ TEST(RtlAllocVariantBlock, OutputFirstGrantsInTheCppOrderThroughTheSwitchAdapter
 TEST(RtlAllocWavefront, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Wavefront>(); }
 TEST(RtlAllocWavefront, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<Wavefront, Valloc_wavefront_r4v2>(11); }
 TEST(RtlAllocWavefront, RandomAtRadix16With4Vcs) { random_radix16<Wavefront, Valloc_wavefront_r16v4>(20261129); }
+TEST(RtlAllocWavefront, RandomAtRadix64With2Vcs) { random_radix64<Wavefront, Valloc_wavefront_r64v2>(20261201); }
 TEST(RtlAllocWavefrontDeathTest, AssertionsStopTheModel) {
   assertions_stop_the_model<Wavefront, Valloc_wavefront_r4v2>();
 }
@@ -637,12 +665,16 @@ TEST(RtlAllocWavefrontDeathTest, AssertionsStopTheModel) {
 TEST(RtlAllocIslip, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<Islip>(); }
 TEST(RtlAllocIslip, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<Islip, Valloc_islip_r4v2>(12); }
 TEST(RtlAllocIslip, RandomAtRadix16With4Vcs) { random_radix16<Islip, Valloc_islip_r16v4>(20261130); }
+TEST(RtlAllocIslip, RandomAtRadix64With2Vcs) { random_radix64<Islip, Valloc_islip_r64v2>(20261202); }
 TEST(RtlAllocIslipDeathTest, AssertionsStopTheModel) { assertions_stop_the_model<Islip, Valloc_islip_r4v2>(); }
 
 TEST(RtlAllocOutputFirst, OutputVcLabelsOnlyNameCollisions) { check_label_symmetry<OutputFirst>(); }
 TEST(RtlAllocOutputFirst, ExhaustiveAtRadix4With2Vcs) { exhaustive_radix4<OutputFirst, Valloc_output_first_r4v2>(13); }
 TEST(RtlAllocOutputFirst, RandomAtRadix16With4Vcs) {
   random_radix16<OutputFirst, Valloc_output_first_r16v4>(20261131);
+}
+TEST(RtlAllocOutputFirst, RandomAtRadix64With2Vcs) {
+  random_radix64<OutputFirst, Valloc_output_first_r64v2>(20261203);
 }
 TEST(RtlAllocOutputFirstDeathTest, AssertionsStopTheModel) {
   assertions_stop_the_model<OutputFirst, Valloc_output_first_r4v2>();

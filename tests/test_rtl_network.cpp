@@ -481,7 +481,7 @@ TEST(RtlNetwork, AllocatorRtlRequestsAreValidated) {
   refused(tiny_config(), "switch.speedup=5 --rtl allocator", "5 connections per port (switch.speedup)");
   refused(tiny_config(), "switch.vcs.local=5 --rtl allocator", "5 VCs on a port");
   refused(tiny_config(), "switch.allocator=islip switch.vcs.local=5 --rtl allocator",
-          "(the switch's allocator, switch.allocator islip) is Verilated in this build for up to " + r16 + ";");
+          "(the switch's allocator, switch.allocator islip) is Verilated in this build for " + limits + ";");
   refused(torus_config(), "routing=chaos --rtl allocator", "5 VCs on a port (chaos.multiqueue slots)");
   refused(tiny_config(), "switch.output_sharing=port --rtl allocator", "not allowed with switch.output_sharing: port");
   refused(tiny_config(), "switch.ejection_grant=host-idle --rtl allocator",

@@ -5,8 +5,8 @@
 // cycles from both, and both must drain clean (every packet whole, every credit home). At
 // radix 4 (an 8-switch ring with two hosts per switch), 7 (dfly(2,4,2)) and 15
 // (dfly(4,8,4): the largest allocator instance, 16 ports with the internal control port),
-// and at 7 and 15 with each allocator variant of switch.allocator and 2 passes; and at the
-// presets' largest radix, 63 (dfly(16,32,16): the radix-64 instance, 2 VCs).
+// and at the presets' largest radix, 63 (dfly(16,32,16): the radix-64 instances, 2 VCs);
+// at 7, 15 and 63 again with each allocator variant of switch.allocator and 2 passes.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -111,6 +111,7 @@ TEST_P(RtlSwitchTwins, CppAndRtlSwitchesAgreeEveryCycle) {
 }
 
 const std::vector<std::string> kDfly484 = {"topology.p=4", "topology.a=8", "topology.h=4", "topology.g=33"};
+const std::vector<std::string> kDfly16 = {"topology.p=16", "topology.a=32", "topology.h=16", "topology.g=513"};
 std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -137,8 +138,14 @@ INSTANTIATE_TEST_SUITE_P(
              with(kDfly484, {"routing=min", "switch.allocator=wavefront", "switch.allocator_iterations=2"}), 9, 40},
         Twin{"Dfly484Islip", "dfly(4,8,4) MIN, iSLIP, 2 iterations", "dfly-tiny.yaml",
              with(kDfly484, {"routing=min", "switch.allocator=islip", "switch.allocator_iterations=2"}), 9, 40},
-        Twin{"Dfly16_32_16", "dfly(16,32,16) MIN", "dfly-tiny.yaml",
-             {"topology.p=16", "topology.a=32", "topology.h=16", "topology.g=513", "routing=min"}, 37, 3, true}),
+        Twin{"Dfly16_32_16", "dfly(16,32,16) MIN", "dfly-tiny.yaml", with(kDfly16, {"routing=min"}), 37, 3, true},
+        Twin{"Dfly16_32_16OutputFirst", "dfly(16,32,16) MIN, separable output-first, 2 passes", "dfly-tiny.yaml",
+             with(kDfly16, {"routing=min", "switch.allocator=separable-output", "switch.allocator_iterations=2"}), 37, 3,
+             true},
+        Twin{"Dfly16_32_16Wavefront", "dfly(16,32,16) MIN, wavefront, 2 passes", "dfly-tiny.yaml",
+             with(kDfly16, {"routing=min", "switch.allocator=wavefront", "switch.allocator_iterations=2"}), 37, 3, true},
+        Twin{"Dfly16_32_16Islip", "dfly(16,32,16) MIN, iSLIP, 2 iterations", "dfly-tiny.yaml",
+             with(kDfly16, {"routing=min", "switch.allocator=islip", "switch.allocator_iterations=2"}), 37, 3, true}),
     [](const ::testing::TestParamInfo<Twin>& i) { return std::string(i.param.name); });
 
 // The presets' largest radix, dfly(16,32,16)'s 63 ports (16,416 switches, 262,656 hosts),

@@ -10,12 +10,15 @@
 
 #include "Vacor_level_ctrl.h"
 #include "Valloc_islip_r16v4.h"
+#include "Valloc_islip_r64v2.h"
 #include "Valloc_islip_r4v2.h"
 #include "Valloc_islip_r8v4.h"
 #include "Valloc_output_first_r16v4.h"
+#include "Valloc_output_first_r64v2.h"
 #include "Valloc_output_first_r4v2.h"
 #include "Valloc_output_first_r8v4.h"
 #include "Valloc_wavefront_r16v4.h"
+#include "Valloc_wavefront_r64v2.h"
 #include "Valloc_wavefront_r4v2.h"
 #include "Valloc_wavefront_r8v4.h"
 #include "Vflow_control_v16.h"
@@ -978,12 +981,15 @@ const AllocModel kAllocModels[] = {
     {kSepOut, 4, 2, 2, make_variant<Valloc_output_first_r4v2, kSepOut, 4, 2, 2, 3>},
     {kSepOut, 8, 4, 4, make_variant<Valloc_output_first_r8v4, kSepOut, 8, 4, 4, 2>},
     {kSepOut, 16, 4, 4, make_variant<Valloc_output_first_r16v4, kSepOut, 16, 4, 4, 3>},
+    {kSepOut, 64, 2, 2, make_variant<Valloc_output_first_r64v2, kSepOut, 64, 2, 2, 2>},
     {kWave, 4, 2, 2, make_variant<Valloc_wavefront_r4v2, kWave, 4, 2, 2, 3>},
     {kWave, 8, 4, 4, make_variant<Valloc_wavefront_r8v4, kWave, 8, 4, 4, 2>},
     {kWave, 16, 4, 4, make_variant<Valloc_wavefront_r16v4, kWave, 16, 4, 4, 3>},
+    {kWave, 64, 2, 2, make_variant<Valloc_wavefront_r64v2, kWave, 64, 2, 2, 2>},
     {kIslip, 4, 2, 2, make_variant<Valloc_islip_r4v2, kIslip, 4, 2, 2, 3>},
     {kIslip, 8, 4, 4, make_variant<Valloc_islip_r8v4, kIslip, 8, 4, 4, 2>},
     {kIslip, 16, 4, 4, make_variant<Valloc_islip_r16v4, kIslip, 16, 4, 4, 3>},
+    {kIslip, 64, 2, 2, make_variant<Valloc_islip_r64v2, kIslip, 64, 2, 2, 2>},
 };
 const AllocModel* find_alloc(AllocatorKind kind, int ports, int vcs, int cap) {
   for (const auto& m : kAllocModels)

@@ -125,8 +125,8 @@ std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Drag
 // switch, named `name` (net.swN.alloc_rtl, so rtl_signals(switch) finds its nets for the
 // VCD), of the switch.allocator `kind` (sep_allocator.sv, alloc_output_first.sv,
 // alloc_wavefront.sv, alloc_islip.sv), the smallest instance of the build that holds the
-// switch (rtl_allocator_fits: radix 4 with 2 VCs, radix 8 and 16 with 4 VCs; the separable
-// input-first one also radix 64 with 2 VCs), configured with `cfg` and reset (pointers 0, as a new C++
+// switch (rtl_allocator_fits: radix 4 with 2 VCs, radix 8 and 16 with 4 VCs, radix 64 with 2
+// VCs and 2 connections per port), configured with `cfg` and reset (pointers 0, as a new C++
 // part). Its registers are the switch's arbiter state; the C++ part's are not used. One
 // evaluation:
 //   begin()             clocks the registers past the previous evaluation (if that moves
