@@ -22,20 +22,20 @@ struct Matrix {
   std::vector<uint8_t> in_active, out_active;
 };
 
-// A random switch: 2-16 ports, 1-4 VCs each (control VCs on some), cap 1-4, 1-3 passes,
-// transit and age priority (read by the separable input-first and output-first ones only),
-// injection inputs, and sometimes an internal rr_all port.
-inline AllocatorConfig random_config(std::mt19937_64& g) {
+// A random switch of `lo`-`hi` ports, 1-`vcs` VCs each (control VCs on some), cap 1-`cap`,
+// 1-`passes` passes, transit and age priority (read by the separable input-first and
+// output-first ones only), injection inputs, and sometimes an internal rr_all port.
+inline AllocatorConfig random_switch(std::mt19937_64& g, int lo, int hi, int vcs, int cap, int passes) {
   AllocatorConfig c;
-  const int K = 2 + static_cast<int>(g() % 15);
+  const int K = lo + static_cast<int>(g() % static_cast<uint64_t>(hi - lo + 1));
   c.inputs = K;
-  c.conn_cap = 1 + static_cast<int>(g() % 4);
-  c.iterations = 1 + static_cast<int>(g() % 3);
+  c.conn_cap = 1 + static_cast<int>(g() % static_cast<uint64_t>(cap));
+  c.iterations = 1 + static_cast<int>(g() % static_cast<uint64_t>(passes));
   c.transit_priority = g() % 2;
   c.age_priority = g() % 2;
   const bool control = g() % 2;
   for (int p = 0; p < K; ++p) {
-    const int nv = 1 + static_cast<int>(g() % 4);
+    const int nv = 1 + static_cast<int>(g() % static_cast<uint64_t>(vcs));
     const int nd = control ? static_cast<int>(g() % static_cast<uint64_t>(nv + 1)) : nv;
     c.vcs.push_back(static_cast<uint8_t>(nv));
     c.data_vcs.push_back(static_cast<uint8_t>(nd));
@@ -47,6 +47,10 @@ inline AllocatorConfig random_config(std::mt19937_64& g) {
   }
   return c;
 }
+// The radix-16 instances': 2-16 ports, 1-4 VCs, cap 1-4, 1-3 passes.
+inline AllocatorConfig random_config(std::mt19937_64& g) { return random_switch(g, 2, 16, 4, 4, 3); }
+// The radix-64 instances': 17-64 ports, 1-2 VCs, cap 1-2, 1-2 passes.
+inline AllocatorConfig random_config64(std::mt19937_64& g) { return random_switch(g, 17, 64, 2, 2, 2); }
 
 // A random configuration cut down to the radix-4 instance (2-4 ports, 1-2 VCs, cap 1-2, no
 // rr_all port), as test_rtl_allocator.cpp's and test_rtl_allocator_variants.cpp's adapter
@@ -62,30 +66,6 @@ inline void fit_radix4(AllocatorConfig& c, std::mt19937_64& g) {
   c.rr_all = -1;
 }
 
-// A random switch for the radix-64 instances: 17-64 ports, 1-2 VCs each (control VCs on
-// some), cap 1-2, 1-2 passes, transit and age priority, injection inputs, sometimes an
-// internal rr_all port.
-inline AllocatorConfig random_config64(std::mt19937_64& g) {
-  AllocatorConfig c;
-  const int K = 17 + static_cast<int>(g() % 48);
-  c.inputs = K;
-  c.conn_cap = 1 + static_cast<int>(g() % 2);
-  c.iterations = 1 + static_cast<int>(g() % 2);
-  c.transit_priority = g() % 2;
-  c.age_priority = g() % 2;
-  const bool control = g() % 2;
-  for (int p = 0; p < K; ++p) {
-    const int nv = 1 + static_cast<int>(g() % 2);
-    c.vcs.push_back(static_cast<uint8_t>(nv));
-    c.data_vcs.push_back(static_cast<uint8_t>(control ? g() % static_cast<uint64_t>(nv + 1) : nv));
-    c.injection.push_back(static_cast<uint8_t>(g() % 3 == 0));
-  }
-  if (g() % 3 == 0) {
-    c.rr_all = K - 1;
-    c.data_vcs.back() = 0;
-  }
-  return c;
-}
 
 inline std::string describe(const AllocatorConfig& c) {
   std::string s = std::to_string(c.inputs) + " ports, cap " + std::to_string(c.conn_cap) + ", " +
