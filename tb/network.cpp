@@ -189,7 +189,10 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // The block scheduler, unless the run shares state across switches with one-cycle
   // visibility or needs SystemC processes (see run_blocks).
   {
-    const bool rtl = cfg.sw.any_rtl();
+    // RTL blocks Verilated as SystemC modules (the ACOR level controller on its own clock,
+    // the PB detector settling in delta cycles) need the kernel; the in-process ones are
+    // stepped inside their switch's (or NIC's) cycle like the C++ units they replace.
+    const bool rtl_sc = cfg.sw.rtl_acor || cfg.sw.rtl_pb;
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
@@ -200,7 +203,7 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     else if (m_sat_flags && m_sat_flags->delay() < m_block)
       m_kernel_why = "Piggyback's flags are seen after pb.delay = " + std::to_string(m_sat_flags->delay()) +
                      " cycles, less than the block of " + std::to_string(m_block);
-    else if (rtl) m_kernel_why = "RTL co-simulation";
+    else if (rtl_sc) m_kernel_why = std::string("RTL co-simulation of ") + (cfg.sw.rtl_acor ? "acor" : "pb") + ", a SystemC module";
     else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
     m_blocks = m_kernel_why.empty();
     // Piggyback's flags on the scheduler: read as committed at each window's start.
@@ -290,6 +293,18 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
                                                        class_names(*m_topo)));
   }
   if (m_shards > 1 || m_nranks > 1) m_ctx.defer_report = true;
+  // The network-wide RTL blocks (one Verilated model that its switches evaluate, each call
+  // on its own): one per shard, as a shard runs on one thread at a time. (The per-switch
+  // and per-NIC blocks belong to their switch or NIC; separate Verilated models evaluate
+  // on separate threads at once.)
+  for (int t = 1; t < m_shards; ++t) {
+    SimContext& c = shard_ctx(t);
+    const std::string n = std::to_string(t);
+    if (m_rtl_min_route) c.rtl_min_hop = m_rtl_shard_min_route.emplace_back(make_rtl_min_route(*m_dfly, "rtl_min_route" + n)).get();
+    if (m_rtl_quadrant)
+      c.rtl_quadrant = m_rtl_shard_quadrant.emplace_back(make_rtl_quadrant(dynamic_cast<const Torus&>(*m_topo), "rtl_quadrant_sel" + n)).get();
+    if (m_rtl_select) c.rtl_select = m_rtl_shard_select.emplace_back(make_rtl_selection_blocks("rtl_ugal_selector" + n)).get();
+  }
   m_prof.asked = trace.profile;
   m_prof.on = trace.profile && m_blocks;
   m_prof.threads = m_threads;
@@ -903,11 +918,11 @@ void Network::run_group(size_t g, uint64_t from, uint64_t to, SimContext& ctx) {
 }
 
 std::string Network::scheduler_note() const {
-  if (m_blocks)
-    return "blocks of " + std::to_string(m_block) + (m_block == 1 ? " cycle" : " cycles") +
-           (m_threads > 1 ? " on " + std::to_string(m_threads) + " threads" : "") +
-           (m_nranks > 1 ? std::string(m_threads > 1 ? " in each of " : " on ") + std::to_string(m_nranks) + " ranks"
-                         : "");
+  if (m_blocks) {
+    const std::string threads = m_threads > 1 ? " on " + std::to_string(m_threads) + " threads" : "";
+    return "blocks of " + std::to_string(m_block) + (m_block == 1 ? " cycle" : " cycles") + threads +
+           (m_nranks > 1 ? (threads.empty() ? " on " : " in each of ") + std::to_string(m_nranks) + " ranks" : "");
+  }
   return "kernel (" + m_kernel_why + ")";
 }
 

@@ -262,6 +262,10 @@ class Network : public sc_core::sc_module {
   std::unique_ptr<sc_core::sc_clock> m_rtl_clk;   // --rtl acor: clock of the RTL registers
   std::unique_ptr<MinHopBlock> m_rtl_min_route;   // --rtl min_route
   std::unique_ptr<QuadrantBlock> m_rtl_quadrant;  // --rtl quadrant
+  // ... the same blocks of shards 1 .. m_shards - 1 (shard 0 uses the three above).
+  std::vector<std::unique_ptr<MinHopBlock>> m_rtl_shard_min_route;
+  std::vector<std::unique_ptr<QuadrantBlock>> m_rtl_shard_quadrant;
+  std::vector<std::unique_ptr<SelectionBlocks>> m_rtl_shard_select;
   NetStats m_stats;
   std::vector<std::unique_ptr<Switch>> m_switches;
   std::vector<std::unique_ptr<Nic>> m_nics;

@@ -62,7 +62,8 @@ std::vector<std::string> exported_points(const std::string& db) {
 // evenly, nor the torus's 4 slabs): Dragonfly MIN with a drain, UGAL-L on credits, ACOR-Switch under PFC,
 // PB-ACOR (Piggyback's flags, read within a group, and ACOR's levels), QCN-Switch's CNMs
 // (control frames crossing ranks), GAL on a torus (the NICs' injection
-// queues) and MIN AD with two threads in each rank. The one-process summary's line counts
+// queues), MIN AD with two threads in each rank, and RTL co-simulation (in-process blocks,
+// each rank with its own Verilated models). The one-process summary's line counts
 // the packets delivered: the ranks' summary prints the same.
 TEST(Ranks, GiveTheOneProcessResults) {
   const std::string ts = " timeseries.bin_cycles=500 timeseries.per_switch=true";
@@ -74,6 +75,7 @@ TEST(Ranks, GiveTheOneProcessResults) {
       {config("qcn-tiny.yaml"), "traffic=adv+1 load=0.4 warmup_cycles=1000 measure_cycles=3000" + ts},
       {config("torus-8x8-gal.yaml"), "topology.k=4 routing=gal traffic=tor load=0.6 warmup_cycles=500 measure_cycles=2000" + ts},
       {config("torus-8x8-gal.yaml"), "routing=min-ad traffic=un load=0.8 warmup_cycles=500 measure_cycles=1000 sim.threads=2"},
+      {config("dfly-tiny.yaml"), "routing=ugal-l traffic=adv+1 load=0.45 measure_cycles=2000 --rtl ugal,min_route,allocator" + ts},
   };
   for (const auto& [cfg, args] : cases) {
     SCOPED_TRACE(args);

@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <tuple>
 #include <vector>
 
 #include "scfly_run.h"
@@ -555,4 +557,62 @@ TEST(RtlNetwork, AllocatorVariantRtlTracesIntoTheVcd) {
   }
   EXPECT_GT(grants, 100U);
   EXPECT_EQ(diags.size(), 7U);
+}
+
+// The in-process blocks run on the block scheduler: each is stepped inside its switch's
+// (or NIC's) cycle, and the network-wide ones (min_route, quadrant, ugal) have a model per
+// shard of switches. On one thread and on two, the run is the kernel's: the same metrics,
+// time series and per-switch series, and the same VCD (the blocks' nets among its
+// variables) but for its $date line. The SystemC-module blocks (acor, pb) keep the run on
+// the kernel, and the summary says why.
+TEST(RtlNetwork, InProcessBlocksRunOnTheBlockSchedulerWithTheKernelsResults) {
+  const std::string qcn_tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml";
+  const std::string w = " warmup_cycles=300 measure_cycles=1200 timeseries.bin_cycles=300 timeseries.per_switch=true";
+  const auto body = [](const std::string& f) {  // the VCD without its $date line
+    std::string t = slurp(f);
+    const size_t a = t.find("$date"), b = t.find("$end", a);
+    if (a != std::string::npos && b != std::string::npos) t.erase(a, b - a);
+    return t;
+  };
+  const std::vector<std::tuple<std::string, std::string, std::string>> cases{
+      {tiny_config(),
+       "routing=ugal-l traffic=adv+1 load=0.45 switch.allocator=wavefront "
+       "--rtl ugal,min_route,allocator,flow_control,link_arbiter --trace-switches 0,7",
+       "blocks of 10 cycles"},
+      {qcn_tiny, "traffic=adv+1 load=0.5 qcn.sampling=input --rtl table,qcn,qcn_cp --trace-switches 3",
+       "blocks of 4 cycles"},
+      {torus_config(), "routing=gal traffic=tor load=0.4 topology.k=4 gal.sets=4 --rtl quadrant,gal_threshold "
+                       "--trace-switches 0,5",
+       "blocks of 1 cycle"}};
+  for (const auto& [config, args, block] : cases) {
+    SCOPED_TRACE(args);
+    const std::string k = tmp("k.vcd"), b1 = tmp("b1.vcd"), b2 = tmp("b2.vcd");
+    const ScflyRun rk = run_scfly(config, args + w + " sim.scheduler=kernel --vcd " + k);
+    const ScflyRun r1 = run_scfly(config, args + w + " sim.threads=1 --vcd " + b1);
+    const ScflyRun r2 = run_scfly(config, args + w + " sim.threads=2 --vcd " + b2);
+    expect_ok(rk);
+    expect_ok(r1);
+    expect_ok(r2);
+    EXPECT_EQ(rk.json["run"]["scheduler"], "kernel (sim.scheduler: kernel)");
+    EXPECT_EQ(r1.json["run"]["scheduler"], block);
+    EXPECT_EQ(r2.json["run"]["scheduler"], block + " on 2 threads");
+    for (const ScflyRun* r : {&r1, &r2}) {
+      EXPECT_EQ(rk.json["metrics"], r->json["metrics"]);
+      EXPECT_EQ(rk.json["timeseries"], r->json["timeseries"]);
+    }
+    const std::string kt = body(k);
+    EXPECT_NE(kt.find("_rtl"), std::string::npos);  // the blocks' nets are traced
+    EXPECT_TRUE(kt == body(b1));
+    EXPECT_TRUE(kt == body(b2));
+    EXPECT_GT(metrics(rk)["packets_delivered"].get<int>(), 500);
+    for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
+  }
+  for (const char* blocks : {"acor", "acor,allocator"}) {
+    const ScflyRun r = run_scfly(tiny_config(), std::string("routing=acor-switch warmup_cycles=0 measure_cycles=200 --rtl ") + blocks);
+    expect_ok(r);
+    EXPECT_EQ(r.json["run"]["scheduler"], "kernel (RTL co-simulation of acor, a SystemC module)");
+  }
+  const ScflyRun pb = run_scfly(tiny_config(), "routing=pb warmup_cycles=0 measure_cycles=200 --rtl pb");
+  expect_ok(pb);
+  EXPECT_EQ(pb.json["run"]["scheduler"], "kernel (RTL co-simulation of pb, a SystemC module)");
 }

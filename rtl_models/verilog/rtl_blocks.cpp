@@ -171,7 +171,7 @@ class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
 // --- UGAL selector: Verilated C++ model, evaluated in process per routed head ---------------
 class RtlSelection final : public SelectionBlocks {
  public:
-  RtlSelection() : m_ugal(new Vugal_selector(Verilated::threadContextp(), "rtl_ugal_selector")) {}
+  explicit RtlSelection(const std::string& name) : m_ugal(new Vugal_selector(Verilated::threadContextp(), name.c_str())) {}
   ~RtlSelection() override { m_ugal->final(); }
   bool prefers_min(uint64_t q_min, uint32_t h_min, uint64_t q_vlb, uint32_t h_vlb, int64_t t) const override {
     m_ugal->q_min_i = sat_queue(q_min);
@@ -191,7 +191,8 @@ class RtlSelection final : public SelectionBlocks {
 // loaded once, here, as a network loads them at reset (the clock never ticks again).
 class RtlMinRoute final : public MinHopBlock {
  public:
-  explicit RtlMinRoute(const Dragonfly& t) : m_t(t), m_v(new Vmin_route(Verilated::threadContextp(), "rtl_min_route")) {
+  RtlMinRoute(const Dragonfly& t, const std::string& name)
+      : m_t(t), m_v(new Vmin_route(Verilated::threadContextp(), name.c_str())) {
     const DragonflyShape& s = t.shape();
     m_v->cfg_p_i = static_cast<uint32_t>(s.p);
     m_v->cfg_a_i = static_cast<uint32_t>(s.a);
@@ -262,7 +263,7 @@ uint32_t get_field(const P& port, int lsb, int bits) {
 template <class V>
 class RtlQuadrant final : public QuadrantBlock {
  public:
-  explicit RtlQuadrant(const Torus& t) : m_v(new V(Verilated::threadContextp(), "rtl_quadrant_sel")) {
+  RtlQuadrant(const Torus& t, const std::string& name) : m_v(new V(Verilated::threadContextp(), name.c_str())) {
     const int n = t.n(), s = 2 * n;
     m_siw = 0;
     while ((1 << m_siw) < s) ++m_siw;
@@ -1209,17 +1210,17 @@ std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams& q, int por
   return std::make_unique<RtlQcnPortProb>(q, ports, name);
 }
 
-std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t) {
+std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t, const std::string& name) {
   if (t.k() > kCoordMax)
     throw std::invalid_argument("the RTL quadrant selector holds coordinates of " + std::to_string(kCoordBits) +
                                 " bits (k <= " + std::to_string(kCoordMax) + "), not k = " + std::to_string(t.k()));
   switch (t.n()) {
-    case 1: return std::make_unique<RtlQuadrant<Vquadrant_sel_n1>>(t);
-    case 2: return std::make_unique<RtlQuadrant<Vquadrant_sel_n2>>(t);
-    case 3: return std::make_unique<RtlQuadrant<Vquadrant_sel_n3>>(t);
-    case 4: return std::make_unique<RtlQuadrant<Vquadrant_sel_n4>>(t);
-    case 5: return std::make_unique<RtlQuadrant<Vquadrant_sel_n5>>(t);
-    case 6: return std::make_unique<RtlQuadrant<Vquadrant_sel_n6>>(t);
+    case 1: return std::make_unique<RtlQuadrant<Vquadrant_sel_n1>>(t, name);
+    case 2: return std::make_unique<RtlQuadrant<Vquadrant_sel_n2>>(t, name);
+    case 3: return std::make_unique<RtlQuadrant<Vquadrant_sel_n3>>(t, name);
+    case 4: return std::make_unique<RtlQuadrant<Vquadrant_sel_n4>>(t, name);
+    case 5: return std::make_unique<RtlQuadrant<Vquadrant_sel_n5>>(t, name);
+    case 6: return std::make_unique<RtlQuadrant<Vquadrant_sel_n6>>(t, name);
     default: break;
   }
   throw std::invalid_argument("the RTL quadrant selector is Verilated for n = 1.." + std::to_string(kTorusMaxDims) +
@@ -1253,13 +1254,15 @@ std::string rtl_min_route_shapes() {
          " links between two groups";
 }
 
-std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t) {
+std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& t, const std::string& name) {
   if (!rtl_min_route_supports(t.shape()))
     throw std::invalid_argument("min_route.sv holds " + rtl_min_route_shapes() + ", not " + t.describe());
-  return std::make_unique<RtlMinRoute>(t);
+  return std::make_unique<RtlMinRoute>(t, name);
 }
 
-std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { return std::make_unique<RtlSelection>(); }
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(const std::string& name) {
+  return std::make_unique<RtlSelection>(name);
+}
 
 
 bool rtl_pb_supports(int h) { return h >= 1 && h <= kPbPortsMax; }

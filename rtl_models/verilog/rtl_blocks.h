@@ -70,8 +70,10 @@ std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32
 bool rtl_pb_supports(int h);
 std::string rtl_pb_widths();  // "h = 1..16" (the global-port counts the model holds), for messages
 
-// ugal_selector.sv as the UGAL selection rule (in process, see above).
-std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks();
+// ugal_selector.sv as the UGAL selection rule (in process, see above), one Verilated model
+// named `name` (the network makes one per shard of its switches, each evaluated by one
+// thread at a time: rtl_ugal_selector, rtl_ugal_selector1, ...).
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(const std::string& name = "rtl_ugal_selector");
 
 // Every port and internal net of the Verilated SystemC blocks under `parent` (built with
 // --public-flat-rw), for the VCD writer: scope (dotted SystemC hierarchy plus the Verilog
@@ -87,15 +89,17 @@ std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent);
 // min_route.sv as the minimal-hop unit: one Verilated model for every palmtree or absolute
 // shape within its widths (widths.def Mr*), the shape written into its shape registers when
 // the unit is made. Throws std::invalid_argument for a shape beyond them;
-// rtl_min_route_shapes() says which for messages.
-std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo);
+// rtl_min_route_shapes() says which for messages. Named `name` (one per shard of the
+// network's switches, like the UGAL selector).
+std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly& topo, const std::string& name = "rtl_min_route");
 bool rtl_min_route_supports(const DragonflyShape& s);
 std::string rtl_min_route_shapes();
 
 // quadrant_sel.sv as the torus in-quadrant selector (in process, see above), Verilated for
 // n = 1..6 dimensions; k <= 255 (scfly_pkg::CoordBits). Throws std::invalid_argument for a
 // torus outside that. Draws the same order words from the caller's Rng as the C++ unit.
-std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t);
+// Named `name` (one per shard, like the UGAL selector).
+std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus& t, const std::string& name = "rtl_quadrant_sel");
 
 // gal_threshold.sv as one GAL set's threshold controller: a Verilated model in process,
 // named `name` (under its NIC, e.g. net.nic3.gal_rtl5, so rtl_signals(nic) finds its nets

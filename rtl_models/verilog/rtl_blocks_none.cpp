@@ -22,12 +22,12 @@ std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int, uint32_t, uint32_t, s
                                                       const char*) {
   no_rtl();
 }
-std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks() { no_rtl(); }
+std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(const std::string&) { no_rtl(); }
 std::vector<RtlSignal> rtl_signals(const sc_core::sc_object&) { return {}; }
 std::string rtl_pb_widths() { return "none (this build has no RTL blocks)"; }
 std::string rtl_min_route_shapes() { return "none (this build has no RTL blocks)"; }
-std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&) { no_rtl(); }
-std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus&) { no_rtl(); }
+std::unique_ptr<MinHopBlock> make_rtl_min_route(const Dragonfly&, const std::string&) { no_rtl(); }
+std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus&, const std::string&) { no_rtl(); }
 std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams&, const std::string&) { no_rtl(); }
 std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams&, int, const std::string&) { no_rtl(); }
 std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable&, const Dragonfly&, const std::string&) { no_rtl(); }
