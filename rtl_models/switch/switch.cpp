@@ -26,8 +26,6 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_ctx(ctx),
       m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
       m_speedup(prm.speedup),
-      m_conn_cap(prm.xbar_transfer ? 1 : prm.speedup),
-      m_xbar_rate(prm.xbar_transfer ? prm.speedup : 1),
       m_alloc_iters(prm.allocator_iterations),
       m_pipeline(prm.pipeline_at_output ? 0 : prm.pipeline),
       m_sleep(prm.sleep),
@@ -66,8 +64,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_ivc.resize(K);
   m_ovc.resize(K);
   m_link_arb = LinkArbiter(K);
-  m_in_active.assign(K, 0);
-  m_out_active.assign(K, 0);
+  m_xbar = Crossbar(K, prm.speedup, prm.xbar_transfer ? CrossbarKind::Transfer : CrossbarKind::Connections);
   m_link_vc.assign(K, -1);
   if (m_eject_idle) {
     m_eject_owed.assign(K, 0);
@@ -194,11 +191,10 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     if (control) u->attach(static_cast<ControlPort&>(*this));
     if (m_table) u->attach(*m_table);
   }
-  m_conns.reserve(static_cast<size_t>(K) * m_speedup);
   {
     AllocatorConfig ac;
     ac.inputs = K;
-    ac.conn_cap = m_conn_cap;
+    ac.conn_cap = m_xbar.cap();
     ac.iterations = m_alloc_iters;
     ac.transit_priority = m_transit_prio;
     ac.age_priority = m_age_prio;
@@ -224,8 +220,8 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
                                   "switch.ejection_grant host-idle");
     m_alloc_rtl = make_rtl_allocator(m_alloc.config(), std::string(this->name()) + ".alloc_rtl", prm.allocator);
     m_rtl_out_ptr.assign(static_cast<size_t>(K), 0);
-    m_rtl_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
-    m_rtl_var_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_conn_cap));
+    m_rtl_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_xbar.cap()));
+    m_rtl_var_pass.reserve(static_cast<size_t>(K) * static_cast<size_t>(m_xbar.cap()));
   }
   if (prm.rtl_flow_control) fc_build();  // switch_rtl_fc.cpp
   if (prm.rtl_link_arbiter) la_build();  // switch_rtl_fc.cpp
@@ -315,7 +311,7 @@ void Switch::cycle_stages(uint64_t now) {
       if (m_mq >= 0) multiqueue_stage(now);
     }
     if (m_reroute_ports) mark_blocked();
-    if (m_xbar_rate > 1) [[unlikely]]
+    if (m_xbar.rate() > 1) [[unlikely]]
       traverse_crossbar<kPfc, kCtl, true>(now);
     else
       traverse_crossbar<kPfc, kCtl, false>(now);
@@ -678,13 +674,14 @@ void Switch::multiqueue_stage(uint64_t now) {
 template <bool kPfc, bool kCtl, bool kTransfer>
 void Switch::traverse_crossbar(uint64_t now) {
   if (m_prefetch) {  // (large networks, see receive()) ask for every connection's VCs first
-    for (const Conn& c : m_conns) {
+    for (const Conn& c : m_xbar.connections()) {
       __builtin_prefetch(&m_ivc[c.in_port][c.in_vc]);
       __builtin_prefetch(&m_ovc[c.out_port][c.out_vc]);
     }
   }
-  for (size_t i = 0; i < m_conns.size();) {
-    const Conn c = m_conns[i];
+  // One phit of connection c from its input VC into its output VC (parts/crossbar.h: up to
+  // its rate per cycle, released after its tail).
+  m_xbar.traverse<kTransfer>([&](const Conn& c) SCFLY_ALWAYS_INLINE -> Crossbar::Moved {
     InVc& iv = m_ivc[c.in_port][c.in_vc];
     OutVc& ov = m_ovc[c.out_port][c.out_vc];
     // switch.ejection_grant host-idle: packets granted toward one host cross one at a time,
@@ -697,80 +694,67 @@ void Switch::traverse_crossbar(uint64_t now) {
         ov.feed_vc = c.in_vc;
         m_out_room[oix(c.out_port, c.out_vc)] = 0;
       } else if (ov.feed_port != c.in_port || ov.feed_vc != c.in_vc) {
-        ++i;
-        continue;
+        return Crossbar::Moved::None;
       }
     }
-    bool tail = false;
-    // One phit per cycle per connection; S under switch.crossbar: transfer.
-    const int rate = kTransfer ? m_xbar_rate : 1;
-    for (int k = 0; k < rate && !tail; ++k) {
-      const uint32_t have = iv.landed(now);
-      if (have == 0) break;  // cut-through: the rest of the packet has not arrived yet
-      Flit f = iv.buf.front();
-      iv.buf.pop();
-      tail = f.tail;
-      if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
-        iv.ready = ready_after_landing(iv);
-      if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
-      f.vc = c.out_vc;
-      if (m_out_delay && f.head()) {
-        Packet& pk = m_ctx.pool[f.pkt];
-        // The residence up to crossing is counted now (head_arrival then becomes the cycle
-        // it may leave; transmit() counts the rest).
-        if (pk.cls == TrafficClass::Data && m_ctx.in_res_window(now)) m_ctx.residence[pk.in_class] += now - pk.head_arrival;
-        pk.head_arrival = now + static_cast<uint64_t>(m_out_delay);
-      }
-      if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
-      ov.buf.push(f);
-      if (owed) --m_eject_owed[c.out_port];
-      ++m_out_phits[c.out_port];
-      m_out_busy.set(c.out_port);
-      if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
-        if constexpr (!kPfc) {
-          // Once the packet's tail is in the buffer, a one-phit-per-cycle connection frees
-          // one phit per cycle until it: the credits for all of them go upstream in one
-          // message, each landing at the cycle it would have had (LinkMsg::count). (A
-          // transfer crossbar frees several per cycle: one credit message per phit.)
-          // (What crosses is what the buffer holds up to the first tail flag, counted there:
-          // a fault that duplicates a phit, --fault dup-phit, stays visible downstream.)
-          if (!iv.credited) {
-            uint32_t n = 1;
-            const uint32_t rest = static_cast<uint32_t>(iv.phits) - f.seq;  // f and its followers
-            if (!kTransfer && !f.tail && rest > 1 && have >= rest) {
-              for (uint32_t j = 0; j + 1 < have; ++j) {
-                if (!iv.buf.at(j).tail) continue;
-                n = j + 2;
-                iv.credited = true;
-                break;
-              }
+    const uint32_t have = iv.landed(now);
+    if (have == 0) return Crossbar::Moved::None;  // cut-through: the rest of the packet has not arrived yet
+    Flit f = iv.buf.front();
+    iv.buf.pop();
+    if (f.tail && !iv.buf.empty())  // the next packet's head comes to the front
+      iv.ready = ready_after_landing(iv);
+    if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
+    f.vc = c.out_vc;
+    if (m_out_delay && f.head()) {
+      Packet& pk = m_ctx.pool[f.pkt];
+      // The residence up to crossing is counted now (head_arrival then becomes the cycle
+      // it may leave; transmit() counts the rest).
+      if (pk.cls == TrafficClass::Data && m_ctx.in_res_window(now)) m_ctx.residence[pk.in_class] += now - pk.head_arrival;
+      pk.head_arrival = now + static_cast<uint64_t>(m_out_delay);
+    }
+    if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
+    ov.buf.push(f);
+    if (owed) --m_eject_owed[c.out_port];
+    ++m_out_phits[c.out_port];
+    m_out_busy.set(c.out_port);
+    if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
+      if constexpr (!kPfc) {
+        // Once the packet's tail is in the buffer, a one-phit-per-cycle connection frees
+        // one phit per cycle until it: the credits for all of them go upstream in one
+        // message, each landing at the cycle it would have had (LinkMsg::count). (A
+        // transfer crossbar frees several per cycle: one credit message per phit.)
+        // (What crosses is what the buffer holds up to the first tail flag, counted there:
+        // a fault that duplicates a phit, --fault dup-phit, stays visible downstream.)
+        if (!iv.credited) {
+          uint32_t n = 1;
+          const uint32_t rest = static_cast<uint32_t>(iv.phits) - f.seq;  // f and its followers
+          if (!kTransfer && !f.tail && rest > 1 && have >= rest) {
+            for (uint32_t j = 0; j + 1 < have; ++j) {
+              if (!iv.buf.at(j).tail) continue;
+              n = j + 2;
+              iv.credited = true;
+              break;
             }
-            m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
           }
-        } else if (m_fc) [[unlikely]] {  // --rtl flow_control: RESUME from the block (fc_after_crossbar)
-          m_fc_rtl[c.in_port]->drain(c.in_vc, iv.buf.size());
-          m_fc_drained = true;
-        } else if (iv.pfc.drained(iv.buf.size(), m_xon[c.in_port])) {  // resume the sender
-          m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
+          m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Credit, static_cast<uint16_t>(n));
         }
+      } else if (m_fc) [[unlikely]] {  // --rtl flow_control: RESUME from the block (fc_after_crossbar)
+        m_fc_rtl[c.in_port]->drain(c.in_vc, iv.buf.size());
+        m_fc_drained = true;
+      } else if (iv.pfc.drained(iv.buf.size(), m_xon[c.in_port])) {  // resume the sender
+        m_in[c.in_port]->send_credit(c.in_vc, now, FlowMsg::Resume);
       }
     }
-    if (tail) {
-      unroute(c.in_port, c.in_vc);
-      iv.credited = false;
-      iv.attempts = 0;
-      iv.connected = false;
-      iv.xbar_out = -1;
-      ov.writing = false;
-      refresh_room(c.out_port, c.out_vc);
-      --m_in_active[c.in_port];
-      --m_out_active[c.out_port];
-      m_conns[i] = m_conns.back();
-      m_conns.pop_back();
-      continue;
-    }
-    ++i;
-  }
+    if (!f.tail) return Crossbar::Moved::Body;
+    unroute(c.in_port, c.in_vc);
+    iv.credited = false;
+    iv.attempts = 0;
+    iv.connected = false;
+    iv.xbar_out = -1;
+    ov.writing = false;
+    refresh_room(c.out_port, c.out_vc);
+    return Crossbar::Moved::Tail;
+  });
 }
 
 // The switch's own endpoint output: an intercepted control frame is consumed as it crosses.

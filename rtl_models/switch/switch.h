@@ -60,6 +60,7 @@
 #include "rtl_models/switch/parts/allocator_islip.h"
 #include "rtl_models/switch/parts/allocator_output_first.h"
 #include "rtl_models/switch/parts/allocator_wavefront.h"
+#include "rtl_models/switch/parts/crossbar.h"
 #include "rtl_models/switch/parts/flow_control.h"
 #include "rtl_models/switch/parts/link_arbiter.h"
 #include "rtl_models/switch/sim_context.h"
@@ -371,8 +372,6 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   SimContext& m_ctx;
   Rng m_rng;
   int m_speedup;
-  int m_conn_cap;   // crossbar connections per input and per output port (S, or 1: transfer)
-  int m_xbar_rate;  // phits a connection moves per cycle (1, or S: transfer)
   int m_alloc_iters;  // request-grant passes of the allocator per cycle
   uint64_t* m_late_grants = nullptr;  // counter allocator_late_grants (with more than one pass)
   int m_pipeline;
@@ -382,13 +381,12 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<std::vector<InVc>> m_ivc;   // [port][vc]
   std::vector<std::vector<OutVc>> m_ovc;  // [port][vc]
   LinkArbiter m_link_arb;                             // the link VC choice of each output (parts/link_arbiter.h)
-  std::vector<uint8_t> m_in_active, m_out_active;     // crossbar connections per port
   std::vector<int16_t> m_link_vc;                     // VC holding each output link, -1 idle
   std::vector<uint16_t> m_link_len;                   // ... the length of the packet it carries
   std::vector<uint8_t> m_link_ahead;                  // ... whose remaining phits are on the link already
   std::vector<uint8_t> m_is_host;                     // per port
   std::vector<uint8_t> m_port_class;                  // per port: the topology's class id
-  std::vector<Conn> m_conns;
+  Crossbar m_xbar;  // stage 4: the connections (parts/crossbar.h), switch.crossbar
   SeparableAllocator m_alloc;  // stage 3 (parts/allocator.h), switch.allocator separable-input
   // switch.allocator another variant: which, and its part (the others stay empty).
   AllocatorKind m_alloc_kind = AllocatorKind::SeparableInput;

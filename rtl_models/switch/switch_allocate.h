@@ -21,7 +21,7 @@ inline void Switch::allocate_stage() {
   auto is_free_for = [&](int op, int ov_index, uint32_t phits) SCFLY_ALWAYS_INLINE {
     if (eject_queued(op, ov_index)) [[unlikely]]
       return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
-    if (m_out_active[op] >= m_conn_cap || m_out_room[oix(op, ov_index)] < phits) return false;
+    if (m_xbar.output_full(op) || m_out_room[oix(op, ov_index)] < phits) return false;
     if (!inside) return true;
     // Output buffer inside the credit loop: the downstream VC must take all of it.
     const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
@@ -64,7 +64,7 @@ inline void Switch::allocate_stage() {
         m_out_room[oix(r.out_port, r.out_vc)] = 0;
       }
     } else {
-      if (m_out_active[r.out_port] >= m_conn_cap) return false;
+      if (m_xbar.output_full(r.out_port)) return false;
       if (ov.writing) return false;  // another input won this output VC this cycle
       const bool shared = shared_vc(r.out_port, r.out_vc);
       // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
@@ -97,14 +97,12 @@ inline void Switch::allocate_stage() {
     }
     m_requesting[vix(r.in_port, r.in_vc)] = 0;
     iv.xbar_out = r.out_port;
-    ++m_in_active[r.in_port];
-    ++m_out_active[r.out_port];
     if (r.out_vc < m_out_data[r.out_port]) {
       ++m_pkts_out[r.out_port];
       ++m_pkts_total;
       m_last_out[r.out_port] = iv.buf.front().pkt;
     }
-    m_conns.push_back(r);
+    m_xbar.connect(r);
     return true;
   };
   if constexpr (kRtl) {
@@ -112,8 +110,8 @@ inline void Switch::allocate_stage() {
   } else if constexpr (kVar) {
     // switch.allocator: a variant (same want and grant; it also reads the outputs' connections).
     uint64_t late = 0;
-    const uint8_t* in = m_in_active.data();
-    const uint8_t* out = m_out_active.data();
+    const uint8_t* in = m_xbar.in_active();
+    const uint8_t* out = m_xbar.out_active();
     if (m_alloc_kind == AllocatorKind::SeparableOutput)
       late = m_alloc_of.allocate(m_in_busy, in, out, want, age, grant);
     else if (m_alloc_kind == AllocatorKind::Wavefront)
@@ -122,7 +120,7 @@ inline void Switch::allocate_stage() {
       late = m_alloc_is.allocate(m_in_busy, in, out, want, age, grant);
     if (m_late_grants) *m_late_grants += late;
   } else {
-    const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_in_active.data(), want, age, grant);
+    const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_xbar.in_active(), want, age, grant);
     if (m_late_grants) *m_late_grants += late;
   }
 }

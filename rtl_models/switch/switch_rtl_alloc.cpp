@@ -20,7 +20,7 @@ void Switch::allocate_rtl_stage() {
 // the switch records its grants through `grant` pass by pass, each pass's in the C++ part's
 // order (SeparableAllocator::order_key, with the output pointers as the pass found them:
 // the register's value for the first, then moved by the grants before it), so every later
-// stage sees the same connections in the same order (traverse_crossbar walks m_conns).
+// stage sees the same connections in the same order (traverse_crossbar walks the crossbar's connections).
 // The state `grant` re-checks is what the RTL's requests and passes already respect: the
 // connections an output port holds (its out_active input), one grant per output VC (its
 // VC winner; a granted VC is taken for the later passes), and room and credits, which only
@@ -46,7 +46,7 @@ void Switch::allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant) {
     const bool more = m_alloc_iters - pass > 1;
     bool any = false, single = true;  // single: no requesting head has a second free candidate
     m_in_busy.for_each([&](int ip) SCFLY_ALWAYS_INLINE {
-      if (m_in_active[static_cast<size_t>(ip)] >= m_conn_cap) return;
+      if (m_xbar.input_full(ip)) return;
       const int nv = static_cast<int>(m_ivc[static_cast<size_t>(ip)].size());
       for (int v = 0; v < nv; ++v) {
         RouteDecision d;
@@ -63,7 +63,7 @@ void Switch::allocate_rtl(Want& want, IsFree& is_free, Age& age, Grant& grant) {
       }
     });
     const int passes = single ? std::min(m_alloc_iters - pass, blk.max_passes(pass)) : 1;
-    blk.evaluate(passes, m_in_active.data(), m_out_active.data());  // (none: clears its grants)
+    blk.evaluate(passes, m_xbar.in_active(), m_xbar.out_active());  // (none: clears its grants)
     if (!any) break;
     const std::vector<RtlGrant>& gs = blk.grants();
     if (sep)

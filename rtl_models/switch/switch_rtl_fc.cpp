@@ -36,9 +36,9 @@ namespace scfly {
 void Switch::fc_build() {
   const int k = radix();
   // The block drains one phit per input VC per cycle (its drain_i is a bit).
-  if (m_pfc && m_xbar_rate > 1)
+  if (m_pfc && m_xbar.rate() > 1)
     throw std::invalid_argument("the RTL flow control drains one phit per input VC per cycle, not the " +
-                                std::to_string(m_xbar_rate) + " of switch.crossbar transfer under PFC");
+                                std::to_string(m_xbar.rate()) + " of switch.crossbar transfer under PFC");
   m_fc = true;
   m_stream = false;  // credits taken as they land (no lazy landing), phits filed as they land
   m_fc_end.assign(static_cast<size_t>(k) * m_ostride, 0);
