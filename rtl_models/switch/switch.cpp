@@ -382,7 +382,7 @@ void Switch::receive(uint64_t now) {
       if constexpr (!kPfc) {
         if (m_stream) {
           n = line.front_count();
-          if (iv.buf.size() + n > iv.buf.capacity()) n = 1;
+          if (!iv.fits(n)) n = 1;
         }
       }
       if (iv.buf.full()) {
@@ -394,9 +394,7 @@ void Switch::receive(uint64_t now) {
         return;
       }
       const FlitLine::Slice s = line.pop_front(n);
-      for (uint32_t i = 0; i < n; ++i)
-        iv.buf.push(Flit{s.pkt, static_cast<uint16_t>(s.seq + i), vc, static_cast<uint8_t>(s.tail && i + 1 == n)});
-      iv.land_last = s.cycle + n - 1;
+      iv.file(s.pkt, s.seq, vc, s.tail, n, s.cycle);
       if constexpr (kPfc) {
         if (m_fc) [[unlikely]]  // --rtl flow_control: PAUSE from the block (fc_after_receive)
           m_fc_rtl[static_cast<size_t>(p)]->fill(vc, iv.buf.size());

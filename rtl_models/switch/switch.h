@@ -62,6 +62,7 @@
 #include "rtl_models/switch/parts/allocator_wavefront.h"
 #include "rtl_models/switch/parts/crossbar.h"
 #include "rtl_models/switch/parts/flow_control.h"
+#include "rtl_models/switch/parts/input_unit.h"
 #include "rtl_models/switch/parts/link_arbiter.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
@@ -265,16 +266,14 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
  private:
   // The fields every stage reads come first, in the VC's first cache line; the routed
   // head's candidates and saved header follow.
-  struct alignas(64) InVc {
-    // The phits filed here. Streaming (see receive()): the last phits may not have landed
-    // yet; they land one per cycle, the last at cycle `land_last`. landed() is what the
-    // buffer holds at a cycle; every stage and observer reads that, never buf.size().
-    RingBuffer<Flit> buf;
+  // The buffer and its landing (buf, land_last, landed(): parts/input_unit.h; streaming,
+  // see receive(): the last phits filed may not have landed yet; every stage and observer
+  // reads landed(), never buf.size()), then the switch's state of the VC's head.
+  struct alignas(64) InVc : InputVc {
     // While the front phit is a head: the cycle it becomes routable (its landing cycle here
     // + the pipeline latency), kept as the front changes so that waiting heads are checked
     // without a visit to their packet.
     uint64_t ready = UINT64_MAX;
-    uint64_t land_last = 0;  // landing cycle of the last phit in buf
     uint16_t phits = 0;      // the routed head's packet length (set when it is routed)
     uint16_t attempts = 0;   // re-routed inputs: blocked routing attempts of the head
     bool routed = false;
@@ -283,10 +282,6 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
     bool deroute = false;   // multiqueue slot: its packet is derouted (CHAOS)
     int32_t xbar_out = -1;  // traced: output port of the active crossbar connection
     PfcInput pfc;           // PFC: pfc.xoff is 1 while this VC has paused its upstream sender (traced)
-    // Phits in the buffer by the end of cycle `now`: those filed minus those landing later.
-    uint32_t landed(uint64_t now) const {
-      return buf.size() - (land_last > now ? static_cast<uint32_t>(land_last - now) : 0u);
-    }
     RouteCandidates cands;  // the routed head's candidates
     RouteHeader arrived;    // re-routed inputs: the head's header before its first routing
   };
