@@ -1,5 +1,6 @@
 #include "routing_units/registry.h"
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <stdexcept>
@@ -58,10 +59,24 @@ RoutingAlgo register_routing(RoutingMechanism m) {
     if (!(k.min <= k.def && k.def <= k.max) || (k.integer && std::floor(k.def) != k.def))
       throw std::logic_error(who + "key '" + k.name + "': its default is outside its range");
   }
+  if (m.make_unit && (m.unit_levels < 1 || m.unit_levels > 255))
+    throw std::logic_error(who + "a mechanism unit publishes 1-255 levels (unit_levels), not " +
+                           std::to_string(m.unit_levels));
+  if (!m.make_unit && m.unit_levels != 0)
+    throw std::logic_error(who + "unit_levels without a mechanism unit (make_unit)");
+  if (m.make_unit && m.level_ctrl)
+    throw std::logic_error(who + "a mechanism unit and an ACOR level controller (level_ctrl) would both set the "
+                                 "switch's level");
   if (r.list.size() >= 255) throw std::logic_error(who + "too many mechanisms (at most 255)");
   r.all.push_back(std::move(m));
   r.list.push_back(&r.all.back());
   return static_cast<RoutingAlgo>(r.list.size() - 1);
+}
+
+std::string plugin_key(const RoutingMechanism& m, const std::string& key) {
+  std::string prefix = m.name;
+  std::replace(prefix.begin(), prefix.end(), '-', '_');
+  return prefix + "." + key;
 }
 
 const std::vector<const RoutingMechanism*>& routing_mechanisms() { return registry().list; }

@@ -16,6 +16,15 @@
 // gets a RoutingAlgo value past the built-in ones, so the rest of scfly handles it by value
 // like any other mechanism.
 //
+// A plug-in may bring a mechanism unit of its own (RoutingMechanism::make_unit): a
+// SwitchUnit (rtl_models/switch/switch_unit.h) built in every switch, clocked with it, which
+// publishes the switch's level in [0, unit_levels) through SwitchUnit::observe into
+// RouteContext::switch_level, where the plug-in's policy reads it (a hysteresis counter, a
+// congestion detector: state the pure decision function may not keep). The deadlock checker
+// routes every state under each of those levels, so the unit's state is covered whatever
+// the traffic makes it; its signals() go into the VCD and per-switch series like a built-in
+// unit's.
+//
 // A plug-in may bring an RTL variant of its decision (RoutingMechanism::make_rtl): a second
 // factory whose policy decides through the plug-in's own Verilated model. `--rtl NAME` (the
 // `rtl` key with the mechanism's name) builds the policy from it instead of `make`; the
@@ -36,6 +45,7 @@
 namespace scfly {
 
 enum class RoutingAlgo : uint8_t;
+class SwitchUnit;  // rtl_models/switch/switch_unit.h
 
 // Minimum VCs per port class for deadlock freedom under the hop-slot VC rule (Dragonfly).
 struct VcBudget {
@@ -72,6 +82,10 @@ using RoutingKeyValues = std::map<std::string, double>;
 
 using RoutingFactory =
     std::function<std::unique_ptr<const RoutingPolicy>(const Topology& topo, const RoutingKeyValues& keys)>;
+// A plug-in's mechanism unit for switch `sw` (see above), built once per switch at its
+// construction with the plug-in's resolved keys.
+using UnitFactory =
+    std::function<std::unique_ptr<SwitchUnit>(int sw, const Topology& topo, const RoutingKeyValues& keys)>;
 
 struct RoutingMechanism {
   std::string name;  // the `routing` config value
@@ -91,6 +105,9 @@ struct RoutingMechanism {
   RoutingFactory make;           // plug-ins: builds the decision function; null for built-ins
   RoutingFactory make_rtl;       // plug-ins, optional: the same decision through the plug-in's
                                  // Verilated model, built under `--rtl <name>`; null: none
+  UnitFactory make_unit;         // plug-ins, optional: its mechanism unit in every switch
+  int unit_levels = 0;           // ... the levels it publishes (RouteContext::switch_level in
+                                 // [0, unit_levels), 1-255), which the deadlock checker enumerates
 
   bool plugin() const { return static_cast<bool>(make); }
   bool has_rtl() const { return plugin() && static_cast<bool>(make_rtl); }
@@ -99,8 +116,15 @@ struct RoutingMechanism {
 
 // Registers a plug-in; returns its RoutingAlgo value. Throws std::logic_error on a name
 // that is taken, empty or not lowercase letters, digits and '-', on no topology, on a
-// missing factory, or on a key whose default is outside its range.
+// missing factory, on a key whose default is outside its range, or on a unit without
+// levels in 1-255 (or levels without a unit, or a unit beside level_ctrl: both would
+// publish the switch's level).
 RoutingAlgo register_routing(RoutingMechanism m);
+
+// The config key of plug-in `m`'s key `key`: `<m.name with '-' as '_'>.<key>` (how the
+// config's values are held, RoutingParams::plugin, so that two plug-ins' keys of one name
+// stay apart).
+std::string plugin_key(const RoutingMechanism& m, const std::string& key);
 
 // Every registered mechanism (built-ins first, in RoutingAlgo order, then plug-ins in
 // registration order).

@@ -8,6 +8,7 @@
 #include "routing_units/forwarding_table.h"
 #include "routing_units/minimal.h"
 #include "routing_units/valiant.h"
+#include "rtl_models/switch/switch_unit.h"
 
 namespace scfly {
 
@@ -185,6 +186,14 @@ VcBudget required_vcs(RoutingAlgo r) {
   return m.dragonfly ? m.vcs : VcBudget{};  // torus only: required_link_vcs
 }
 
+std::unique_ptr<SwitchUnit> RoutingUnit::make_plugin_unit(int sw) const {
+  if (!m_mech->make_unit) return nullptr;
+  std::unique_ptr<SwitchUnit> u = m_mech->make_unit(sw, *m_any, m_plugin_keys);
+  if (!u)
+    throw std::invalid_argument(std::string("routing ") + to_string(m_algo) + ": its unit factory built nothing");
+  return u;
+}
+
 RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingParams& prm)
     : m_algo(algo), m_mech(&scfly::mechanism(algo)), m_any(&topo), m_prm(prm) {
   m_topo = dynamic_cast<const Dragonfly*>(&topo);
@@ -195,12 +204,13 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingPa
   if (m_mech->plugin()) {
     RoutingKeyValues keys;
     for (const RoutingKey& k : m_mech->keys) {
-      const auto it = prm.plugin.find(k.name);
+      const auto it = prm.plugin.find(plugin_key(*m_mech, k.name));
       keys[k.name] = it == prm.plugin.end() ? k.def : it->second;
     }
     if (prm.plugin_rtl && !m_mech->has_rtl())
       throw std::invalid_argument(std::string("routing ") + to_string(algo) + " has no RTL variant");
     m_plugin = (prm.plugin_rtl ? m_mech->make_rtl : m_mech->make)(topo, keys);
+    m_plugin_keys = keys;
     if (!m_plugin)
       throw std::invalid_argument(std::string("routing ") + to_string(algo) + ": its " +
                                   (prm.plugin_rtl ? "RTL " : "") + "factory built nothing");

@@ -144,7 +144,7 @@ struct RoutingParams {
   int link_vcs = 0;  // torus/mesh: data VCs of the link class (0 = the routing's minimum)
   TorusDateline dateline = TorusDateline::Wrap;  // torus.dateline (torus_routing.h)
   GalParams gal;
-  RoutingKeyValues plugin;  // a plug-in mechanism's own keys (registry.h), by name
+  RoutingKeyValues plugin;  // a plug-in mechanism's own keys (registry.h), by config key (plugin_key)
   bool plugin_rtl = false;  // `--rtl <plug-in>`: build its policy with make_rtl (registry.h)
 };
 
@@ -206,6 +206,12 @@ class RoutingUnit {
   bool replays_draws() const;
   // True if the switch needs an ACOR level controller (ACOR-Switch, PB-ACOR).
   bool needs_level_ctrl() const { return m_mech->level_ctrl; }
+  // The levels RouteContext::switch_level takes: the ACOR controller's 3, a plug-in unit's
+  // unit_levels, else 1 (the deadlock checker routes under each).
+  int route_levels() const { return m_mech->level_ctrl ? 3 : m_mech->make_unit ? m_mech->unit_levels : 1; }
+  // A plug-in's mechanism unit for switch `sw` (RoutingMechanism::make_unit), built with its
+  // resolved keys; null when it has none.
+  std::unique_ptr<SwitchUnit> make_plugin_unit(int sw) const;
   // Congestion observations the unit reads (the switch and network provide them).
   bool needs_global_load() const { return m_mech->global_load; }
   bool needs_sat_flags() const { return m_mech->sat_flags; }
@@ -226,6 +232,7 @@ class RoutingUnit {
   RoutingAlgo m_algo;
   const RoutingMechanism* m_mech;
   std::shared_ptr<const RoutingPolicy> m_plugin;  // a plug-in's decision function, else null
+  RoutingKeyValues m_plugin_keys;                  // ... its keys, resolved
   const Topology* m_any;
   const Dragonfly* m_topo = nullptr;
   const Torus* m_torus = nullptr;

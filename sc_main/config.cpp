@@ -1114,7 +1114,7 @@ std::string routing_summary(const SimConfig& c) {
   if (const RoutingMechanism& m = mechanism(c.routing); m.plugin()) {
     std::string keys;
     for (const RoutingKey& k : m.keys) {
-      const auto it = r.plugin.find(k.name);
+      const auto it = r.plugin.find(plugin_key(m, k.name));
       std::ostringstream v;
       v << (it == r.plugin.end() ? k.def : it->second);
       keys += (keys.empty() ? "" : ", ") + k.name + " " + v.str();

@@ -590,7 +590,7 @@ void add_routing_keys(std::vector<KeySpec>& t, std::vector<std::pair<std::string
       if (!m->dragonfly) k.scope(KeyScope::Torus);
       if (!m->torus && !m->mesh) k.scope(KeyScope::Dragonfly);
       const bool integer = rk.integer;
-      const std::string name = rk.name;
+      const std::string name = plugin_key(*m, rk.name);  // (two plug-ins' keys of one name stay apart)
       k.set([integer, name](ParseState& st, const KeyValue& v) {
          st.c.routing_prm.plugin[name] = integer ? static_cast<double>(v.i) : v.r;
        })

@@ -380,7 +380,7 @@ class Checker {
     const State s = m_states[id];  // copy: m_states grows below
     const int64_t from = arrival(s);
     const bool at_injection = m_t.is_host_port(s.in_port) && !s.control;
-    const int levels = m_unit.needs_level_ctrl() ? 3 : 1;
+    const int levels = m_unit.route_levels();
     const int attempts = at_injection && m_unit.recomputes() ? 3 : 1;
     const size_t views = s.control ? 1 : m_views.size();
     if (s.control && s.sw == s.h.dst_switch) return;  // intercepted here (the frame's target switch)

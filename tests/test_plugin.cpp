@@ -6,9 +6,16 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <string>
+#include <vector>
 
+#include "routing_units/minimal.h"
 #include "routing_units/routing.h"
+#include "routing_units/valiant.h"
+#include "rtl_models/switch/switch_unit.h"
 #include "sc_main/config.h"
+#include "sc_main/deadlock_check.h"
+#include "sc_main/run_driver.h"
 #include "tb/traffic.h"
 #include "topologies/dragonfly.h"
 #include "topologies/torus.h"
@@ -55,7 +62,7 @@ TEST(RoutingPlugin, RegistersParsesAndRoutes) {
   EXPECT_NE(routing_choices().find("test-plugin-eject"), std::string::npos);
   const Dragonfly d(DragonflyShape{});  // dfly(2,4,2,9)
   RoutingParams prm;
-  prm.plugin["port"] = 3;
+  prm.plugin[plugin_key(mechanism(a), "port")] = 3;
   const RoutingUnit u(a, d, prm);
   RouteHeader h;
   h.dst_switch = 5;
@@ -274,4 +281,145 @@ TEST(TrafficPlugin, ADestinationThatIsTheSourceIsRefused) {
   } catch (const std::logic_error& e) {
     EXPECT_NE(std::string(e.what()).find("test-self"), std::string::npos) << e.what();
   }
+}
+
+// A plug-in's own mechanism unit (RoutingMechanism::make_unit): built in every switch,
+// clocked with it, publishing a level that the plug-in's policy reads from its
+// RouteContext; its signal is a per-switch series; and the deadlock checker routes every
+// state under each level the unit declares (a route that is cyclic at level 1 only is
+// caught, and is not when the unit declares one level).
+namespace {
+
+// Level 1 while the switch's hosts injected more than `busy` data packets in its last window
+// of 50 cycles (counted from SwitchState at each window's first active cycle), else 0.
+class BusyLevel : public SwitchUnit {
+ public:
+  BusyLevel(int hosts, uint64_t busy) : m_hosts(hosts), m_busy(busy) {}
+  void attach(const SwitchState& s) override { m_state = &s; }
+  void end_cycle(const SwitchCycle& c) override {
+    if (c.now < m_window_end) return;
+    uint64_t injected = 0;
+    for (int p = 0; p < m_hosts; ++p) injected += m_state->data_packets_in(p);
+    m_level = injected - m_last > m_busy ? 1 : 0;
+    m_last = injected;
+    m_window_end = c.now + 50;
+  }
+  void observe(RouteContext& ctx) const override { ctx.switch_level = static_cast<uint8_t>(m_level); }
+  void signals(std::vector<UnitSignal>& out) const override {
+    out.push_back({"busy_level", &m_level, [this] { return static_cast<double>(m_level); }});
+  }
+
+ private:
+  const SwitchState* m_state = nullptr;
+  int m_hosts;
+  uint64_t m_busy, m_last = 0, m_window_end = 0;
+  uint32_t m_level = 0;
+};
+
+// At the source, Valiant at level 1, minimal at level 0; in transit, the path chosen at
+// the source. `cyclic`: at level 1 every hop is minimal on VC 0 (one local VC: cyclic).
+class LevelRouting : public RoutingPolicy {
+ public:
+  LevelRouting(const Dragonfly& t, bool cyclic) : m_t(t), m_cyclic(cyclic) {}
+  RouteCandidates route(int sw, int in_port, RouteHeader& h, Rng& rng, const RouteContext& ctx) const override {
+    if (m_cyclic) {
+      RouteDecision d = route_min(m_t, sw, h, rng, ctx.min_hop);
+      if (ctx.switch_level == 1) d.vc = 0;
+      return RouteCandidates::one(d);
+    }
+    const bool source = m_t.port_class(in_port) == PortClass::Host;
+    if (source ? ctx.switch_level == 1 && sw != h.dst_switch : h.inter_switch >= 0 || h.segment == 1)
+      return RouteCandidates::one(route_val(m_t, sw, in_port, h, rng, ctx.min_hop, Misroute::RrgSw, false));
+    return RouteCandidates::one(route_min(m_t, sw, h, rng, ctx.min_hop));
+  }
+
+ private:
+  const Dragonfly& m_t;
+  bool m_cyclic;
+};
+
+RoutingMechanism level_mechanism(const std::string& name, bool cyclic, int levels) {
+  RoutingMechanism m;
+  m.name = name;
+  m.doc = "a test: minimal or Valiant by its unit's level";
+  m.dragonfly = true;
+  m.vcs = {4, 2};
+  m.keys.push_back({"busy", 3, 0, 1000, true, "packets injected per 50 cycles above which the level is 1"});
+  m.make = [cyclic](const Topology& t, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
+    return std::make_unique<LevelRouting>(dynamic_cast<const Dragonfly&>(t), cyclic);
+  };
+  m.make_unit = [](int, const Topology& t, const RoutingKeyValues& k) -> std::unique_ptr<SwitchUnit> {
+    return std::make_unique<BusyLevel>(t.host_ports(), static_cast<uint64_t>(k.at("busy")));
+  };
+  m.unit_levels = levels;
+  return m;
+}
+
+}  // namespace
+
+TEST(RoutingPlugin, ItsMechanismUnitRunsInEverySwitchAndItsLevelsAreChecked) {
+  register_routing(level_mechanism("test-plugin-level", false, 2));
+  register_routing(level_mechanism("test-plugin-level-cyclic", true, 2));
+  register_routing(level_mechanism("test-plugin-level-cyclic-one", true, 1));
+  // Refused: a unit without levels, levels without a unit, a unit beside ACOR's controller.
+  RoutingMechanism bad = level_mechanism("bad-levels", false, 0);
+  EXPECT_THROW(register_routing(bad), std::logic_error);
+  bad = level_mechanism("bad-no-unit", false, 2);
+  bad.make_unit = nullptr;
+  EXPECT_THROW(register_routing(bad), std::logic_error);
+  bad = level_mechanism("bad-with-acor", false, 2);
+  bad.level_ctrl = true;
+  EXPECT_THROW(register_routing(bad), std::logic_error);
+
+  const std::string tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml";
+  // Three plug-ins with a key of one name: each keeps its own value.
+  const SimConfig keyed = load_config(tiny, {"routing=test-plugin-level", "test_plugin_level.busy=9"});
+  EXPECT_EQ(keyed.routing_prm.plugin.at("test_plugin_level.busy"), 9);
+  EXPECT_EQ(keyed.routing_prm.plugin.at("test_plugin_level_cyclic.busy"), 3);
+  EXPECT_NE(routing_summary(keyed).find("busy 9"), std::string::npos) << routing_summary(keyed);
+  // The checker: the plug-in is deadlock-free at both levels; the cyclic one is caught at
+  // level 1, which it reaches only because the unit declares two levels.
+  const DeadlockCheckResult ok = check_deadlock(load_config(tiny, {"routing=test-plugin-level"}));
+  EXPECT_EQ(ok.verdict, DeadlockCheckResult::Verdict::Acyclic) << format(ok);
+  const DeadlockCheckResult cyc =
+      check_deadlock(load_config(tiny, {"routing=test-plugin-level-cyclic", "switch.vcs.local=4"}));
+  EXPECT_EQ(cyc.verdict, DeadlockCheckResult::Verdict::Cycle) << format(cyc);
+  const DeadlockCheckResult one =
+      check_deadlock(load_config(tiny, {"routing=test-plugin-level-cyclic-one", "switch.vcs.local=4"}));
+  EXPECT_EQ(one.verdict, DeadlockCheckResult::Verdict::Acyclic) << format(one);
+  EXPECT_GT(cyc.calls, one.calls);  // level 1 routed too
+
+  // A run: every switch has the unit (its per-switch series), its level went up and down
+  // (both minimal and Valiant packets), and the run ended without deadlock.
+  // (A load step: level 0 at the low load, 1 at the high one.)
+  const SimConfig cfg = load_config(
+      tiny, {"routing=test-plugin-level", "warmup_cycles=500", "measure_cycles=3000", "timeseries.bin_cycles=500",
+             "timeseries.per_switch=true",
+             "phases=[{start: 0, traffic: adv+1, load: 0.05}, {start: 2000, traffic: adv+1, load: 0.4}]"});
+  Network net("net", cfg, TraceRequest{});
+  const RunOutcome out = run(net, cfg);
+  ASSERT_TRUE(out.error.empty()) << out.error;
+  EXPECT_TRUE(out.conservation_ok) << out.conservation;
+  EXPECT_GT(out.metrics.packets_delivered, 1000u);
+  // Minimal at the low load, Valiant once the level rose (bins of 500 cycles).
+  const TimeSeries& ts = out.timeseries;
+  ASSERT_GE(ts.t_start.size(), 6u);
+  for (size_t b = 0; b < ts.t_start.size(); ++b) {
+    SCOPED_TRACE("bin from " + std::to_string(ts.t_start[b]));
+    if (ts.t_end[b] <= 2000) {
+      EXPECT_LT(ts.nonminimal_fraction[b], 0.05);
+    }
+    if (ts.t_start[b] >= 2500) {
+      EXPECT_GT(ts.nonminimal_fraction[b], 0.5);
+    }
+  }
+  const auto it = out.timeseries.per_switch.find("busy_level");
+  ASSERT_NE(it, out.timeseries.per_switch.end());
+  double up = 0, down = 0;
+  for (const auto& bin : it->second) {
+    ASSERT_EQ(bin.size(), 36u);  // every switch of dfly(2,4,2)
+    for (double v : bin) (v > 0 ? up : down) += 1;
+  }
+  EXPECT_GT(up, 0);
+  EXPECT_GT(down, 0);
 }

@@ -371,6 +371,7 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   }
   if (routing.algo() == RoutingAlgo::MinCond && routing.params().trigger == MinCondTrigger::Pause)
     units.push_back(std::make_unique<PauseTrigger>(topo.host_ports(), topo.radix(), prm.packet_phits));
+  if (std::unique_ptr<SwitchUnit> u = routing.make_plugin_unit(sw)) units.push_back(std::move(u));
   return units;
 }
 
