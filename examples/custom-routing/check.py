@@ -47,5 +47,18 @@ elif kind == "same":
     differ = {k: (v, rtl["metrics"].get(k)) for k, v in cpp["metrics"].items() if rtl["metrics"].get(k) != v}
     print(f"{len(cpp['metrics'])} metrics, accepted {cpp['metrics']['accepted_load']:.4f}; differ: {differ}")
     assert not differ and len(rtl["metrics"]) == len(cpp["metrics"]), differ
+elif kind == "busy":
+    # busy-val under a load step (0.05, then 0.4 from cycle 2000): minimal while the switches
+    # are quiet, Valiant once their units say busy; every switch has its unit's series.
+    j = json.load(open(files[0]))
+    ts = j["timeseries"]
+    levels = ts["per_switch"]["busy_level"]
+    assert all(len(b) == 36 for b in levels), [len(b) for b in levels]
+    for start, end, nm, lv in zip(ts["t_start"], ts["t_end"], ts["nonminimal_fraction"], levels):
+        print(f"[{start}, {end}): non-minimal {nm:.3f}, busy switches {sum(lv):.0f}")
+        if end <= 2000:
+            assert nm < 0.05 and sum(lv) <= 3, (start, nm, sum(lv))  # a rare burst of a quiet switch
+        if start >= 2500:
+            assert nm > 0.5 and sum(lv) > 18, (start, nm, sum(lv))
 else:
     sys.exit(f"unknown check {kind}")
