@@ -366,7 +366,6 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   const RoutingUnit& m_routing;
   SimContext& m_ctx;
   Rng m_rng;
-  int m_speedup;
   int m_alloc_iters;  // request-grant passes of the allocator per cycle
   uint64_t* m_late_grants = nullptr;  // counter allocator_late_grants (with more than one pass)
   int m_pipeline;
