@@ -43,6 +43,16 @@ bool valid_name(const std::string& s) {
 
 }  // namespace
 
+bool RoutingMechanism::routes_on(TopologyKind k) const {
+  switch (k) {
+    case TopologyKind::Dragonfly: return dragonfly;
+    case TopologyKind::Torus: return torus;
+    case TopologyKind::Mesh: return mesh;
+  }
+  const TopologyPlugin* p = topology_plugin(k);
+  return p && std::find(topologies.begin(), topologies.end(), p->name) != topologies.end();
+}
+
 RoutingAlgo register_routing(RoutingMechanism m) {
   Registry& r = registry();
   const std::string who = "routing mechanism '" + m.name + "': ";
@@ -50,8 +60,13 @@ RoutingAlgo register_routing(RoutingMechanism m) {
     throw std::logic_error(who + "a name is lowercase letters, digits and '-' (not at either end)");
   if (find_routing(m.name)) throw std::logic_error(who + "the name is already registered");
   if (!m.make) throw std::logic_error(who + "a plug-in needs a factory (RoutingMechanism::make)");
-  if (!m.dragonfly && !m.torus && !m.mesh) throw std::logic_error(who + "routes on no topology");
-  if (m.vcs.local < 1 || m.vcs.global < 1 || m.torus_vcs < 1 || m.mesh_vcs < 1)
+  if (!m.dragonfly && !m.torus && !m.mesh && m.topologies.empty())
+    throw std::logic_error(who + "routes on no topology");
+  for (const std::string& t : m.topologies)
+    if (t == "dragonfly" || t == "torus" || t == "mesh")
+      throw std::logic_error(who + "scfly's own topologies are the flags dragonfly, torus and mesh; "
+                                   "RoutingMechanism::topologies names plug-in topologies");
+  if (m.vcs.local < 1 || m.vcs.global < 1 || m.torus_vcs < 1 || m.mesh_vcs < 1 || m.link_vcs < 1)
     throw std::logic_error(who + "a VC budget is at least 1 per class");
   for (const RoutingKey& k : m.keys) {
     if (k.name.empty() || k.name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_") != std::string::npos)

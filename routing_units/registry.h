@@ -40,6 +40,7 @@
 
 #include "routing_units/route_types.h"
 #include "topologies/common/rng.h"
+#include "topologies/registry.h"
 #include "topologies/topology.h"
 
 namespace scfly {
@@ -95,6 +96,10 @@ struct RoutingMechanism {
   VcBudget vcs;                // Dragonfly: minimum local / global data VCs
   int torus_vcs = 1;           // torus: minimum data VCs of the link class
   int mesh_vcs = 1;            // mesh: the same
+  // Plug-ins: the plug-in topologies it routes on, by name (topologies/registry.h), and the
+  // data VCs each of their switch-to-switch port classes needs (at least; `auto` gives it).
+  std::vector<std::string> topologies;
+  int link_vcs = 1;
   bool adaptive = false;       // reads the switch's congestion view (RouteContext::view)
   bool level_ctrl = false;     // needs an ACOR level controller (RouteContext::switch_level)
   bool sat_flags = false;      // needs Piggyback's saturation flags (AdaptiveView::flags)
@@ -112,6 +117,7 @@ struct RoutingMechanism {
   bool plugin() const { return static_cast<bool>(make); }
   bool has_rtl() const { return plugin() && static_cast<bool>(make_rtl); }
   bool routes_on(bool is_dragonfly, bool is_mesh) const { return is_dragonfly ? dragonfly : is_mesh ? mesh : torus; }
+  bool routes_on(TopologyKind k) const;
 };
 
 // Registers a plug-in; returns its RoutingAlgo value. Throws std::logic_error on a name

@@ -114,6 +114,11 @@ int required_link_vcs(RoutingAlgo r, bool mesh) {
   return mesh ? m.mesh_vcs : m.torus_vcs;
 }
 
+int required_link_vcs(RoutingAlgo r, TopologyKind k) {
+  const RoutingMechanism& m = mechanism(r);
+  return k == TopologyKind::Torus ? m.torus_vcs : k == TopologyKind::Mesh ? m.mesh_vcs : m.link_vcs;
+}
+
 bool parse_routing(const std::string& s, RoutingAlgo& out) {
   const RoutingMechanism* m = find_routing(s);
   if (!m) return false;
@@ -122,9 +127,13 @@ bool parse_routing(const std::string& s, RoutingAlgo& out) {
 }
 
 std::string routing_names(bool dragonfly, bool mesh, bool last_or) {
+  return routing_names(dragonfly ? TopologyKind::Dragonfly : mesh ? TopologyKind::Mesh : TopologyKind::Torus, last_or);
+}
+
+std::string routing_names(TopologyKind k, bool last_or) {
   std::vector<std::string> names;
   for (const RoutingMechanism* m : routing_mechanisms())
-    if (m->routes_on(dragonfly, mesh)) names.push_back(m->name);
+    if (m->routes_on(k)) names.push_back(m->name);
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
     if (i) out += last_or && i + 1 == names.size() ? " or " : ", ";
@@ -134,8 +143,13 @@ std::string routing_names(bool dragonfly, bool mesh, bool last_or) {
 }
 
 std::string routing_choices() {
-  return "Dragonfly: " + routing_names(true, false) + "; torus: " + routing_names(false, false) +
-         "; mesh: " + routing_names(false, true);
+  std::string s = "Dragonfly: " + routing_names(true, false) + "; torus: " + routing_names(false, false) +
+                  "; mesh: " + routing_names(false, true);
+  for (const TopologyPlugin* p : topology_plugins()) {
+    const std::string names = routing_names(kind_of(*p));
+    s += "; " + p->name + ": " + (names.empty() ? "none registered" : names);
+  }
+  return s;
 }
 
 const char* to_string(AcorSequence s) {
@@ -198,7 +212,10 @@ RoutingUnit::RoutingUnit(RoutingAlgo algo, const Topology& topo, const RoutingPa
     : m_algo(algo), m_mech(&scfly::mechanism(algo)), m_any(&topo), m_prm(prm) {
   m_topo = dynamic_cast<const Dragonfly*>(&topo);
   m_torus = dynamic_cast<const Torus*>(&topo);
-  if (m_topo ? !routes_dragonfly(algo) : !(m_torus && routes_torus(algo, m_torus->mesh())))
+  // On a plug-in topology (neither a Dragonfly nor a torus), a plug-in that names plug-in
+  // topologies (the config has checked it names this one).
+  if (m_topo ? !routes_dragonfly(algo)
+             : m_torus ? !routes_torus(algo, m_torus->mesh()) : !(m_mech->plugin() && !m_mech->topologies.empty()))
     throw std::invalid_argument(std::string("routing ") + to_string(algo) + " does not route on " + topo.describe());
   m_torus_algo = torus_algo(algo);
   if (m_mech->plugin()) {

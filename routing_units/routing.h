@@ -69,6 +69,8 @@ std::string routing_choices();
 // The names that route on one kind of topology, comma-separated, the last after "or" when
 // `last_or` (error messages), else after ", ".
 std::string routing_names(bool dragonfly, bool mesh, bool last_or = false);
+// The mechanisms that route on topology kind `k`.
+std::string routing_names(TopologyKind k, bool last_or = false);
 
 // Valiant options (ACOR paper sec. 3 and Table 1).
 struct ValParams {
@@ -158,6 +160,9 @@ bool uses_sat_flags(RoutingAlgo r);   // PB, PB-ACOR: Piggyback saturation flags
 VcBudget required_vcs(RoutingAlgo r);
 // The same on a torus or mesh: VCs of the "link" class (torus_routing.h).
 int required_link_vcs(RoutingAlgo r, bool mesh);
+// The same on any topology that is not a Dragonfly: a torus's or mesh's link class, or each
+// switch-to-switch class of a plug-in topology (RoutingMechanism::link_vcs).
+int required_link_vcs(RoutingAlgo r, TopologyKind k);
 
 // The per-switch routing unit: pure decision logic plus the topology it routes on (a
 // Dragonfly, or a torus or mesh; the mechanism must route on it, routes_dragonfly /

@@ -415,6 +415,10 @@ void validate(ParseState& s) {
                           std::to_string(c.sw.out_buf[k]) +
                           " phits); virtual cut-through needs every buffer on the path to hold a whole frame");
     }
+  if (!frames.empty() && topology_plugin(c.topo_kind))
+    throw ConfigError("config key '" + frames.front().first + "': control frames are routed by scfly's minimal routing "
+                      "of a Dragonfly, torus or mesh; topology " + to_string(c.topo_kind) +
+                      " (a plug-in) has none, so leave control frames off");
   if (!frames.empty())
     for (int k = 0; k < classes; ++k) {
       const std::string key = class_in_key(tp, k);
@@ -547,13 +551,22 @@ SimConfig parse(YAML::Node root, std::vector<std::string>* given) {
           throw ConfigError("invalid topology dfly(" + std::to_string(s.c.topology.p) + "," +
                             std::to_string(s.c.topology.a) + "," + std::to_string(s.c.topology.h) + "," +
                             std::to_string(s.c.topology.g) + "): " + why);
+      } else if (const TopologyPlugin* p = topology_plugin(s.c.topo_kind)) {
+        try {
+          s.topo = make_plugin_topology(*p, s.c.topo_plugin);
+        } catch (const std::invalid_argument& e) {
+          std::string shape;
+          for (const auto& [key, value] : s.c.topo_plugin)
+            shape += (shape.empty() ? "" : ", ") + key + "=" + std::to_string(value);
+          throw ConfigError("invalid topology " + p->name + " (" + shape + "): " + e.what());
+        }
       } else {
         s.c.torus.mesh = s.c.topo_kind == TopologyKind::Mesh;
         if (auto why = check_shape(s.c.torus); !why.empty())
           throw ConfigError("invalid topology " + std::string(to_string(s.c.topo_kind)) + " k=" +
                             std::to_string(s.c.torus.k) + ", n=" + std::to_string(s.c.torus.n) + ": " + why);
       }
-      s.topo = make_topology(s.c);
+      if (!s.topo) s.topo = make_topology(s.c);
     }
     const YAML::Node v = lookup(root, k.path);
     if (given && v && !v.IsNull()) given->push_back(k.path);
@@ -839,12 +852,14 @@ void parse_rtl(ParseState& s, const YAML::Node& r) {
     bool dfly_block = false, torus_block = false;
     for (const RtlBlockInfo& b : blocks)
       if (b.name == n && b.net != RtlNet::Any) (b.net == RtlNet::Dragonfly ? dfly_block : torus_block) = true;
+    const bool torus_net = c.topo_kind == TopologyKind::Torus || c.topo_kind == TopologyKind::Mesh;
     if (dfly_block && !dfly_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a Dragonfly unit; " + s.topo->describe() +
-                        " has the torus blocks " + rtl_block_names(0));
-    if (torus_block && dfly_net)
+                        (torus_net ? " has the torus blocks " + rtl_block_names(0) : std::string(" is not a Dragonfly")));
+    if (torus_block && !torus_net)
       throw ConfigError("config key 'rtl': block '" + n + "' is a torus/mesh unit; " + s.topo->describe() +
-                        " has the Dragonfly blocks " + rtl_block_names(1));
+                        (dfly_net ? " has the Dragonfly blocks " + rtl_block_names(1)
+                                  : std::string(" is neither a torus nor a mesh")));
     if (plugin_block(n)) {
       // A routing plug-in's RTL variant: its policy built by make_rtl (registry.h).
       if (to_string(c.routing) != n)
@@ -922,7 +937,10 @@ std::string keys_markdown() {
   std::string conditional, run_only;
   for (const KeySpec& k : config_keys()) {
     if (k.run_only) run_only += (run_only.empty() ? "`" : ", `") + k.path + "`";
-    const std::string where = k.scope == KeyScope::Torus ? "torus/mesh: " : k.scope == KeyScope::Dragonfly ? "Dragonfly: " : "";
+    const std::string where = k.scope == KeyScope::Torus       ? "torus/mesh: "
+                              : k.scope == KeyScope::Dragonfly ? "Dragonfly: "
+                              : k.scope == KeyScope::Plugin    ? std::string(to_string(k.plugin_kind)) + ": "
+                                                               : "";
     const std::string read_by = k.used_by.empty() ? "" : " (read only by " + k.used_by + ")";
     md += "| `" + k.path + "` | " + cell(k.default_doc) + " | " + cell(allowed_text(k)) + " | " +
           cell(where + k.doc + read_by) + " |\n";
@@ -957,6 +975,10 @@ std::string routings_markdown() {
     if (m->mesh) {
       add(topo, "mesh");
       add(vcs, "mesh link " + std::to_string(m->mesh_vcs));
+    }
+    for (const std::string& t : m->topologies) {  // plug-in topologies
+      add(topo, t);
+      add(vcs, t + " " + std::to_string(m->link_vcs) + " per class");
     }
     if (m->adaptive) add(needs, "congestion view");
     if (m->level_ctrl) add(needs, "ACOR level controller");

@@ -88,6 +88,12 @@ class K {
     m_k.scope = s;
     return *this;
   }
+  // Only on plug-in topology `k` (topologies/registry.h).
+  K& plugin_scope(TopologyKind k) {
+    m_k.scope = KeyScope::Plugin;
+    m_k.plugin_kind = k;
+    return *this;
+  }
   // A choice stored in an enum: (value, enum, note) for each; set and echo map between them.
   template <class E, class F>
   K& choice(std::vector<std::tuple<std::string, E, std::string>> opts, F field) {
@@ -163,7 +169,7 @@ class K {
 };
 
 bool dfly(const SimConfig& c) { return c.topo_kind == TopologyKind::Dragonfly; }
-bool torus_only(const SimConfig& c) { return !dfly(c); }
+bool torus_kind(const SimConfig& c) { return c.topo_kind == TopologyKind::Torus || c.topo_kind == TopologyKind::Mesh; }
 
 // The largest count of cycles or bytes a key takes.
 constexpr int64_t kBig = 1LL << 40;
@@ -201,7 +207,10 @@ struct ClassKeys {
 };
 
 void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<ClassKeys>& classes,
-                    const char* which) {
+                    const char* which, TopologyKind plugin = TopologyKind::Dragonfly) {
+  const auto scoped = [scope, plugin](K& k) -> K& {
+    return scope == KeyScope::Plugin ? k.plugin_scope(plugin) : k.scope(scope);
+  };
   if (std::string(which) == "vcs") {
     for (const ClassKeys& ck : classes) {
       const int k = ck.cls;
@@ -217,15 +226,19 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
       } else if (name == "global") {
         def_doc = "auto";
         doc = "global data VCs (auto: MIN 1, others 2); with control frames 1 control VC above them";
+      } else if (scope == KeyScope::Plugin) {
+        def_doc = "auto";
+        doc = "data VCs of the " + name + " ports of topology " + to_string(plugin) +
+              " (a plug-in; auto: what the routing needs, RoutingMechanism::link_vcs)";
       } else {
         def_doc = "auto";
         doc = "data VCs of every switch-to-switch port (auto: torus DOR 2, VAL 4, MIN AD, GOAL and GAL 3, CHAOS 1; "
               "mesh DOR 1, VAL 2, MIN AD 2, CHAOS 1). More VCs widen each VC class into a range (docs/model.md); with control "
               "frames 2 (mesh 1) control VCs above them";
       }
-      K(t, "switch.vcs." + name)
+      K kk(t, "switch.vcs." + name);
+      scoped(kk)
           .kind(KeyKind::VcCount)
-          .scope(scope)
           .def([k, ck](const ParseState& s) {
             // GAL: one injection VC per quadrant (its injection queues feed them, tb/nic.h).
             return iv(k == kHostClass && s.c.routing == RoutingAlgo::Gal ? 0 : ck.vcs);
@@ -238,8 +251,7 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
               const VcBudget b = required_vcs(c.routing);
               need = name == "local" ? b.local : name == "global" ? b.global : 1;
             } else {
-              need = k == kHostClass ? std::max(1, gal_inj)
-                                     : required_link_vcs(c.routing, c.topo_kind == TopologyKind::Mesh);
+              need = k == kHostClass ? std::max(1, gal_inj) : required_link_vcs(c.routing, c.topo_kind);
             }
             const int n = v.i == 0 ? need : static_cast<int>(v.i);
             if (n < need)
@@ -260,9 +272,9 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
     for (const ClassKeys& ck : classes) {
       const int k = ck.cls;
       const std::string name = in ? ck.in : ck.out;
-      K(t, std::string("switch.") + which + "." + name)
+      K kk(t, std::string("switch.") + which + "." + name);
+      scoped(kk)
           .kind(KeyKind::Buffer)
-          .scope(scope)
           .def(iv(in ? ck.in_buf : ck.out_buf))
           .set([k, in](ParseState& s, const KeyValue& v) {
             (in ? s.c.sw.in_buf : s.c.sw.out_buf)[k] = static_cast<uint32_t>(v.i);
@@ -279,10 +291,10 @@ void add_class_keys(std::vector<KeySpec>& t, KeyScope scope, const std::vector<C
       const std::string meaning = k == kHostClass ? "NIC↔switch latency"
                                   : scope == KeyScope::Torus ? "switch-to-switch link latency"
                                                              : name + " link latency";
-      K(t, "links." + name + "_latency")
+      K kk(t, "links." + name + "_latency");
+      scoped(kk)
           .run_only()
           .integer(1, 1000000, "cycles")
-          .scope(scope)
           .def(iv(ck.latency))
           .set([k](ParseState& s, const KeyValue& v) { s.c.sw.latency[k] = static_cast<uint32_t>(v.i); })
           .echo([k](const SimConfig& c) { return nlohmann::json(c.sw.latency[k]); })
@@ -309,7 +321,9 @@ bool one_of(RoutingAlgo r, std::initializer_list<RoutingAlgo> rs) {
 // "routing min", "routing val on a torus".
 std::string routing_text(const SimConfig& c) {
   std::string s = std::string("routing ") + to_string(c.routing);
-  if (!dfly(c)) s += c.topo_kind == TopologyKind::Mesh ? " on a mesh" : " on a torus";
+  if (c.topo_kind == TopologyKind::Mesh) s += " on a mesh";
+  else if (c.topo_kind == TopologyKind::Torus) s += " on a torus";
+  else if (!dfly(c)) s += std::string(" on ") + to_string(c.topo_kind);
   return s;
 }
 
@@ -475,25 +489,38 @@ void read_by(std::vector<KeySpec>& t, const std::vector<std::pair<std::string, s
 // section: one function of 1,000 lines took the optimizer minutes).
 // topology
 void add_topology_keys(std::vector<KeySpec>& t) {
+  std::vector<std::tuple<std::string, TopologyKind, std::string>> kinds = {
+      {"dragonfly", TopologyKind::Dragonfly, ""}, {"torus", TopologyKind::Torus, "k-ary n-cube"}, {"mesh", TopologyKind::Mesh, ""}};
+  std::string plugin_doc;
+  for (const TopologyPlugin* p : topology_plugins()) {
+    kinds.emplace_back(p->name, kind_of(*p), "a plug-in");
+    plugin_doc += "; " + p->name + " (a plug-in: " + p->doc + ")";
+  }
   K(t, "topology.kind")
-      .choice(std::vector<std::tuple<std::string, TopologyKind, std::string>>{
-                  {"dragonfly", TopologyKind::Dragonfly, ""},
-                  {"torus", TopologyKind::Torus, "k-ary n-cube"},
-                  {"mesh", TopologyKind::Mesh, ""}},
-              [](SimConfig& c) -> TopologyKind& { return c.topo_kind; })
+      .choice(kinds, [](SimConfig& c) -> TopologyKind& { return c.topo_kind; })
       .def(sv("dragonfly"))
       // A Dragonfly's echo has no "kind" key, as before tori existed, so that sweep
       // databases keyed by the echo keep resuming; a torus or mesh names its kind.
-      .echo_if([](const SimConfig& c) { return !dfly(c); }, "echoed for a torus or mesh")
+      .echo_if([](const SimConfig& c) { return !dfly(c); }, "echoed when not dragonfly")
       .doc("dragonfly", "",
            "the network: a Dragonfly (keys p, a, h, g, arrangement) or a k-ary n-cube torus or mesh (keys k, n, p, "
-           "terminal_ports; topologies/torus.h); the other kind's keys are unknown keys");
+           "terminal_ports; topologies/torus.h), or a registered plug-in topology (keys p and its own, "
+           "topology.<name>.*; topologies/registry.h)" + plugin_doc + "; the other kinds' keys are unknown keys");
   K(t, "topology.p")
       .integer(1, 250, "hosts per switch")
-      .def([](const ParseState& s) { return iv(dfly(s.c) ? 2 : 1); })
-      .set([](ParseState& s, const KeyValue& v) { (dfly(s.c) ? s.c.topology.p : s.c.torus.p) = static_cast<int>(v.i); })
-      .echo([](const SimConfig& c) { return nlohmann::json(dfly(c) ? c.topology.p : c.torus.p); })
-      .doc("2 (torus/mesh 1)", "1–250", "hosts per switch");
+      .def([](const ParseState& s) {
+        const TopologyPlugin* p = topology_plugin(s.c.topo_kind);
+        return iv(p ? p->default_p : dfly(s.c) ? 2 : 1);
+      })
+      .set([](ParseState& s, const KeyValue& v) {
+        if (topology_plugin(s.c.topo_kind)) s.c.topo_plugin["p"] = v.i;
+        else (dfly(s.c) ? s.c.topology.p : s.c.torus.p) = static_cast<int>(v.i);
+      })
+      .echo([](const SimConfig& c) {
+        if (topology_plugin(c.topo_kind)) return nlohmann::json(c.topo_plugin.at("p"));
+        return nlohmann::json(dfly(c) ? c.topology.p : c.torus.p);
+      })
+      .doc("2 (torus/mesh 1; a plug-in: its default)", "1–250", "hosts per switch");
   K(t, "topology.a")
       .integer(1, 250)
       .scope(KeyScope::Dragonfly)
@@ -541,21 +568,46 @@ void add_topology_keys(std::vector<KeySpec>& t) {
       .doc("1", "1–8",
            "ports per host, each 1 phit/cycle each way, so a node injects and ejects up to w "
            "phits/cycle and `load` may go up to w (the GAL paper's NN row needs 2n; docs/model.md)");
+  // A plug-in topology's own keys, topology.<name>.<key> (topologies/registry.h).
+  for (const TopologyPlugin* p : topology_plugins()) {
+    const TopologyKind kind = kind_of(*p);
+    for (const TopologyKey& tk : p->keys) {
+      const std::string name = tk.name;
+      K(t, "topology." + p->name + "." + tk.name)
+          .integer(tk.min, tk.max)
+          .plugin_scope(kind)
+          .def(iv(tk.def))
+          .set([name](ParseState& s, const KeyValue& v) { s.c.topo_plugin[name] = v.i; })
+          .echo([name](const SimConfig& c) { return nlohmann::json(c.topo_plugin.at(name)); })
+          .doc(std::to_string(tk.def), std::to_string(tk.min) + "–" + std::to_string(tk.max), tk.doc);
+    }
+  }
 }
 
 // routing
 void add_routing_keys(std::vector<KeySpec>& t, std::vector<std::pair<std::string, std::string>>& plugin_groups) {
   K(t, "routing")
       .choice(routing_options(), [](SimConfig& c) -> RoutingAlgo& { return c.routing; })
-      .def([](const ParseState& s) { return sv(dfly(s.c) ? "min" : "dor"); })
+      .def([](const ParseState& s) {
+        if (topology_plugin(s.c.topo_kind)) {  // the first mechanism registered for it
+          for (const RoutingMechanism* m : routing_mechanisms())
+            if (m->routes_on(s.c.topo_kind)) return sv(m->name);
+          return sv("none");
+        }
+        return sv(dfly(s.c) ? "min" : "dor");
+      })
       .expected_of([](const ParseState&) { return routing_choices(); })
       .check([](const ParseState& s, const KeyValue& v) -> std::string {
         RoutingAlgo r;
-        parse_routing(v.s, r);
         const SimConfig& c = s.c;
+        if (!parse_routing(v.s, r)) {  // only the default "none" of a plug-in topology gets here
+          return "config key 'routing': topology " + std::string(to_string(c.topo_kind)) +
+                 " (a plug-in) has no routing mechanism registered for it (RoutingMechanism::topologies)";
+        }
         const bool mesh = c.topo_kind == TopologyKind::Mesh;
-        if (dfly(c) ? routes_dragonfly(r) : routes_torus(r, mesh)) return "";
-        std::string use = routing_names(dfly(c), mesh, true);
+        if (mechanism(r).routes_on(c.topo_kind)) return "";
+        std::string use = routing_names(c.topo_kind, true);
+        if (use.empty()) use = "a routing plug-in registered for it (none is)";
         if (mesh) {  // the torus mechanisms a mesh lacks
           std::vector<std::string> wrap;
           for (const RoutingMechanism* m : routing_mechanisms())
@@ -587,8 +639,12 @@ void add_routing_keys(std::vector<KeySpec>& t, std::vector<std::pair<std::string
         k.integer(static_cast<int64_t>(rk.min), static_cast<int64_t>(rk.max)).def(iv(static_cast<int64_t>(rk.def)));
       else
         k.real(rk.min, rk.max, "a number in [" + fmt_num(rk.min) + ", " + fmt_num(rk.max) + "]", true).def(rv(rk.def));
-      if (!m->dragonfly) k.scope(KeyScope::Torus);
-      if (!m->torus && !m->mesh) k.scope(KeyScope::Dragonfly);
+      // Scoped to the one kind of topology it routes on; on several kinds, any.
+      const bool other = !m->topologies.empty(), tor = m->torus || m->mesh;
+      if (m->dragonfly && !tor && !other) k.scope(KeyScope::Dragonfly);
+      if (!m->dragonfly && tor && !other) k.scope(KeyScope::Torus);
+      if (!m->dragonfly && !tor && m->topologies.size() == 1)
+        if (const TopologyPlugin* tp = find_topology_plugin(m->topologies.front())) k.plugin_scope(kind_of(*tp));
       const bool integer = rk.integer;
       const std::string name = plugin_key(*m, rk.name);  // (two plug-ins' keys of one name stay apart)
       k.set([integer, name](ParseState& st, const KeyValue& v) {
@@ -770,7 +826,7 @@ void add_gal_keys(std::vector<KeySpec>& t) {
               [](SimConfig& c) -> GalSets& { return c.routing_prm.gal.sets; })
       .def(sv("all"))
       // Absent from a Dragonfly's echo: its sweep keys stay as they were before tori.
-      .echo_if([](const SimConfig& c) { return !dfly(c); }, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("all", "",
            "GAL destination sets (GAL §V.B): one per destination switch (the paper's S = N), one, near/far (far: "
            "minimal distance > k/4 in some dimension), or by the minimal quadrant's sign vector (2^n sets; 4 on a 2-D "
@@ -779,31 +835,31 @@ void add_gal_keys(std::vector<KeySpec>& t) {
       .integer(1, 65535, "packets per injection queue")
       .def(iv(128))
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.queue_depth; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("128", "1–65535 packets", "each injection queue's depth (a full chosen queue holds the source queue's head back)");
   K(t, "gal.adaptive")
       .boolean()
       .def(bv(true))
       .bind([](SimConfig& c) -> bool& { return c.routing_prm.gal.threshold.adaptive; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("true", "", "adaptive threshold (GAL §IV.E); false: T stays `gal.threshold`");
   K(t, "gal.t_min")
       .integer(0, 65535, "packets")
       .def(iv(2))
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t_min; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("2", "0–65535 packets", "the adaptive threshold's lower clamp (Fig. 14: 2)");
   K(t, "gal.t_max")
       .integer(0, 65535, "packets")
       .def([](const ParseState& s) { return iv(s.c.routing_prm.gal.queue_depth); })
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t_max; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("queue_depth", "0–65535 packets", "the adaptive threshold's upper clamp (Fig. 14: 128)");
   K(t, "gal.threshold")
       .integer(0, 65535, "packets (the fixed T, or the adaptive controller's initial T)")
       .def([](const ParseState& s) { return iv(s.c.routing_prm.gal.threshold.t_min); })
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.t0; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("t_min", "packets, in [t_min, t_max] when adaptive", "the fixed T, or the controller's initial T");
   K(t, "gal.tie")
       .choice(std::vector<std::tuple<std::string, GalTie, std::string>>{
@@ -822,13 +878,13 @@ void add_gal_keys(std::vector<KeySpec>& t) {
       .integer(1, 1000000, "cycles")
       .def(iv(50))
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n1; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("50", "1–10^6 cycles", "departure window n1 (Fig. 14)");
   K(t, "gal.n2")
       .integer(1, 1000000, "cycles")
       .def(iv(20))
       .bind([](SimConfig& c) -> uint32_t& { return c.routing_prm.gal.threshold.n2; })
-      .echo_if(torus_only, "echoed for a torus or mesh")
+      .echo_if(torus_kind, "echoed for a torus or mesh")
       .doc("20", "1–10^6 cycles", "update period n2 (Fig. 14)");
 }
 
@@ -1457,6 +1513,14 @@ void add_switch_keys(std::vector<KeySpec>& t) {
     add_class_keys(t, KeyScope::Any, host_class, which);
     add_class_keys(t, KeyScope::Dragonfly, dfly_classes, which);
     add_class_keys(t, KeyScope::Torus, torus_classes, which);
+    for (const TopologyPlugin* p : topology_plugins()) {  // a plug-in topology's classes
+      std::vector<ClassKeys> classes;
+      for (size_t i = 0; i < p->classes.size(); ++i) {
+        const TopologyPortClass& pc = p->classes[i];
+        classes.push_back({static_cast<int>(i) + 1, pc.name.c_str(), pc.name.c_str(), 0, pc.in_buf, pc.out_buf, pc.latency});
+      }
+      add_class_keys(t, KeyScope::Plugin, classes, which, kind_of(*p));
+    }
   }
 }
 

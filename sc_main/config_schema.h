@@ -36,7 +36,8 @@ enum class KeyKind {
 };
 
 // Which topologies have the key; on the others it is an unknown key.
-enum class KeyScope { Any, Dragonfly, Torus /* torus and mesh */ };
+// Plugin: the plug-in topology KeySpec::plugin_kind (topologies/registry.h).
+enum class KeyScope { Any, Dragonfly, Torus /* torus and mesh */, Plugin };
 
 struct KeyChoice {
   std::string value;
@@ -62,6 +63,7 @@ struct KeySpec {
   std::string path;
   KeyKind kind = KeyKind::Integer;
   KeyScope scope = KeyScope::Any;
+  TopologyKind plugin_kind = TopologyKind::Dragonfly;  // scope Plugin: which
   int64_t lo = 0, hi = 0;           // Integer
   double rlo = 0, rhi = 0;          // Real
   bool rlo_included = false;        // Real: [rlo, rhi] instead of (rlo, rhi]
@@ -102,7 +104,13 @@ struct KeySpec {
   std::string used_by;
 
   bool applies(TopologyKind k) const {
-    return scope == KeyScope::Any || (scope == KeyScope::Dragonfly) == (k == TopologyKind::Dragonfly);
+    switch (scope) {
+      case KeyScope::Any: return true;
+      case KeyScope::Dragonfly: return k == TopologyKind::Dragonfly;
+      case KeyScope::Torus: return k == TopologyKind::Torus || k == TopologyKind::Mesh;
+      case KeyScope::Plugin: return k == plugin_kind;
+    }
+    return false;
   }
 };
 

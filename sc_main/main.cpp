@@ -561,7 +561,7 @@ int cmd_tvlb(const TvlbArgs& a) {
     cfg = load_config(a.config, a.overrides);
     if (cfg.topo_kind != TopologyKind::Dragonfly)
       throw ConfigError("topology.kind: T-VLB sets are defined on a Dragonfly; this configuration is a " +
-                        std::string(cfg.topo_kind == TopologyKind::Torus ? "torus" : "mesh"));
+                        std::string(to_string(cfg.topo_kind)));
     check_output("-o", a.output);
     for (const std::string& text : a.points) {
       TvlbPoint p;

@@ -8,17 +8,9 @@
 
 namespace scfly {
 
-const char* to_string(TopologyKind k) {
-  switch (k) {
-    case TopologyKind::Dragonfly: return "dragonfly";
-    case TopologyKind::Torus: return "torus";
-    case TopologyKind::Mesh: return "mesh";
-  }
-  return "?";
-}
-
 std::unique_ptr<Topology> make_topology(const SimConfig& c) {
   if (c.topo_kind == TopologyKind::Dragonfly) return std::make_unique<Dragonfly>(c.topology);
+  if (const TopologyPlugin* p = topology_plugin(c.topo_kind)) return make_plugin_topology(*p, c.topo_plugin);
   TorusShape t = c.torus;
   t.mesh = c.topo_kind == TopologyKind::Mesh;
   return std::make_unique<Torus>(t);

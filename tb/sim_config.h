@@ -14,13 +14,11 @@
 #include "routing_units/routing.h"
 #include "tb/traffic.h"
 #include "topologies/dragonfly.h"
+#include "topologies/registry.h"
 #include "topologies/torus.h"
 
 namespace scfly {
 
-// topology.kind: a Dragonfly (the default), or a k-ary n-cube torus or mesh.
-enum class TopologyKind { Dragonfly, Torus, Mesh };
-const char* to_string(TopologyKind k);
 
 // A traffic phase: from cycle `start` on, sources generate `pattern` at `load`
 // (phits/node/cycle; 0 = silent). Phases model transients (e.g. UN, then ADV+1).
@@ -64,6 +62,7 @@ struct SimConfig {
   TopologyKind topo_kind = TopologyKind::Dragonfly;
   DragonflyShape topology;  // topo_kind Dragonfly
   TorusShape torus;         // topo_kind Torus or Mesh (torus.mesh says which)
+  TopologyKeyValues topo_plugin;  // a plug-in topology's keys and "p" (topologies/registry.h)
   RoutingAlgo routing = RoutingAlgo::Min;
   RoutingParams routing_prm;  // val.* and acor.* options
   TrafficSpec traffic;

@@ -144,7 +144,7 @@ int register_traffic(TrafficPlugin p) {
   for (const TrafficPlugin* q : plugins().list)
     if (q->name == p.name) throw std::logic_error(who + "the name is already registered");
   if (!p.make) throw std::logic_error(who + "a plug-in needs a factory (TrafficPlugin::make)");
-  if (!p.dragonfly && !p.torus) throw std::logic_error(who + "defined on no topology");
+  if (!p.dragonfly && !p.torus && !p.plugin_topologies) throw std::logic_error(who + "defined on no topology");
   if (p.min_args < 0 || p.max_args < p.min_args || p.max_args > 8)
     throw std::logic_error(who + "arguments: 0 <= min_args <= max_args <= 8");
   PluginRegistry& r = plugins();
@@ -290,10 +290,17 @@ std::string traffic_choices() {
       "un, adv+N, advs+N (N >= 1), advc, advl, hot, perm, shift(DG,DS) (DG, DS >= 0, not both 0), "
       "group-perm, mixed(UR,ADV), mixed(UR,ADV,DG,DS), tmixed(UR,ADV), "
       "tmixed(UR,ADV,DG,DS) (UR + ADV = 100) on a Dragonfly; un, nn, nnc, tor, bc, tp, hs, perm, hot on a "
-      "torus or mesh; mix(P1:W1,P2:W2,...) of those on either";
-  for (const TrafficPlugin* p : plugins().list)
-    r += "; " + p->name + (p->max_args ? "(...)" : "") + " (plug-in" +
-         (p->dragonfly && p->torus ? "" : p->dragonfly ? ", Dragonfly" : ", torus or mesh") + ")";
+      "torus or mesh; un, perm, hot on a plug-in topology; mix(P1:W1,P2:W2,...) of those on any";
+  for (const TrafficPlugin* p : plugins().list) {
+    std::string on;
+    if (!(p->dragonfly && p->torus && p->plugin_topologies)) {
+      if (p->dragonfly) on += "Dragonfly";
+      if (p->torus) on += std::string(on.empty() ? "" : " or ") + "torus or mesh";
+      if (p->plugin_topologies) on += std::string(on.empty() ? "" : " or ") + "plug-in topologies";
+      on = ", " + on;
+    }
+    r += "; " + p->name + (p->max_args ? "(...)" : "") + " (plug-in" + on + ")";
+  }
   return r;
 }
 
@@ -308,9 +315,14 @@ std::string check_traffic(const TrafficSpec& t, const Topology& any) {
       break;
     case TrafficKind::Plugin: {
       const TrafficPlugin& p = *plugins().list[static_cast<size_t>(t.plugin)];
-      if (torus ? !p.torus : !p.dragonfly)
-        return name + " (a plug-in) is defined on " + (p.dragonfly ? "a Dragonfly" : "a torus or mesh") + ", not on " +
-               any.describe();
+      const bool dfly = dynamic_cast<const Dragonfly*>(&any) != nullptr;
+      if (torus ? !p.torus : dfly ? !p.dragonfly : !p.plugin_topologies) {
+        std::string on;
+        if (p.dragonfly) on += "a Dragonfly";
+        if (p.torus) on += std::string(on.empty() ? "" : " or ") + "a torus or mesh";
+        if (p.plugin_topologies) on += std::string(on.empty() ? "" : " or ") + "plug-in topologies";
+        return name + " (a plug-in) is defined on " + on + ", not on " + any.describe();
+      }
       if (n < 2) return name + " needs at least 2 nodes";
       return p.check ? p.check(any, t.args) : std::string();
     }
@@ -332,11 +344,12 @@ std::string check_traffic(const TrafficSpec& t, const Topology& any) {
       return {};
     default:
       if (!dynamic_cast<const Dragonfly*>(&any))
-        return name + " is a Dragonfly pattern; on " + any.describe() + " use un, nn, nnc, tor, bc, tp, hs, perm or hot";
+        return name + " is a Dragonfly pattern; on " + any.describe() + " use " +
+               (torus ? "un, nn, nnc, tor, bc, tp, hs, perm or hot" : "un, perm or hot");
       break;
   }
   if (!dynamic_cast<const Dragonfly*>(&any)) {
-    // un, perm, hot on a torus or mesh
+    // un, perm, hot on a torus or mesh or a plug-in topology
     if (t.kind == TrafficKind::HotRegion && n < 9)
       return "hot needs at least 9 nodes (a hot region of ceil(N/8) >= 2 nodes); N=" + std::to_string(n);
     if (n < 2) return name + " needs at least 2 nodes";

@@ -173,6 +173,7 @@ struct TrafficPlugin {
   std::string name;  // lowercase letters, digits and '-'; not a built-in pattern's name
   std::string doc;
   bool dragonfly = true, torus = true;  // the topologies it is defined on (torus: and mesh)
+  bool plugin_topologies = false;       // ... and plug-in topologies (topologies/registry.h)
   int min_args = 0, max_args = 0;       // integer arguments, name(A,B,...), each in [0, 10^6]
   // Why the pattern does not fit this topology with these arguments; empty if it does.
   std::function<std::string(const Topology&, const std::vector<int>&)> check;

@@ -423,3 +423,158 @@ TEST(RoutingPlugin, ItsMechanismUnitRunsInEverySwitchAndItsLevelsAreChecked) {
   EXPECT_GT(up, 0);
   EXPECT_GT(down, 0);
 }
+
+// A topology plug-in (topologies/registry.h): a ring of n switches, with two routings that
+// name it. Registered in-process before the config schema is built (this test's process
+// has built none yet: ctest runs each test in its own).
+namespace {
+class Ring final : public Topology {
+ public:
+  Ring(int n, int p, bool broken = false) : m_n(n), m_p(p), m_broken(broken) {}
+  std::string describe() const override { return "ring(" + std::to_string(m_n) + ")"; }
+  int num_switches() const override { return m_n; }
+  int hosts_per_switch() const override { return m_p; }
+  int radix() const override { return m_p + 2; }
+  int num_port_classes() const override { return 2; }
+  const char* port_class_name(int cls) const override { return cls == kHostClass ? "host" : "ring"; }
+  int port_class_of(int port) const override { return port < m_p ? kHostClass : 1; }
+  // Port p goes clockwise (to sw + 1, arriving on its port p + 1), port p + 1 back.
+  PortEnd neighbor(int sw, int port) const override {
+    if (m_broken) return PortEnd{(sw + 1) % m_n, static_cast<int16_t>(m_p)};  // not an involution
+    return port == m_p ? PortEnd{(sw + 1) % m_n, static_cast<int16_t>(m_p + 1)}
+                       : PortEnd{(sw + m_n - 1) % m_n, static_cast<int16_t>(m_p)};
+  }
+
+ private:
+  int m_n, m_p;
+  bool m_broken;
+};
+
+// Clockwise to the destination; `dateline`: VC 1 from the wrap hop (switch n-1 to 0) on,
+// else VC 0 throughout (a cycle around the ring).
+class RingCw final : public RoutingPolicy {
+ public:
+  RingCw(const Topology& t, bool dateline) : m_t(t), m_dateline(dateline) {}
+  RouteCandidates route(int sw, int, RouteHeader& h, Rng&, const RouteContext&) const override {
+    if (sw == h.dst_switch) return RouteCandidates::one({static_cast<int16_t>(m_t.host_port(h.dst_host)), 0});
+    if (m_dateline && sw == m_t.num_switches() - 1) h.wrapped = 1;
+    return RouteCandidates::one({static_cast<int16_t>(m_t.hosts_per_switch()), static_cast<uint8_t>(h.wrapped)});
+  }
+
+ private:
+  const Topology& m_t;
+  bool m_dateline;
+};
+
+TopologyPlugin ring_plugin(const std::string& name, bool broken = false) {
+  TopologyPlugin p;
+  p.name = name;
+  p.doc = "a test: a ring of n switches";
+  p.keys = {{"n", 4, 2, 64, "switches"}};
+  p.classes = {{name == "test-ring" || broken ? "ring" : "ring_" + std::to_string(name.size()), 16, 16, 2}};
+  p.make = [broken](const TopologyKeyValues& k) -> std::unique_ptr<Topology> {
+    if (k.at("n") == 3) throw std::invalid_argument("three is not a ring here");
+    return std::make_unique<Ring>(static_cast<int>(k.at("n")), static_cast<int>(k.at("p")), broken);
+  };
+  return p;
+}
+
+RoutingMechanism ring_routing(const std::string& name, bool dateline) {
+  RoutingMechanism m;
+  m.name = name;
+  m.doc = "a test: clockwise on a ring";
+  m.topologies = {"test-ring"};
+  m.link_vcs = dateline ? 2 : 1;
+  m.make = [dateline](const Topology& t, const RoutingKeyValues&) -> std::unique_ptr<const RoutingPolicy> {
+    return std::make_unique<RingCw>(t, dateline);
+  };
+  return m;
+}
+}  // namespace
+
+TEST(TopologyPlugin, RegistersParsesChecksDeadlocksAndRuns) {
+  const TopologyKind ring = register_topology(ring_plugin("test-ring"));
+  register_routing(ring_routing("test-ring-dateline", true));
+  register_routing(ring_routing("test-ring-cw", false));
+  EXPECT_STREQ(to_string(ring), "test-ring");
+  EXPECT_EQ(topology_plugin(ring), find_topology_plugin("test-ring"));
+  EXPECT_EQ(topology_plugin(TopologyKind::Torus), nullptr);
+  // Refused registrations: taken, scfly's own or a bad name; no factory; no class or a class
+  // another topology names; the key p; a default outside its range.
+  EXPECT_THROW(register_topology(ring_plugin("test-ring")), std::logic_error);
+  EXPECT_THROW(register_topology(ring_plugin("torus")), std::logic_error);
+  EXPECT_THROW(register_topology(ring_plugin("Ring")), std::logic_error);
+  TopologyPlugin bad = ring_plugin("test-ring-b");
+  bad.make = nullptr;
+  EXPECT_THROW(register_topology(bad), std::logic_error);
+  bad = ring_plugin("test-ring-c");
+  bad.classes.clear();
+  EXPECT_THROW(register_topology(bad), std::logic_error);
+  for (const std::string taken : {"link", "local", "ring"}) {
+    bad = ring_plugin("test-ring-d");
+    bad.classes = {{taken}};
+    EXPECT_THROW(register_topology(bad), std::logic_error) << taken;
+  }
+  bad = ring_plugin("test-ring-e");
+  bad.keys = {{"p", 1, 1, 4, ""}};
+  EXPECT_THROW(register_topology(bad), std::logic_error);
+  bad = ring_plugin("test-ring-f");
+  bad.keys = {{"n", 1, 2, 4, ""}};
+  EXPECT_THROW(register_topology(bad), std::logic_error);
+  // What a factory builds is checked against the topology contract.
+  const TopologyPlugin broken = ring_plugin("test-ring-broken", true);
+  EXPECT_THROW(make_plugin_topology(broken, {{"n", 4}, {"p", 1}}), std::invalid_argument);
+  TopologyPlugin two = ring_plugin("test-ring-two");
+  two.classes.push_back({"ring_extra"});
+  EXPECT_THROW(make_plugin_topology(two, {{"n", 4}, {"p", 1}}), std::invalid_argument);
+  EXPECT_EQ(make_plugin_topology(ring_plugin("test-ring"), {{"n", 5}, {"p", 2}})->num_nodes(), 10);
+
+  // The config: its keys and its class's keys; the routings that name it, with their VCs.
+  const std::string base = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml";
+  const std::vector<std::string> on_ring = {
+      "topology={kind: test-ring, p: 2, test-ring: {n: 8}}", "routing=test-ring-dateline", "traffic=un", "load=0.1",
+      "switch={speedup: 2, pipeline_cycles: 5}", "sim.threads=2", "links={injection_latency: 1}", "warmup_cycles=300",
+      "measure_cycles=4000"};
+  const SimConfig c = load_config(base, on_ring);
+  EXPECT_EQ(c.topo_kind, ring);
+  EXPECT_EQ(c.sw.vcs[1], 2);  // auto: the routing's link_vcs
+  EXPECT_EQ(c.sw.in_buf[1], 16u);
+  EXPECT_EQ(c.sw.latency[1], 2u);
+  std::vector<std::string> o = on_ring;
+  o.push_back("routing=min");
+  EXPECT_THROW(load_config(base, o), ConfigError);  // scfly's own routings route on their own topologies
+  o = on_ring;
+  o.push_back("switch.vcs.ring=1");
+  EXPECT_THROW(load_config(base, o), ConfigError);  // fewer VCs than the routing needs
+  o = on_ring;
+  o.push_back("topology.test-ring.n=3");
+  EXPECT_THROW(load_config(base, o), ConfigError);  // the factory's refusal
+  o = on_ring;
+  o.push_back("topology.a=4");
+  EXPECT_THROW(load_config(base, o), ConfigError);  // a Dragonfly's key
+  o = on_ring;
+  o.push_back("traffic=adv+1");
+  EXPECT_THROW(load_config(base, o), ConfigError);  // a Dragonfly pattern
+  o = on_ring;
+  o.push_back("control.probe_interval=100");
+  EXPECT_THROW(load_config(base, o), ConfigError);  // no control frames on a plug-in topology
+
+  // The deadlock checker on it: one VC around a ring closes a cycle, the dateline breaks it.
+  EXPECT_EQ(check_deadlock(c).verdict, DeadlockCheckResult::Verdict::Acyclic);
+  o = on_ring;
+  o.push_back("routing=test-ring-cw");
+  EXPECT_EQ(check_deadlock(load_config(base, o)).verdict, DeadlockCheckResult::Verdict::Cycle);
+
+  // A run (on 2 threads, switches split over them): of a node's 15 destinations, 1 is on
+  // its own switch and 2 on each switch 1 ... 7 hops clockwise: 56/15 hops on average.
+  // (examples/custom-routing's hyperx_run shows a plug-in topology's results the same on 1
+  // and 2 threads; one process runs one simulation.)
+  Network net("net", c, TraceRequest{});
+  const RunOutcome out = run(net, c);
+  ASSERT_TRUE(out.error.empty()) << out.error;
+  EXPECT_TRUE(out.conservation_ok) << out.conservation;
+  EXPECT_NEAR(out.metrics.accepted_load, 0.1, 0.015);
+  EXPECT_NEAR(out.metrics.hops_avg, 56.0 / 15, 0.15);
+  ASSERT_EQ(out.metrics.class_hops_avg.size(), 1u);
+  EXPECT_EQ(out.metrics.class_hops_avg[0].first, "ring");
+}

@@ -60,5 +60,19 @@ elif kind == "busy":
             assert nm < 0.05 and sum(lv) <= 3, (start, nm, sum(lv))  # a rare burst of a quiet switch
         if start >= 2500:
             assert nm > 0.5 and sum(lv) > 18, (start, nm, sum(lv))
+elif kind == "hyperx":
+    # UN at 0.3 on hyperx(S=4, L=2, p=2): the load is carried, and DOR's hops are the
+    # differing coordinates: of a node's 31 destinations, 1 is on its own switch (0 hops),
+    # 12 on the 6 switches one coordinate away, 18 on the 9 two away: 48/31 = 1.548 hops.
+    j = json.load(open(files[0]))
+    m = j["metrics"]
+    print(f"topology {j['config']['topology']}, accepted {m['accepted_load']:.4f}, hx hops {m['hx_hops_avg']:.3f}")
+    assert j["config"]["topology"]["kind"] == "hyperx", j["config"]["topology"]
+    assert abs(m["accepted_load"] - 0.3) < 0.01, m["accepted_load"]
+    assert abs(m["hx_hops_avg"] - 48 / 31) < 0.03, m["hx_hops_avg"]
+    if len(files) > 1:  # the same run on two threads: every metric the same
+        m2 = json.load(open(files[1]))["metrics"]
+        differ = {k: (v, m2.get(k)) for k, v in m.items() if m2.get(k) != v}
+        assert not differ and len(m2) == len(m), differ
 else:
     sys.exit(f"unknown check {kind}")
