@@ -1620,7 +1620,7 @@ void add_sim_keys(std::vector<KeySpec>& t) {
            "as many cycles as the shortest switch-to-switch link latency before the next switch (nothing one sends "
            "reaches another sooner), so its state stays in the cache; `kernel` makes every switch and NIC a "
            "SystemC process clocked each cycle. UGAL-G with `ugal_g.view: exact` (every queue, one cycle old), PB and PB-ACOR "
-           "with `pb.delay` shorter than the block, and the co-simulation of the RTL blocks that are SystemC modules (`acor`, `pb`) use `kernel` whatever this says (the other RTL blocks, a routing plug-in's own RTL among them, run on either)");
+           "with `pb.delay` shorter than the block, and runs with TLM endpoints use `kernel` whatever this says (every RTL block, a routing plug-in's own RTL among them, runs on either)");
   K(t, "sim.threads")
       .run_only()
       .integer(0, 256, "threads (0 = the cores available)")

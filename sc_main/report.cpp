@@ -347,9 +347,9 @@ std::string human_summary(const SimConfig& c, const RunOutcome& r) {
       if (on) blocks += (blocks.empty() ? "" : ", ") + std::string(what);
     };
     add(c.sw.rtl_min_route, "min_route.sv (in process)");
-    add(c.sw.rtl_acor, "acor_level_ctrl.sv (SystemC module per switch)");
+    add(c.sw.rtl_acor, "acor_level_ctrl.sv (in process per switch)");
     add(c.sw.rtl_ugal, "ugal_selector.sv (in process)");
-    add(c.sw.rtl_pb, "pb_sat_detector.sv (SystemC module per switch)");
+    add(c.sw.rtl_pb, "pb_sat_detector.sv (in process per switch)");
     add(c.sw.rtl_table, "ft_lookup.sv (in process per switch)");
     add(c.sw.rtl_qcn, "qcn_port_prob.sv (in process per switch)");
     add(c.sw.rtl_qcn_cp, "qcn_cp.sv (in process per switch)");

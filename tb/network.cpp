@@ -178,10 +178,6 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     m_rtl_select = make_rtl_selection_blocks();
     m_ctx.rtl_select = m_rtl_select.get();
   }
-  if (cfg.sw.rtl_acor) {
-    m_rtl_clk = std::make_unique<sc_core::sc_clock>("rtl_clk", m_period, 0.5, m_period / 4, true);
-    m_ctx.rtl_clk = m_rtl_clk.get();
-  }
   if (m_routing.needs_sat_flags()) {
     m_sat_flags = std::make_unique<SatFlagTable>(S, m_dfly->h(), cfg.routing_prm.pb.delay);
     m_ctx.sat_flags = m_sat_flags.get();
@@ -189,10 +185,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
   // The block scheduler, unless the run shares state across switches with one-cycle
   // visibility or needs SystemC processes (see run_blocks).
   {
-    // RTL blocks Verilated as SystemC modules (the ACOR level controller on its own clock,
-    // the PB detector settling in delta cycles) need the kernel; the in-process ones are
-    // stepped inside their switch's (or NIC's) cycle like the C++ units they replace.
-    const bool rtl_sc = cfg.sw.rtl_acor || cfg.sw.rtl_pb;
+    // The RTL blocks are stepped inside their switch's (or NIC's) cycle like the C++ units
+    // they replace, on either scheduler.
     uint64_t shortest = UINT64_MAX;
     for (int c = 1; c < topo.num_port_classes(); ++c) shortest = std::min<uint64_t>(shortest, cfg.sw.latency[c]);
     // A single switch has no switch-to-switch link: its blocks end only at the cuts.
@@ -203,7 +197,6 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
     else if (m_sat_flags && m_sat_flags->delay() < m_block)
       m_kernel_why = "Piggyback's flags are seen after pb.delay = " + std::to_string(m_sat_flags->delay()) +
                      " cycles, less than the block of " + std::to_string(m_block);
-    else if (rtl_sc) m_kernel_why = std::string("RTL co-simulation of ") + (cfg.sw.rtl_acor ? "acor" : "pb") + ", a SystemC module";
     else if (!trace.endpoints.empty()) m_kernel_why = "TLM endpoints";
     m_blocks = m_kernel_why.empty();
     // Piggyback's flags on the scheduler: read as committed at each window's start.

@@ -259,7 +259,6 @@ class Network : public sc_core::sc_module {
   std::unique_ptr<NetworkLoad> m_net_load;   // UGAL-G
   std::unique_ptr<SatFlagTable> m_sat_flags; // PB, PB-ACOR
   std::unique_ptr<SelectionBlocks> m_rtl_select;  // --rtl ugal
-  std::unique_ptr<sc_core::sc_clock> m_rtl_clk;   // --rtl acor: clock of the RTL registers
   std::unique_ptr<MinHopBlock> m_rtl_min_route;   // --rtl min_route
   std::unique_ptr<QuadrantBlock> m_rtl_quadrant;  // --rtl quadrant
   // ... the same blocks of shards 1 .. m_shards - 1 (shard 0 uses the three above).

@@ -30,7 +30,7 @@ TEST(RtlNetwork, AcorLevelControllerRtlGivesIdenticalResults) {
     expect_ok(cpp);
     expect_ok(rtl);
     EXPECT_EQ(rtl.json["config"]["rtl"], nlohmann::json::array({"acor"}));
-    EXPECT_NE(rtl.out.find("rtl: acor_level_ctrl.sv (SystemC module per switch)"), std::string::npos) << rtl.out;
+    EXPECT_NE(rtl.out.find("rtl: acor_level_ctrl.sv (in process per switch)"), std::string::npos) << rtl.out;
     EXPECT_EQ(cpp.out.find("rtl:"), std::string::npos) << cpp.out;
     EXPECT_EQ(cpp.json["metrics"], rtl.json["metrics"]);
     EXPECT_EQ(cpp.json["timeseries"], rtl.json["timeseries"]);
@@ -563,8 +563,7 @@ TEST(RtlNetwork, AllocatorVariantRtlTracesIntoTheVcd) {
 // (or NIC's) cycle, and the network-wide ones (min_route, quadrant, ugal) have a model per
 // shard of switches. On one thread and on two, the run is the kernel's: the same metrics,
 // time series and per-switch series, and the same VCD (the blocks' nets among its
-// variables) but for its $date line. The SystemC-module blocks (acor, pb) keep the run on
-// the kernel, and the summary says why.
+// variables) but for its $date line.
 TEST(RtlNetwork, InProcessBlocksRunOnTheBlockSchedulerWithTheKernelsResults) {
   const std::string qcn_tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/qcn-tiny.yaml";
   const std::string w = " warmup_cycles=300 measure_cycles=1200 timeseries.bin_cycles=300 timeseries.per_switch=true";
@@ -583,7 +582,9 @@ TEST(RtlNetwork, InProcessBlocksRunOnTheBlockSchedulerWithTheKernelsResults) {
        "blocks of 4 cycles"},
       {torus_config(), "routing=gal traffic=tor load=0.4 topology.k=4 gal.sets=4 --rtl quadrant,gal_threshold "
                        "--trace-switches 0,5",
-       "blocks of 1 cycle"}};
+       "blocks of 1 cycle"},
+      {tiny_config(), "routing=pb-acor traffic=adv+1 load=0.6 --rtl acor,pb,min_route --trace-switches 0,7",
+       "blocks of 10 cycles"}};
   for (const auto& [config, args, block] : cases) {
     SCOPED_TRACE(args);
     const std::string k = tmp("k.vcd"), b1 = tmp("b1.vcd"), b2 = tmp("b2.vcd");
@@ -607,12 +608,4 @@ TEST(RtlNetwork, InProcessBlocksRunOnTheBlockSchedulerWithTheKernelsResults) {
     EXPECT_GT(metrics(rk)["packets_delivered"].get<int>(), 500);
     for (const auto& f : {k, b1, b2}) std::remove(f.c_str());
   }
-  for (const char* blocks : {"acor", "acor,allocator"}) {
-    const ScflyRun r = run_scfly(tiny_config(), std::string("routing=acor-switch warmup_cycles=0 measure_cycles=200 --rtl ") + blocks);
-    expect_ok(r);
-    EXPECT_EQ(r.json["run"]["scheduler"], "kernel (RTL co-simulation of acor, a SystemC module)");
-  }
-  const ScflyRun pb = run_scfly(tiny_config(), "routing=pb warmup_cycles=0 measure_cycles=200 --rtl pb");
-  expect_ok(pb);
-  EXPECT_EQ(pb.json["run"]["scheduler"], "kernel (RTL co-simulation of pb, a SystemC module)");
 }

@@ -1,7 +1,7 @@
 // RTL == C++ for the UGAL selector: ugal_selector.sv (the Verilated C++ model the switch
 // calls per routed head) against ugal_prefers_min(), on random and edge-case inputs
-// (saturated queues, zero hops, extreme thresholds, ties). The PB detector, a SystemC
-// module, is checked in test_rtl_sc_blocks.cpp.
+// (saturated queues, zero hops, extreme thresholds, ties). The PB detector is checked in
+// test_rtl_acor_pb.cpp.
 #include <gtest/gtest.h>
 
 #include <memory>

@@ -42,12 +42,12 @@ class LoadPublisher final : public SwitchUnit {
 
 class PbUnit final : public SwitchUnit {
  public:
-  PbUnit(int sw, const Dragonfly& topo, const PbParams& pb, SatFlagTable& table, bool rtl, const char* name)
+  PbUnit(int sw, const Dragonfly& topo, const PbParams& pb, SatFlagTable& table, bool rtl, const std::string& name)
       : m_sw(sw), m_g0(topo.first_global_port()), m_h(topo.h()), m_pb(pb), m_table(table),
         m_flags(static_cast<size_t>(m_h), 0), m_q(static_cast<size_t>(m_h), 0) {
     if (rtl) {
-      // The Verilated detector settles after the switch's cycle and hands back its flags,
-      // stamped with that cycle, as the C++ rule below does.
+      // The Verilated detector hands back its flags within drive(), stamped with this
+      // cycle, as the C++ rule below does.
       m_rtl = make_rtl_pb_detector(m_h, pb.cg, pb.tg, [this](const uint32_t* flags) {
         for (int j = 0; j < m_h; ++j) {
           m_flags[static_cast<size_t>(j)] = flags[j];
@@ -64,7 +64,7 @@ class PbUnit final : public SwitchUnit {
       sum += m_q[static_cast<size_t>(j)];
     }
     if (m_rtl) {
-      m_rtl->drive(m_q.data());  // flags come back through the callback, same cycle
+      m_rtl->drive(m_q.data());  // flags come back through the callback, at once
       return;
     }
     for (int j = 0; j < m_h; ++j)
@@ -353,10 +353,11 @@ std::vector<std::unique_ptr<SwitchUnit>> make_mechanism_units(int sw, const Rout
   const Topology& topo = routing.topology();
   if (ctx.net_load) units.push_back(std::make_unique<LoadPublisher>(sw, topo.host_ports(), topo.radix(), *ctx.net_load));
   if (ctx.sat_flags)
-    units.push_back(std::make_unique<PbUnit>(sw, *routing.dragonfly(), routing.params().pb, *ctx.sat_flags, prm.rtl_pb, "pb_rtl"));
+    units.push_back(std::make_unique<PbUnit>(sw, *routing.dragonfly(), routing.params().pb, *ctx.sat_flags, prm.rtl_pb,
+                                              sw_name + ".pb_rtl.u_pb_sat_detector"));
   if (routing.needs_level_ctrl())
     units.push_back(std::make_unique<AcorUnit>(
-        prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl, *ctx.rtl_clk)
+        prm.rtl_acor ? make_rtl_level_ctrl(routing.params().acor.ctrl, sw_name + ".acor_rtl.u_acor_level_ctrl")
                      : std::make_unique<AcorLevelCtrl>(routing.params().acor.ctrl)));
   if (prm.probe_interval > 0)
     units.push_back(std::make_unique<ControlProbe>(sw, prm.probe_interval, prm.probe_phits, topo.num_nodes(), seed));

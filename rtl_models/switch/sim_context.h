@@ -50,7 +50,6 @@ struct SimContext {
         rtl_select(main.rtl_select),
         rtl_min_hop(main.rtl_min_hop),
         rtl_quadrant(main.rtl_quadrant),
-        rtl_clk(main.rtl_clk),
         packet_trace(main.packet_trace),
         messages(main.messages),
         defer_report(true) {}
@@ -85,9 +84,6 @@ struct SimContext {
   // which hand them to their routing unit in its RouteContext; null = C++.
   const MinHopBlock* rtl_min_hop = nullptr;
   const QuadrantBlock* rtl_quadrant = nullptr;
-  // Clock of the Verilated clocked blocks (--rtl acor): rising a quarter period after the
-  // network clock, so they register the inputs the switches drove in that cycle.
-  const sc_core::sc_clock* rtl_clk = nullptr;
   // --packet-trace: every NIC reports its delivered packets here; null = no trace.
   PacketTrace* packet_trace = nullptr;
   // TLM endpoints (tb/tlm_endpoint.h): the messages their packets carry; null = none.

@@ -1,13 +1,5 @@
-#include "rtl_models/verilog/rtl_blocks.h"
-
-#include "routing_units/misrouting.h"
-
-#include <algorithm>
-#include <iterator>
-#include <stdexcept>
-#include <string>
-#include <type_traits>
-
+// The Verilated models first: they are plain C++ models (VM_SC=0), so Verilator's runtime
+// must be read before <systemc> (rtl_blocks.h), or it would take SystemC's time path.
 #include "Vacor_level_ctrl.h"
 #include "Valloc_islip_r16v4.h"
 #include "Valloc_islip_r64v2.h"
@@ -45,118 +37,113 @@
 #include "verilated.h"
 #include "verilated_syms.h"
 
+#include "rtl_models/verilog/rtl_blocks.h"
+
+#include "routing_units/misrouting.h"
+
+#include <algorithm>
+#include <iterator>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+
 namespace scfly {
 
 namespace {
 
-// --- ACOR level controller: Verilated SystemC module (acor_level_ctrl.sv, --sc) -------------
-// Ports bound to signals named like the Verilog ports. The thresholds are programmable
-// inputs, held constant; rst_ni is held low until the switch's first cycle.
-class ScLevelCtrl final : public sc_core::sc_module, public LevelCtrl {
+// --- ACOR level controller: Verilated C++ model, one clock edge per switch cycle ----------
+// The thresholds are programmable inputs, held constant; the registers are reset at
+// construction (rst_ni low, then high), as a switch's reset leaves them. step() drives
+// blocked_i and clocks the registers once, so the level it leaves is the one cycle t + 1
+// sees, exactly as the C++ unit's step() at the end of cycle t.
+class RtlLevelCtrl final : public LevelCtrl {
  public:
-  ScLevelCtrl(sc_core::sc_module_name name, const AcorLevelParams& p, const sc_core::sc_clock& clk)
-      : sc_core::sc_module(name),
-        m_v("u_acor_level_ctrl"),
-        m_rst_n("rst_ni", false),
-        m_levels("levels_i", p.levels),
-        m_hi("hi_i", p.hi),
-        m_it1("it1_i", p.it[0]),
-        m_it2("it2_i", p.it[1]),
-        m_dt1("dt1_i", p.dt[0]),
-        m_dt2("dt2_i", p.dt[1]),
-        m_blocked("blocked_i", 0),
-        m_level("level_o"),
-        m_counter("counter_o"),
-        m_timer("timer_o") {
-    m_v.clk_i(clk);
-    m_v.rst_ni(m_rst_n);
-    m_v.levels_i(m_levels);
-    m_v.hi_i(m_hi);
-    m_v.it1_i(m_it1);
-    m_v.it2_i(m_it2);
-    m_v.dt1_i(m_dt1);
-    m_v.dt2_i(m_dt2);
-    m_v.blocked_i(m_blocked);
-    m_v.level_o(m_level);
-    m_v.counter_o(m_counter);
-    m_v.timer_o(m_timer);
+  RtlLevelCtrl(const AcorLevelParams& p, const std::string& name)
+      : m_v(new Vacor_level_ctrl(Verilated::threadContextp(), name.c_str())) {
+    m_v->levels_i = static_cast<uint8_t>(p.levels);
+    m_v->hi_i = p.hi;
+    m_v->it1_i = p.it[0];
+    m_v->it2_i = p.it[1];
+    m_v->dt1_i = p.dt[0];
+    m_v->dt2_i = p.dt[1];
+    m_v->blocked_i = 0;
+    m_v->clk_i = 0;
+    m_v->rst_ni = 0;
+    m_v->eval();
+    m_v->rst_ni = 1;
+    m_v->eval();
+    read();
   }
+  ~RtlLevelCtrl() override { m_v->final(); }
   void step(uint32_t blocked) override {
-    m_rst_n.write(true);
-    m_blocked.write(blocked);
+    m_v->blocked_i = blocked;
+    m_v->clk_i = 1;
+    m_v->eval();
+    m_v->clk_i = 0;
+    m_v->eval();
+    read();
   }
   void idle(uint64_t cycles) override {
     if (cycles != 0)
-      throw std::logic_error(std::string(name()) + ": the RTL level controller missed " + std::to_string(cycles) +
-                             " cycles (its switch must tick every cycle)");
+      throw std::logic_error(std::string(m_v->name()) + ": the RTL level controller missed " +
+                             std::to_string(cycles) + " cycles (its switch must tick every cycle)");
   }
-  uint32_t level() const override { return m_level.read(); }
-  uint32_t counter() const override { return m_counter.read(); }
-  uint32_t timer() const override { return m_timer.read(); }
-  const uint32_t* level_ptr() const override { return &m_level.read(); }
-  const uint32_t* counter_ptr() const override { return &m_counter.read(); }
+  uint32_t level() const override { return m_level; }
+  uint32_t counter() const override { return m_counter; }
+  uint32_t timer() const override { return m_timer; }
+  const uint32_t* level_ptr() const override { return &m_level; }
+  const uint32_t* counter_ptr() const override { return &m_counter; }
   bool needs_every_cycle() const override { return true; }
 
  private:
-  Vacor_level_ctrl m_v;
-  sc_core::sc_signal<bool> m_rst_n;
-  sc_core::sc_signal<uint32_t> m_levels, m_hi, m_it1, m_it2, m_dt1, m_dt2, m_blocked;
-  sc_core::sc_signal<uint32_t> m_level, m_counter, m_timer;
+  void read() {
+    m_level = m_v->level_o;
+    m_counter = m_v->counter_o;
+    m_timer = m_v->timer_o;
+  }
+  std::unique_ptr<Vacor_level_ctrl> m_v;
+  uint32_t m_level = 0, m_counter = 0, m_timer = 0;  // the outputs as 32-bit words (traced)
 };
 
-// --- Piggyback saturation detector: Verilated SystemC module (pb_sat_detector.sv, --sc) ----
+// --- Piggyback saturation detector: Verilated C++ model, evaluated once per switch cycle -----
 // One model for every h = 1..kPbPortsMax: h_i, cg_i and tg_i are held from construction (the
-// switch's reset); the packed q_i port is kPbPortsMax x 16 bits (an sc_bv), the ports at
-// and beyond h left zero (the block ignores them anyway).
+// switch's reset); the packed q_i port is kPbPortsMax x 16 bits, the ports at and beyond h
+// left zero (the block ignores them anyway). drive() evaluates the combinational block and
+// hands its flags back at once, within the switch's cycle.
 constexpr int kPbQBits = kPbPortsMax * kQueueBits;
 static_assert(kQueueBits == 16 && kPbQBits % 32 == 0, "two occupancies per 32-bit word of q_i");
 
-class ScPbDetector final : public sc_core::sc_module, public PbDetectorBlock {
+class RtlPbDetector final : public PbDetectorBlock {
  public:
-  ScPbDetector(sc_core::sc_module_name name, int h, uint32_t cg, uint32_t tg,
-               std::function<void(const uint32_t*)> on_flags)
-      : sc_core::sc_module(name),
-        m_v("u_pb_sat_detector"),
+  RtlPbDetector(const std::string& name, int h, uint32_t cg, uint32_t tg, std::function<void(const uint32_t*)> on_flags)
+      : m_v(new Vpb_sat_detector(Verilated::threadContextp(), name.c_str())),
         m_h(h),
-        m_h_sig("h_i", static_cast<uint32_t>(h)),
-        m_q("q_i"),
-        m_cg("cg_i", cg),
-        m_tg("tg_i", tg),
-        m_sat("sat_o"),
         m_on_flags(std::move(on_flags)),
         m_flags(static_cast<size_t>(h), 0) {
-    m_v.h_i(m_h_sig);
-    m_v.q_i(m_q);
-    m_v.cg_i(m_cg);
-    m_v.tg_i(m_tg);
-    m_v.sat_o(m_sat);
-    SC_HAS_PROCESS(ScPbDetector);
-    SC_METHOD(flags_changed);
-    sensitive << m_sat;
-    dont_initialize();
+    m_v->h_i = static_cast<uint8_t>(h);
+    m_v->cg_i = static_cast<uint16_t>(cg);
+    m_v->tg_i = static_cast<uint16_t>(tg);
+    for (int w = 0; w < kPbQBits / 32; ++w) m_v->q_i[static_cast<size_t>(w)] = 0;
+    m_v->eval();
   }
+  ~RtlPbDetector() override { m_v->final(); }
   void drive(const uint32_t* q) override {
     // Two 16-bit occupancies per 32-bit word, port j in bits [16j, 16j + 16).
     for (int w = 0; w < kPbQBits / 32; ++w) {
       const int j = 2 * w;
       const uint32_t lo = j < m_h ? sat_queue(q[j]) : 0, hi = j + 1 < m_h ? sat_queue(q[j + 1]) : 0;
-      m_packed.set_word(w, lo | (hi << 16));
+      m_v->q_i[static_cast<size_t>(w)] = lo | (hi << 16);
     }
-    m_q.write(m_packed);
-  }
-
- private:
-  void flags_changed() {
-    const uint32_t s = m_sat.read();
+    m_v->eval();
+    const uint32_t s = m_v->sat_o;
     for (int j = 0; j < m_h; ++j) m_flags[static_cast<size_t>(j)] = (s >> j) & 1U;
     m_on_flags(m_flags.data());
   }
-  Vpb_sat_detector m_v;
+
+ private:
+  std::unique_ptr<Vpb_sat_detector> m_v;
   int m_h;
-  sc_core::sc_signal<uint32_t> m_h_sig;
-  sc_core::sc_signal<sc_dt::sc_bv<kPbQBits>> m_q;
-  sc_core::sc_signal<uint32_t> m_cg, m_tg, m_sat;
-  sc_dt::sc_bv<kPbQBits> m_packed;
   std::function<void(const uint32_t*)> m_on_flags;
   std::vector<uint32_t> m_flags;
 };
@@ -1268,21 +1255,21 @@ std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(const std::string& na
 bool rtl_pb_supports(int h) { return h >= 1 && h <= kPbPortsMax; }
 
 std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
-                                                      std::function<void(const uint32_t*)> on_flags, const char* name) {
+                                                      std::function<void(const uint32_t*)> on_flags,
+                                                      const std::string& name) {
   if (!rtl_pb_supports(h))
     throw std::invalid_argument("pb_sat_detector.sv holds " + rtl_pb_widths() + " global ports, not h = " +
                                 std::to_string(h));
   if (cg > kCgMax || tg > kTgMax)
     throw std::invalid_argument("pb_sat_detector.sv holds C_g <= " + std::to_string(kCgMax) + " and T_g <= " +
                                 std::to_string(kTgMax));
-  return std::make_unique<ScPbDetector>(name, h, cg, tg, std::move(on_flags));
+  return std::make_unique<RtlPbDetector>(name, h, cg, tg, std::move(on_flags));
 }
 
 std::string rtl_pb_widths() { return "h = 1.." + std::to_string(kPbPortsMax); }
 
-std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,
-                                               const char* name) {
-  return std::make_unique<ScLevelCtrl>(name, p, rtl_clk);
+std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const std::string& name) {
+  return std::make_unique<RtlLevelCtrl>(p, name);
 }
 
 std::vector<RtlSignal> rtl_signals(const sc_core::sc_object& parent) {

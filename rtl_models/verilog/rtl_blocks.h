@@ -1,20 +1,17 @@
 // Verilated RTL blocks behind the C++ units' interfaces, for `--rtl` co-simulation.
 //
-// Two ways in, chosen by how the switch uses each block:
-// - Clocked or once-per-cycle blocks (acor_level_ctrl.sv, pb_sat_detector.sv) are Verilated
-//   with `--sc` into SystemC modules and instantiated inside each switch (net.swN.acor_rtl,
-//   net.swN.pb_rtl), bound to sc_signals that carry the C++ unit's port names and widths.
-//   The switch writes their inputs during its cycle (rising edge of the network clock, t);
-//   the ACOR register clocks on `rtl_clk`, whose rising edge is a quarter period later, so
-//   it samples the inputs of cycle t and its new level is there for cycle t + 1 exactly as
-//   the C++ unit's step() at the end of cycle t; the combinational PB detector settles in
-//   the delta cycles after the switch's tick and hands its flags back before cycle t + 1.
-//   Their ports and internal nets are in the same VCD as the switch (rtl_signals()).
-// - Combinational blocks that the switch evaluates many times inside one cycle, once per
-//   routed head (ugal_selector.sv, min_route.sv), are Verilated C++ models called in
-//   process: inputs set, eval(), outputs read. A signal-bound SystemC module would need a
-//   delta cycle per head, which one clocked process cannot wait for.
-// Either way a run with the RTL block is cycle-for-cycle the run with the C++ unit (tests:
+// Every block is a Verilated C++ model called in process, inside the cycle of the switch
+// (or NIC) that owns it, like the C++ unit it replaces: inputs set, eval(), outputs read.
+// - Clocked blocks (acor_level_ctrl.sv, gal_threshold.sv, qcn_port_prob.sv, qcn_cp.sv, the
+//   allocators, flow_control.sv, link_arbiter.sv) get one clock edge where the C++ unit
+//   updates its state, so their registers hold what the unit's do, cycle for cycle.
+// - Combinational blocks are evaluated where the C++ unit is called: the PB detector once
+//   per cycle, the selectors and route units once per routed head.
+// Each model is named by its place in the SystemC hierarchy (net.sw7.acor_rtl.
+// u_acor_level_ctrl), so its ports and internal nets go into the VCD under the switch
+// (rtl_signals()). Per-switch models belong to their switch, so threads and ranks step them
+// with it; the network-wide ones (min_route, quadrant, ugal) are one per shard of switches.
+// A run with an RTL block is cycle-for-cycle the run with the C++ unit (tests:
 // test_rtl_*.cpp). The Verilated models are built with SCFLY_RTL; without it
 // (rtl_blocks_none.cpp) rtl_available() is false and every factory throws
 // std::invalid_argument.
@@ -43,22 +40,20 @@ namespace scfly {
 // True if this build holds the Verilated blocks.
 bool rtl_available();
 
-// rtl_models/verilog/acor_level_ctrl.sv as a LevelCtrl: a Verilated SystemC module created
-// under the module being constructed (call it from a switch's constructor), clocked by
-// `rtl_clk` (rising edges a quarter period after the network clock's). step() drives
-// blocked_i for the current cycle; level()/counter()/timer() read its output signals. It
-// must see every cycle (needs_every_cycle): hardware has no closed-form catch-up for a
-// sleeping switch, and idle() with a non-zero gap throws std::logic_error.
-std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const sc_core::sc_clock& rtl_clk,
-                                               const char* name = "acor_rtl");
+// rtl_models/verilog/acor_level_ctrl.sv as a LevelCtrl: a Verilated model in process, named
+// `name` (net.swN.acor_rtl.u_acor_level_ctrl), reset at construction. step() drives
+// blocked_i for the current cycle and clocks the registers once; level()/counter()/timer()
+// read its outputs. It must see every cycle (needs_every_cycle): hardware has no
+// closed-form catch-up for a sleeping switch, and idle() with a non-zero gap throws
+// std::logic_error.
+std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams& p, const std::string& name);
 
-// rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports: one model,
-// Verilated with --sc, for every h = 1..kPbPortsMax (widths.def PbPortsMax; h, C_g and T_g
-// are inputs held from construction, as a switch sets them at reset; throws
-// std::invalid_argument beyond). A SystemC module created under the module being constructed.
-// drive(q) sets this cycle's h global-port occupancies (saturated to 16 bits); when the
-// flags settle (delta cycles later, same simulated time) `on_flags(flags)` is called with
-// the h flags, only when they change.
+// rtl_models/verilog/pb_sat_detector.sv for a switch with `h` global ports: one model for
+// every h = 1..kPbPortsMax (widths.def PbPortsMax; h, C_g and T_g are inputs held from
+// construction, as a switch sets them at reset; throws std::invalid_argument beyond), in
+// process, named `name` (net.swN.pb_rtl.u_pb_sat_detector). drive(q) sets this cycle's h
+// global-port occupancies (saturated to 16 bits), evaluates the block and calls
+// `on_flags(flags)` with its h flags before it returns.
 class PbDetectorBlock {
  public:
   virtual ~PbDetectorBlock() = default;
@@ -66,7 +61,7 @@ class PbDetectorBlock {
 };
 std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int h, uint32_t cg, uint32_t tg,
                                                       std::function<void(const uint32_t* flags)> on_flags,
-                                                      const char* name = "pb_rtl");
+                                                      const std::string& name);
 bool rtl_pb_supports(int h);
 std::string rtl_pb_widths();  // "h = 1..16" (the global-port counts the model holds), for messages
 
@@ -75,7 +70,7 @@ std::string rtl_pb_widths();  // "h = 1..16" (the global-port counts the model h
 // thread at a time: rtl_ugal_selector, rtl_ugal_selector1, ...).
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(const std::string& name = "rtl_ugal_selector");
 
-// Every port and internal net of the Verilated SystemC blocks under `parent` (built with
+// Every port and internal net of the Verilated blocks named under `parent` (built with
 // --public-flat-rw), for the VCD writer: scope (dotted SystemC hierarchy plus the Verilog
 // instance), name, pointer to the value as Verilator stores it (1-8 bits uint8_t, 9-16
 // uint16_t, 17-32 uint32_t, 33-64 uint64_t) and width in bits. Wider nets are skipped.

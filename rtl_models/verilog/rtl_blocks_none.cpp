@@ -15,11 +15,11 @@ namespace {
 bool rtl_available() { return false; }
 bool rtl_pb_supports(int) { return false; }
 bool rtl_min_route_supports(const DragonflyShape&) { return false; }
-std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams&, const sc_core::sc_clock&, const char*) {
+std::unique_ptr<LevelCtrl> make_rtl_level_ctrl(const AcorLevelParams&, const std::string&) {
   no_rtl();
 }
 std::unique_ptr<PbDetectorBlock> make_rtl_pb_detector(int, uint32_t, uint32_t, std::function<void(const uint32_t*)>,
-                                                      const char*) {
+                                                      const std::string&) {
   no_rtl();
 }
 std::unique_ptr<SelectionBlocks> make_rtl_selection_blocks(const std::string&) { no_rtl(); }

@@ -1,18 +1,17 @@
-// RTL == C++ for the blocks Verilated as SystemC modules (--sc), through the adapters the
-// switch uses for `--rtl acor,pb` (rtl_models/verilog/rtl_blocks.h), clocked as in the
-// network: a testbench process on the network clock's rising edge plays the switch.
-// - acor_level_ctrl.sv against AcorLevelCtrl (routing_units/acor_level_ctrl.h): the
-//   testbench drives blocked_i in cycle t and steps the C++ unit; in cycle t + 1 level,
-//   counter and timer of both must agree. 13 instances with Table 3, two-level, short-
-//   interval and random thresholds run side by side for 150,000 cycles.
+// RTL == C++ for the ACOR level controller and the Piggyback detector, through the adapters
+// the switch uses for `--rtl acor,pb` (rtl_models/verilog/rtl_blocks.h), stepped as the
+// switch steps them: once per cycle, in process.
+// - acor_level_ctrl.sv against AcorLevelCtrl (routing_units/acor_level_ctrl.h): each cycle
+//   both are stepped with the same blocked count; after every step level, counter and timer
+//   of both must agree. 13 instances with Table 3, two-level, short-interval and random
+//   thresholds run side by side for 150,000 cycles.
 // - pb_sat_detector.sv (one model, h = 1..16 held at its h_i input) against pb_saturated()
 //   (routing_units/ugal.h): new occupancies each cycle (random, all full, all empty, one hot
-//   port, and one port within 2 of the threshold), the flags handed back by the same
-//   cycle's end must be the C++ rule's; 6 (C_g, T_g) settings for every h, through the
-//   switch's adapter, for 150,000 cycles. Besides, one bare Verilated model per h with
-//   random occupancies also on the ports at and beyond h (which the adapter leaves zero):
-//   those must be neither summed nor flagged.
-// SystemC elaborates once per process, so this is one test (ctest runs it on its own).
+//   port, and one port within 2 of the threshold), the flags handed back by drive() must be
+//   the C++ rule's; 6 (C_g, T_g) settings for every h, through the switch's adapter, for
+//   150,000 cycles. Besides, one bare Verilated model per h with random occupancies also on
+//   the ports at and beyond h (which the adapter leaves zero): those must be neither summed
+//   nor flagged.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,8 +21,6 @@
 #include <string>
 #include <vector>
 
-#include <systemc>
-
 #include "routing_units/acor_level_ctrl.h"
 #include "routing_units/rtl_widths.h"
 #include "routing_units/ugal.h"
@@ -31,6 +28,7 @@
 #include "topologies/common/rng.h"
 
 #include "Vpb_sat_detector.h"
+#include "verilated.h"
 
 namespace scfly {
 namespace {
@@ -71,37 +69,26 @@ struct PbCase {
 };
 
 // The Verilated model without the adapter: q_i's ports at and beyond h carry occupancies too.
-constexpr int kPbQBits = kPbPortsMax * kQueueBits;
 struct BarePb {
-  BarePb(const char* name, int h_, uint32_t cg_, uint32_t tg_, uint64_t seed)
-      : v(name), h(h_), cg(cg_), tg(tg_), h_sig((std::string(name) + "_h_i").c_str(), static_cast<uint32_t>(h_)),
-        q_sig((std::string(name) + "_q_i").c_str()), cg_sig((std::string(name) + "_cg_i").c_str(), cg_),
-        tg_sig((std::string(name) + "_tg_i").c_str(), tg_), sat_sig((std::string(name) + "_sat_o").c_str()),
+  BarePb(const std::string& name, int h_, uint32_t cg_, uint32_t tg_, uint64_t seed)
+      : v(new Vpb_sat_detector(Verilated::threadContextp(), name.c_str())), h(h_), cg(cg_), tg(tg_),
         rng(seed, StreamKind::Traffic, 7) {
-    v.h_i(h_sig);
-    v.q_i(q_sig);
-    v.cg_i(cg_sig);
-    v.tg_i(tg_sig);
-    v.sat_o(sat_sig);
+    v->h_i = static_cast<uint8_t>(h_);
+    v->cg_i = static_cast<uint16_t>(cg_);
+    v->tg_i = static_cast<uint16_t>(tg_);
   }
-  Vpb_sat_detector v;
+  ~BarePb() { v->final(); }
+  std::unique_ptr<Vpb_sat_detector> v;
   int h;
   uint32_t cg, tg;
-  sc_core::sc_signal<uint32_t> h_sig;
-  sc_core::sc_signal<sc_dt::sc_bv<kPbQBits>> q_sig;
-  sc_core::sc_signal<uint32_t> cg_sig, tg_sig, sat_sig;
   Rng rng;
   uint32_t q[kPbPortsMax] = {};
-  uint32_t expected = 0;  // flags of the occupancies driven last cycle, bit j for port j
   uint64_t flags_set = 0;
 };
 
-class Testbench : public sc_core::sc_module {
+class Testbench {
  public:
-  explicit Testbench(sc_core::sc_module_name name)
-      : sc_core::sc_module(name),
-        m_clk("clk", sc_core::sc_time(1, sc_core::SC_NS)),
-        m_rtl_clk("rtl_clk", sc_core::sc_time(1, sc_core::SC_NS), 0.5, sc_core::sc_time(250, sc_core::SC_PS), true) {
+  Testbench() {
     const Draw bursty = [](Rng& r, uint64_t c) {
       const bool burst = (c / 3000) % 2 == 1;  // bursts of blocking between quiet stretches
       return burst ? r.below(8) : (r.below(100) == 0 ? 1u : 0u);
@@ -130,14 +117,10 @@ class Testbench : public sc_core::sc_module {
     for (int h = 1; h <= kPbPortsMax; ++h) {
       // C_g in [50 h, 100 h) and within its 10 bits (flags possible at every h), T_g small.
       const uint32_t cg = std::min(kCgMax, 50 * static_cast<uint32_t>(h) + br.below(50 * static_cast<uint32_t>(h)));
-      auto b = std::make_unique<BarePb>(("bare_pb_" + std::to_string(h)).c_str(), h, cg,
-                                        br.below(40), 2000 + static_cast<uint64_t>(h));
+      auto b = std::make_unique<BarePb>("bare_pb_" + std::to_string(h), h, cg, br.below(40),
+                                        2000 + static_cast<uint64_t>(h));
       m_bare.push_back(std::move(b));
     }
-    SC_HAS_PROCESS(Testbench);
-    SC_METHOD(tick);
-    sensitive << m_clk.posedge_event();
-    dont_initialize();
   }
 
   std::vector<AcorCase>& acor() { return m_acor; }
@@ -148,7 +131,7 @@ class Testbench : public sc_core::sc_module {
 
  private:
   void add_acor(const std::string& what, const AcorLevelParams& p, Draw draw, uint64_t seed) {
-    AcorCase c{what, std::move(draw), make_rtl_level_ctrl(p, m_rtl_clk, ("acor_" + what).c_str()),
+    AcorCase c{what, std::move(draw), make_rtl_level_ctrl(p, "acor_" + what),
                std::make_unique<AcorLevelCtrl>(p), Rng(seed, StreamKind::Traffic, 99)};
     m_acor.push_back(std::move(c));
   }
@@ -164,41 +147,32 @@ class Testbench : public sc_core::sc_module {
                                        cp->flags_set += f[j];
                                      }
                                    },
-                                   ("pb_" + std::to_string(m_pb.size())).c_str());
+                                   "pb_" + std::to_string(m_pb.size()));
   }
 
-  void fail(const std::string& what) {
+  bool fail(const std::string& what) {
     if (m_failure.empty()) m_failure = what;
-    sc_core::sc_stop();
+    return false;
   }
 
-  void tick() {
+ public:
+  bool tick_all() {
     const uint64_t c = m_cycle++;
     for (AcorCase& a : m_acor) {
-      if (c > 0 && (a.dut->level() != a.ref->level() || a.dut->counter() != a.ref->counter() ||
-                    a.dut->timer() != a.ref->timer())) {
-        std::ostringstream os;
-        os << a.what << ": after cycle " << c - 1 << " RTL level/counter/timer " << a.dut->level() << "/"
-           << a.dut->counter() << "/" << a.dut->timer() << ", C++ " << a.ref->level() << "/" << a.ref->counter()
-           << "/" << a.ref->timer();
-        return fail(os.str());
-      }
       a.levels_seen |= 1U << a.ref->level();
       const uint32_t b = a.draw(a.rng, c);
       a.dut->step(b);
       a.ref->step(b);
-    }
-    for (PbCase& p : m_pb) {
-      if (c > 0 && p.flags != p.expected) {
+      if (a.dut->level() != a.ref->level() || a.dut->counter() != a.ref->counter() ||
+          a.dut->timer() != a.ref->timer()) {
         std::ostringstream os;
-        os << "pb H=" << p.h << " cg " << p.cg << " tg " << p.tg << ": cycle " << c - 1 << " q";
-        for (uint32_t x : p.q) os << ' ' << x;
-        os << " RTL flags";
-        for (uint32_t x : p.flags) os << ' ' << x;
-        os << " C++";
-        for (uint32_t x : p.expected) os << ' ' << x;
+        os << a.what << ": after cycle " << c << " RTL level/counter/timer " << a.dut->level() << "/"
+           << a.dut->counter() << "/" << a.dut->timer() << ", C++ " << a.ref->level() << "/" << a.ref->counter()
+           << "/" << a.ref->timer();
         return fail(os.str());
       }
+    }
+    for (PbCase& p : m_pb) {
       const uint64_t n = c;
       uint64_t sum = 0;
       for (auto& x : p.q) {
@@ -221,18 +195,19 @@ class Testbench : public sc_core::sc_module {
         p.expected[static_cast<size_t>(j)] =
             pb_saturated(p.q[static_cast<size_t>(j)], sum, static_cast<uint32_t>(p.h), p.cg, p.tg) ? 1U : 0U;
       p.dut->drive(p.q.data());
+      if (p.flags != p.expected) {
+        std::ostringstream os;
+        os << "pb H=" << p.h << " cg " << p.cg << " tg " << p.tg << ": cycle " << c << " q";
+        for (uint32_t x : p.q) os << ' ' << x;
+        os << " RTL flags";
+        for (uint32_t x : p.flags) os << ' ' << x;
+        os << " C++";
+        for (uint32_t x : p.expected) os << ' ' << x;
+        return fail(os.str());
+      }
     }
     for (auto& bp : m_bare) {
       BarePb& b = *bp;
-      const uint32_t got = b.sat_sig.read();
-      if (c > 0 && got != b.expected) {
-        std::ostringstream os;
-        os << "bare pb h=" << b.h << " cg " << b.cg << " tg " << b.tg << ": cycle " << c - 1 << " q";
-        for (uint32_t x : b.q) os << ' ' << x;
-        os << " RTL flags 0x" << std::hex << got << ", C++ 0x" << b.expected;
-        return fail(os.str());
-      }
-      b.flags_set += static_cast<uint64_t>(__builtin_popcount(got));
       uint64_t sum = 0;
       // Random; all full; or one hot port of the h with the others nearly empty, while the
       // ports beyond h stay full of junk (were they summed, the hot port would not be flagged).
@@ -243,17 +218,26 @@ class Testbench : public sc_core::sc_module {
       }
       if (hot) b.q[b.rng.below(static_cast<uint32_t>(b.h))] = 1000 + b.rng.below(64536);
       for (int j = 0; j < b.h; ++j) sum += b.q[j];
-      b.expected = 0;
-      sc_dt::sc_bv<kPbQBits> packed;
+      uint32_t expected = 0;
       for (int j = 0; j < kPbPortsMax; ++j) {
-        if (j < b.h && pb_saturated(b.q[j], sum, static_cast<uint32_t>(b.h), b.cg, b.tg)) b.expected |= 1U << j;
-        if (j % 2 == 1) packed.set_word(j / 2, b.q[j - 1] | (b.q[j] << 16));
+        if (j < b.h && pb_saturated(b.q[j], sum, static_cast<uint32_t>(b.h), b.cg, b.tg)) expected |= 1U << j;
+        if (j % 2 == 1) b.v->q_i[static_cast<size_t>(j / 2)] = b.q[j - 1] | (b.q[j] << 16);
       }
-      b.q_sig.write(packed);
+      b.v->eval();
+      const uint32_t got = b.v->sat_o;
+      if (got != expected) {
+        std::ostringstream os;
+        os << "bare pb h=" << b.h << " cg " << b.cg << " tg " << b.tg << ": cycle " << c << " q";
+        for (uint32_t x : b.q) os << ' ' << x;
+        os << " RTL flags 0x" << std::hex << got << ", C++ 0x" << expected;
+        return fail(os.str());
+      }
+      b.flags_set += static_cast<uint64_t>(__builtin_popcount(got));
     }
+    return true;
   }
 
-  sc_core::sc_clock m_clk, m_rtl_clk;
+ private:
   std::vector<AcorCase> m_acor;
   std::vector<PbCase> m_pb;
   std::vector<std::unique_ptr<BarePb>> m_bare;
@@ -263,9 +247,10 @@ class Testbench : public sc_core::sc_module {
 
 }  // namespace
 
-TEST(RtlScBlocks, AcorAndPbMatchTheCppUnitsCycleByCycleInSystemC) {
-  Testbench tb("tb");
-  sc_core::sc_start(sc_core::sc_time(static_cast<double>(kCycles), sc_core::SC_NS));
+TEST(RtlAcorPbBlocks, MatchTheCppUnitsCycleByCycle) {
+  Testbench tb;
+  while (tb.cycles() < kCycles && tb.tick_all()) {
+  }
   ASSERT_EQ(tb.failure(), "");
   EXPECT_GE(tb.cycles(), kCycles);
   // The stimulus exercised the blocks: the Table 3 controller climbed to its top level, and
