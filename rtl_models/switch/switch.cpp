@@ -36,13 +36,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   if (prm.out_in_credit_loop && prm.flow_control == FlowControl::Pfc)
     throw std::invalid_argument("switch.output_credits inside needs credit flow control");
   m_out_inside = prm.out_in_credit_loop;
-  m_out_shared = prm.out_shared;
   m_out_delay = prm.pipeline_at_output ? prm.pipeline : 0;
   if (prm.credit_at_grant && !prm.out_in_credit_loop)
     throw std::invalid_argument("switch.credit_return packet needs switch.output_credits inside");
   // Under PFC the same grant-time return serves pfc_host_credits (host input ports only).
   m_credit_at_grant = prm.credit_at_grant || (m_pfc && prm.pfc_host_credits);
-  m_eject_idle = prm.eject_on_idle_host;
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -65,10 +63,6 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   m_link_arb = LinkArbiter(K);
   m_xbar = Crossbar(K, prm.speedup, prm.xbar_transfer ? CrossbarKind::Transfer : CrossbarKind::Connections);
   m_link_vc.assign(K, -1);
-  if (m_eject_idle) {
-    m_eject_owed.assign(K, 0);
-    m_eject_pass.assign(K, 0);
-  }
   m_link_len.assign(K, 0);
   m_link_ahead.assign(K, 0);
   m_is_host.assign(K, 0);
@@ -151,13 +145,16 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   if (routing.replays_draws()) m_arrived_rng.assign(static_cast<size_t>(K) * m_vstride, Rng());
   m_keep_valiant = routing.replays_draws() && routing.params().ugal.reevaluate == UgalReeval::Minimal;
   for (const auto& vcs : m_ovc) m_ostride = std::max(m_ostride, vcs.size());
-  m_out_room.assign(static_cast<size_t>(K) * m_ostride, 0);
-  m_port_free.assign(K, 0);
-  if (m_out_shared)  // each data VC may hold the whole shared buffer, the port all of it once
-    for (int p = 0; p < k; ++p) m_port_free[static_cast<size_t>(p)] = prm.out_buf[topo.port_class_of(p)];
+  {
+    std::vector<uint32_t> shared(static_cast<size_t>(K), 0);  // the switch-to-switch ports' buffers
+    for (int p = 0; p < k; ++p) shared[static_cast<size_t>(p)] = prm.out_buf[topo.port_class_of(p)];
+    m_room = OutputRoom(K, m_ostride, m_out_data, m_is_host, shared,
+                        prm.out_shared ? OutputSharing::Port : OutputSharing::PerVc,
+                        prm.eject_on_idle_host ? EjectionGrant::HostIdle : EjectionGrant::Room);
+  }
   for (size_t p = 0; p < m_ovc.size(); ++p)
     for (size_t v = 0; v < m_ovc[p].size(); ++v)
-      m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] = out_room_of(static_cast<int>(p), static_cast<int>(v));
+      m_room.set(static_cast<int>(p), static_cast<int>(v), out_room_of(static_cast<int>(p), static_cast<int>(v)));
   m_credits_used.assign(K, 0);
   m_adaptive = routing.is_adaptive();
   m_view.local.out_phits = m_out_phits.data();
@@ -689,7 +686,7 @@ void Switch::traverse_crossbar(uint64_t now) {
         ov.writing = true;
         ov.feed_port = c.in_port;
         ov.feed_vc = c.in_vc;
-        m_out_room[oix(c.out_port, c.out_vc)] = 0;
+        m_room.set(c.out_port, c.out_vc, 0);
       } else if (ov.feed_port != c.in_port || ov.feed_vc != c.in_vc) {
         return Crossbar::Moved::None;
       }
@@ -711,7 +708,7 @@ void Switch::traverse_crossbar(uint64_t now) {
     }
     if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
     ov.buf.push(f);
-    if (owed) --m_eject_owed[c.out_port];
+    if (owed) m_room.crossed_eject(c.out_port);
     ++m_out_phits[c.out_port];
     m_out_busy.set(c.out_port);
     if (!kCtl || c.in_port < radix()) {  // internal inputs have no upstream link
@@ -759,7 +756,7 @@ void Switch::drain_endpoint(uint64_t now) {
   OutVc& ov = m_ovc[static_cast<size_t>(m_cp)][0];
   const Flit f = ov.buf.front();
   ov.buf.pop();
-  if (!ov.writing) m_out_room[oix(m_cp, 0)] = ov.buf.free();
+  if (!ov.writing) m_room.set(m_cp, 0, ov.buf.free());
   --m_buffered;
   if (--m_out_phits[static_cast<size_t>(m_cp)] == 0) m_out_busy.clear(m_cp);
   ++m_ctx.phit_moves;
@@ -811,10 +808,10 @@ void Switch::transmit(uint64_t now) {
     if (f.head()) m_link_len[op] = ov.front_phits;
     ov.buf.pop();
     if (shared_vc(op, v)) {
-      ++m_port_free[op];
+      m_room.left_shared(op);
       refresh_room(op, v);
     } else if (!ov.writing) {
-      m_out_room[oix(op, v)] = ov.buf.free();
+      m_room.set(op, v, ov.buf.free());
     }
     if (f.tail && !ov.buf.empty()) ov.front_phits = m_ctx.pool[ov.buf.front().pkt].phits;
     --m_buffered;
@@ -879,7 +876,7 @@ void Switch::check_vc_summaries() const {
   for (size_t p = 0; p < m_ovc.size(); ++p) {
     for (size_t v = 0; v < m_ovc[p].size(); ++v) {
       const OutVc& ov = m_ovc[p][v];
-      assert(m_out_room[oix(static_cast<int>(p), static_cast<int>(v))] ==
+      assert(m_room.room(static_cast<int>(p), static_cast<int>(v)) ==
              out_room_of(static_cast<int>(p), static_cast<int>(v)));
       (void)ov;
     }

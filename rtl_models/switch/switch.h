@@ -64,6 +64,7 @@
 #include "rtl_models/switch/parts/flow_control.h"
 #include "rtl_models/switch/parts/input_unit.h"
 #include "rtl_models/switch/parts/link_arbiter.h"
+#include "rtl_models/switch/parts/output_room.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
 #include "routing_units/forwarding_table.h"
@@ -413,44 +414,36 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   std::vector<uint8_t> m_requesting;
   size_t m_vstride = 0;
   size_t vix(int port, int vc) const { return static_cast<size_t>(port) * m_vstride + static_cast<size_t>(vc); }
-  // Per output VC, indexed oix(port, vc): the room a new packet may be granted, i.e. its
-  // free phits while no connection writes into it, 0 while one does (what allocation asks
-  // of every candidate of every waiting head, each cycle, without visiting the VC).
-  std::vector<uint32_t> m_out_room;
+  // The room each output VC offers a new packet (parts/output_room.h: what allocation asks
+  // of every candidate of every waiting head, each cycle, without visiting the VC), with the
+  // switch.output_sharing and switch.ejection_grant modes.
+  OutputRoom m_room;
   size_t m_ostride = 0;
   // switch.ejection_grant host-idle: (op, v) is a host port's data VC, whose grants wait for
   // an idle host and whose connections queue (eject_room counts what they still owe).
-  bool eject_queued(int op, int v) const {
-    return m_eject_idle && m_is_host[static_cast<size_t>(op)] && v < m_out_data[static_cast<size_t>(op)];
-  }
+  bool eject_queued(int op, int v) const { return m_room.queued(op, v); }
   // ... the room of that ejection buffer less the phits granted toward it and not yet in it.
   uint32_t eject_room(int op, int v) const {
-    const uint32_t free = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)].buf.free();
-    const uint32_t owed = m_eject_owed[static_cast<size_t>(op)];
-    return free > owed ? free - owed : 0;
+    return m_room.eject_room(op, m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)].buf.free());
   }
   // The room of output VC (op, v) after a change: 0 while a connection writes into it,
   // else its free phits (shared data VCs: the port's).
   uint32_t out_room_of(int op, int v) const {
     const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(v)];
-    if (ov.writing) return 0;
-    if (shared_vc(op, v)) return m_port_free[static_cast<size_t>(op)];
-    return ov.buf.free();
+    return m_room.room_of(op, v, ov.writing, ov.buf.free());
   }
   // switch.output_sharing port: (op, v) is a data VC of a switch-to-switch port, whose
-  // room is the port's shared buffer (m_port_free).
-  bool shared_vc(int op, int v) const {
-    return m_out_shared && v < m_out_data[static_cast<size_t>(op)] && !m_is_host[static_cast<size_t>(op)];
-  }
-  // Refreshes m_out_room for (op, v) or, shared, for every data VC of op. Out of line: it
+  // room is the port's shared buffer.
+  bool shared_vc(int op, int v) const { return m_room.shared(op, v); }
+  // Refreshes the room of (op, v) or, shared, of every data VC of op. Out of line: it
   // runs once per packet, and inlined into the crossbar stage its registers cost that
   // stage's loop more than the call (callgrind, dfly-tiny MIN UN: 63.9 M against 66.8 M).
   [[gnu::noinline]] void refresh_room(int op, int v) {
-    if (shared_vc(op, v)) {
-      for (int c = 0; c < m_out_data[static_cast<size_t>(op)]; ++c) m_out_room[oix(op, c)] = out_room_of(op, c);
-    } else {
-      m_out_room[oix(op, v)] = out_room_of(op, v);
-    }
+    const auto& ovcs = m_ovc[static_cast<size_t>(op)];
+    m_room.refresh(op, v, [&ovcs](int c) {
+      const OutVc& ov = ovcs[static_cast<size_t>(c)];
+      return std::pair<bool, uint32_t>(ov.writing, ov.buf.free());
+    });
   }
   size_t oix(int port, int vc) const { return static_cast<size_t>(port) * m_ostride + static_cast<size_t>(vc); }
   void check_vc_summaries() const;  // asserts the arrays match the VCs (debug builds)
@@ -513,24 +506,14 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint64_t m_units_next = 0;
   // The conditional forwarding table (routing units that forward by table), or null.
   std::unique_ptr<ForwardingTable> m_table;
-  // switch.output_credits inside / switch.output_sharing port (SwitchParams). (Last, so the
-  // hot members above keep their layout.)
+  // switch.output_credits inside (SwitchParams). (Last, so the hot members above keep their
+  // layout.)
   bool m_out_inside = false;
-  bool m_out_shared = false;
-  // out_shared: per port, the free phits of the shared data buffer less those granted to
-  // connections and not yet switched in.
-  std::vector<uint32_t> m_port_free;
   // switch.pipeline_position: output: cycles a head waits in its output buffer after
   // crossing (the input side then has m_pipeline = 0); 0 otherwise.
   int m_out_delay = 0;
   // switch.credit_return: packet (SwitchParams::credit_at_grant); under PFC, pfc_host_credits.
   bool m_credit_at_grant = false;
-  // switch.ejection_grant: host-idle (SwitchParams::eject_on_idle_host): per port, the
-  // phits granted toward a host and not yet in its ejection buffer, and the allocator pass
-  // (the allocator's pass_id()) that last granted it.
-  bool m_eject_idle = false;
-  std::vector<uint32_t> m_eject_owed;
-  std::vector<uint32_t> m_eject_pass;
   // ugal.reevaluate: blocked (RoutingUnit::replays_draws): per input VC (vix) of a
   // re-routing input, the switch's random stream as the head's first routing found it; a
   // re-routing replays it, so the head meets the same candidates again. Empty otherwise.

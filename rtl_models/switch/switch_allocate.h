@@ -21,7 +21,7 @@ inline void Switch::allocate_stage() {
   auto is_free_for = [&](int op, int ov_index, uint32_t phits) SCFLY_ALWAYS_INLINE {
     if (eject_queued(op, ov_index)) [[unlikely]]
       return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
-    if (m_xbar.output_full(op) || m_out_room[oix(op, ov_index)] < phits) return false;
+    if (m_xbar.output_full(op) || m_room.room(op, ov_index) < phits) return false;
     if (!inside) return true;
     // Output buffer inside the credit loop: the downstream VC must take all of it.
     const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
@@ -52,30 +52,27 @@ inline void Switch::allocate_stage() {
     if (eject_queued(r.out_port, r.out_vc)) [[unlikely]] {
       // switch.ejection_grant host-idle: one grant per pass, only while the host link is
       // idle; the packet crosses after those granted before it (traverse_crossbar).
-      if (m_eject_pass[r.out_port] == (kVar ? alloc_pass_id() : m_alloc.pass_id()) || m_link_vc[r.out_port] >= 0 ||
-          eject_room(r.out_port, r.out_vc) < iv.phits)
+      if (!m_room.grant_eject(r.out_port, kVar ? alloc_pass_id() : m_alloc.pass_id(), m_link_vc[r.out_port] >= 0,
+                              ov.buf.free(), iv.phits))
         return false;
-      m_eject_pass[r.out_port] = kVar ? alloc_pass_id() : m_alloc.pass_id();
-      m_eject_owed[r.out_port] += iv.phits;
       if (!ov.writing) {
         ov.writing = true;
         ov.feed_port = r.in_port;
         ov.feed_vc = r.in_vc;
-        m_out_room[oix(r.out_port, r.out_vc)] = 0;
+        m_room.set(r.out_port, r.out_vc, 0);
       }
     } else {
       if (m_xbar.output_full(r.out_port)) return false;
       if (ov.writing) return false;  // another input won this output VC this cycle
       const bool shared = shared_vc(r.out_port, r.out_vc);
       // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
-      if (shared && m_port_free[r.out_port] < iv.phits) return false;
+      if (shared && !m_room.take_shared(r.out_port, iv.phits)) return false;
       ov.writing = true;
       if (inside && ov.cr.counted()) ov.cr.spend(iv.phits);  // spent now
       if (shared) {
-        m_port_free[r.out_port] -= iv.phits;
         refresh_room(r.out_port, r.out_vc);
       } else {
-        m_out_room[oix(r.out_port, r.out_vc)] = 0;
+        m_room.set(r.out_port, r.out_vc, 0);
       }
       ov.feed_port = r.in_port;
       ov.feed_vc = r.in_vc;
