@@ -499,10 +499,11 @@ TEST(TopologyPlugin, RegistersParsesChecksDeadlocksAndRuns) {
   EXPECT_STREQ(to_string(ring), "test-ring");
   EXPECT_EQ(topology_plugin(ring), find_topology_plugin("test-ring"));
   EXPECT_EQ(topology_plugin(TopologyKind::Torus), nullptr);
-  // Refused registrations: taken, scfly's own or a bad name; no factory; no class or a class
+  // Refused registrations: taken, scfly's own (a topology's or a topology key's) or a bad name; no factory; no class or a class
   // another topology names; the key p; a default outside its range.
   EXPECT_THROW(register_topology(ring_plugin("test-ring")), std::logic_error);
   EXPECT_THROW(register_topology(ring_plugin("torus")), std::logic_error);
+  EXPECT_THROW(register_topology(ring_plugin("kind")), std::logic_error);  // topology.kind.* would clash
   EXPECT_THROW(register_topology(ring_plugin("Ring")), std::logic_error);
   TopologyPlugin bad = ring_plugin("test-ring-b");
   bad.make = nullptr;

@@ -48,6 +48,11 @@ TopologyKind register_topology(TopologyPlugin p) {
     throw std::logic_error(who + "a name is lowercase letters, digits and '-', starting with a letter");
   for (const char* b : {"dragonfly", "torus", "mesh"})
     if (p.name == b) throw std::logic_error(who + "the name is one of scfly's own topologies");
+  // Its keys are topology.<name>.*: a name that is one of scfly's own topology keys would
+  // put them under that key.
+  for (const char* k : {"kind", "p", "a", "h", "g", "arrangement", "k", "n", "terminal_ports"})
+    if (p.name == k)
+      throw std::logic_error(who + "the name is one of scfly's own topology keys (topology." + p.name + ")");
   for (const TopologyPlugin* q : r.list)
     if (q->name == p.name) throw std::logic_error(who + "the name is already registered");
   if (!p.make) throw std::logic_error(who + "a plug-in needs a factory (TopologyPlugin::make)");

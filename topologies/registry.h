@@ -70,7 +70,8 @@ struct TopologyPlugin {
 };
 
 // Registers a plug-in; returns its TopologyKind value (past scfly's own). Throws
-// std::logic_error on a name that is taken, empty or not lowercase letters, digits and '-';
+// std::logic_error on a name that is taken (a topology's, or one of scfly's topology.* keys),
+// empty or not lowercase letters, digits and '-';
 // on a missing factory; on no class or more than kMaxPortClasses - 1; on a class name that
 // another topology uses (the per-class keys are named by it); on a key name that is taken
 // or a default outside its range.
