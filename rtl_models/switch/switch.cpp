@@ -26,21 +26,18 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       m_ctx(ctx),
       m_rng(seed, StreamKind::Switch, static_cast<uint64_t>(id)),
       m_alloc_iters(prm.allocator_iterations),
-      m_pipeline(prm.pipeline_at_output ? 0 : prm.pipeline),
+      m_pipe(prm.pipeline, prm.pipeline_at_output ? PipelinePosition::Output : PipelinePosition::Input),
       m_sleep(prm.sleep),
       m_check_vc_order(prm.check_vc_order),
       m_pfc(prm.flow_control == FlowControl::Pfc),
       m_transit_prio(prm.transit_priority),
       m_age_prio(prm.age_priority) {
   if (m_check_vc_order) ctx.pool.enable_vc_seen();
-  if (prm.out_in_credit_loop && prm.flow_control == FlowControl::Pfc)
-    throw std::invalid_argument("switch.output_credits inside needs credit flow control");
-  m_out_inside = prm.out_in_credit_loop;
-  m_out_delay = prm.pipeline_at_output ? prm.pipeline : 0;
-  if (prm.credit_at_grant && !prm.out_in_credit_loop)
-    throw std::invalid_argument("switch.credit_return packet needs switch.output_credits inside");
-  // Under PFC the same grant-time return serves pfc_host_credits (host input ports only).
-  m_credit_at_grant = prm.credit_at_grant || (m_pfc && prm.pfc_host_credits);
+  // Throws for switch.output_credits inside under PFC and switch.credit_return packet
+  // without it; under PFC the grant-time return serves pfc_host_credits (host inputs only).
+  m_credit_loop = CreditLoop(prm.out_in_credit_loop ? OutputCredits::Inside : OutputCredits::Outside,
+                             prm.credit_at_grant ? CreditReturn::Packet : CreditReturn::Phit, m_pfc,
+                             prm.pfc_host_credits);
   m_ctrl_rng = Rng(seed, StreamKind::Control, 2 * static_cast<uint64_t>(id));
   const int k = topo.radix();
   // A switch that publishes congestion counting credits (UGAL-G's network view, Piggyback
@@ -102,7 +99,7 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
     // switch.credit_return packet: the credits of a granted packet are back upstream while
     // its last phits may still be here, so the buffer holds up to one packet (data or probe)
     // beyond the credited depth.
-    const uint32_t slack = prm.credit_at_grant ? std::max<uint32_t>(prm.packet_phits, prm.probe_phits) : 0;
+    const uint32_t slack = m_credit_loop.input_slack(std::max<uint32_t>(prm.packet_phits, prm.probe_phits));
     for (auto& iv : m_ivc[p]) iv.buf.set_capacity(prm.in_buf[c] + slack);
     m_ovc[p].resize(static_cast<size_t>((host ? 1 : prm.vcs[c]) + prm.ctrl_vcs[c]));
     for (auto& ov : m_ovc[p]) {
@@ -134,16 +131,18 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
   }
   // switch.allocator_iterations > 1: the connections granted by a later pass (counter).
   if (m_alloc_iters > 1) m_late_grants = &ctx.counters["allocator_late_grants"];
+  int reroute_ports = 0;
   switch (routing.reroute()) {
-    case RoutingUnit::Reroute::None: m_reroute_ports = 0; break;
-    case RoutingUnit::Reroute::Injection: m_reroute_ports = topo.host_ports(); break;
-    case RoutingUnit::Reroute::AnyInput: m_reroute_ports = k; break;
+    case RoutingUnit::Reroute::None: reroute_ports = 0; break;
+    case RoutingUnit::Reroute::Injection: reroute_ports = topo.host_ports(); break;
+    case RoutingUnit::Reroute::AnyInput: reroute_ports = k; break;
   }
   for (const auto& vcs : m_ivc) m_vstride = std::max(m_vstride, vcs.size());
   m_head_ready.assign(static_cast<size_t>(K) * m_vstride, UINT64_MAX);
   m_requesting.assign(static_cast<size_t>(K) * m_vstride, 0);
-  if (routing.replays_draws()) m_arrived_rng.assign(static_cast<size_t>(K) * m_vstride, Rng());
-  m_keep_valiant = routing.replays_draws() && routing.params().ugal.reevaluate == UgalReeval::Minimal;
+  m_reroute_ports = reroute_ports;
+  m_route = RouteStage(reroute_ports, static_cast<size_t>(K) * m_vstride, routing.replays_draws(),
+                       routing.replays_draws() && routing.params().ugal.reevaluate == UgalReeval::Minimal);
   for (const auto& vcs : m_ovc) m_ostride = std::max(m_ostride, vcs.size());
   {
     std::vector<uint32_t> shared(static_cast<size_t>(K), 0);  // the switch-to-switch ports' buffers
@@ -404,7 +403,7 @@ void Switch::receive(uint64_t now) {
         Packet& pk = m_ctx.pool[s.pkt];
         pk.head_arrival = s.cycle;
         pk.in_class = static_cast<uint8_t>(m_port_class[static_cast<size_t>(p)]);
-        if (iv.buf.size() == n) m_head_ready[vix(p, vc)] = iv.ready = s.cycle + static_cast<uint64_t>(m_pipeline);
+        if (iv.buf.size() == n) m_head_ready[vix(p, vc)] = iv.ready = m_pipe.routable_at(s.cycle);
         const bool data = pk.cls == TrafficClass::Data;
         m_pkts_in[static_cast<size_t>(p)] += data;
         m_pkts_total += data;
@@ -508,17 +507,10 @@ bool Switch::route_head(int p, int v, uint64_t now, bool& staged) {
   }
   RouteContext ctx;
   std::optional<Rng> replay;  // (no stream is built unless a head replays one)
-  Rng* rng = &m_rng;
-  if (p < m_reroute_ports) {
-    if (iv.attempts == 0) iv.arrived = pkt.route;
-    else pkt.route = iv.arrived;  // recomputation starts from the header as it arrived
-    ctx.attempt = iv.attempts;
-    if (!m_arrived_rng.empty()) {  // ugal.reevaluate blocked: the first attempt's draws again
-      Rng& first = m_arrived_rng[vix(p, v)];
-      if (iv.attempts == 0) first = m_rng;
-      else rng = &replay.emplace(first);
-    }
-  }
+  // Re-routing inputs: each attempt from the header as it arrived, ugal.reevaluate blocked
+  // with the first attempt's draws again (parts/route_stage.h).
+  Rng* rng = m_route.begin(p, vix(p, v), iv.attempts, pkt.route, iv.arrived, m_rng, replay);
+  if (m_route.reroutes(p)) ctx.attempt = iv.attempts;
   if (!staged) {
     staged = true;
     for (const auto& u : m_units) u->route_stage(now);
@@ -533,20 +525,11 @@ bool Switch::route_head(int p, int v, uint64_t now, bool& staged) {
     ctx.view = &m_view;
   }
   iv.cands = m_routing.route_candidates(m_id, p, pkt.route, *rng, ctx);
-  const int k = radix();
-  bool ok = iv.cands.n > 0;
-  for (int i = 0; ok && i < iv.cands.n; ++i) {
-    const RouteCandidate& c = iv.cands.c[i];
-    ok = c.port >= 0 && c.port < k && c.vc_lo <= c.vc_hi && c.vc_hi < m_ovc[c.port].size();
-  }
-  if (!ok) {
-    std::string got;
-    for (int i = 0; i < iv.cands.n; ++i)
-      got += (i ? ", " : "") + std::string("port ") + std::to_string(iv.cands.c[i].port) + " VCs " +
-             std::to_string(iv.cands.c[i].vc_lo) + "-" + std::to_string(iv.cands.c[i].vc_hi);
-    m_ctx.fail(std::string(name()) + ": routing unit returned " + (got.empty() ? "no candidate" : got) +
-               ", which does not exist (packet " + std::to_string(pkt.src_node) + " -> " +
-               std::to_string(pkt.dst_node) + ")");
+  const std::string bad = RouteStage::check(
+      iv.cands, radix(), [this](int port) SCFLY_ALWAYS_INLINE { return m_ovc[static_cast<size_t>(port)].size(); });
+  if (!bad.empty()) [[unlikely]] {
+    m_ctx.fail(std::string(name()) + ": routing unit returned " + bad + ", which does not exist (packet " +
+               std::to_string(pkt.src_node) + " -> " + std::to_string(pkt.dst_node) + ")");
     return false;
   }
   iv.routed = true;
@@ -587,7 +570,7 @@ void Switch::mark_blocked() {
       if (!m_requesting[vix(ip, v)]) continue;
       InVc& iv = m_ivc[ip][static_cast<size_t>(v)];
       // ugal.reevaluate minimal: a Valiant choice stands (the head keeps requesting it).
-      if (m_keep_valiant && m_ctx.pool[iv.buf.front().pkt].route.nonminimal) continue;
+      if (!m_route.routes_again(m_ctx.pool[iv.buf.front().pkt].route.nonminimal)) continue;
       unroute(ip, v);
       ++iv.attempts;
       if (!m_is_host[ip]) continue;
@@ -699,12 +682,12 @@ void Switch::traverse_crossbar(uint64_t now) {
       iv.ready = ready_after_landing(iv);
     if (--m_in_phits[c.in_port] == 0) m_in_busy.clear(c.in_port);
     f.vc = c.out_vc;
-    if (m_out_delay && f.head()) {
+    if (m_pipe.delays_output() && f.head()) {
       Packet& pk = m_ctx.pool[f.pkt];
       // The residence up to crossing is counted now (head_arrival then becomes the cycle
       // it may leave; transmit() counts the rest).
       if (pk.cls == TrafficClass::Data && m_ctx.in_res_window(now)) m_ctx.residence[pk.in_class] += now - pk.head_arrival;
-      pk.head_arrival = now + static_cast<uint64_t>(m_out_delay);
+      pk.head_arrival = m_pipe.leaves_at(now);
     }
     if (ov.buf.empty() && f.head()) ov.front_phits = iv.phits;
     ov.buf.push(f);
@@ -782,13 +765,15 @@ void Switch::transmit(uint64_t now) {
       auto ready = [&](int c) {
         const OutVc& ov = ovcs[c];
         if (ov.buf.empty()) return false;
-        // switch.pipeline_position output: the head leaves m_out_delay cycles after crossing.
-        if (m_out_delay && ov.buf.front().head() && m_ctx.pool[ov.buf.front().pkt].head_arrival > now) return false;
+        // switch.pipeline_position output: the head leaves the pipeline's cycles after crossing.
+        if (m_pipe.delays_output() && ov.buf.front().head() &&
+            !m_pipe.may_leave(m_ctx.pool[ov.buf.front().pkt].head_arrival, now))
+          return false;
         if (host) return true;
         if constexpr (kPfc) return ov.paused == 0;
-        if (m_out_inside) return true;  // its credits were spent at the grant
-        assert(ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
-        return ov.cr.room(now, ov.front_phits);
+        // (switch.output_credits inside: its credits were spent at the grant.)
+        assert(m_credit_loop.inside() || ov.front_phits == m_ctx.pool[ov.buf.front().pkt].phits);
+        return m_credit_loop.may_start(ov.cr, now, ov.front_phits);
       };
       // Control VCs first (strict priority), then the data VCs round-robin (parts/link_arbiter.h).
       const int nv = static_cast<int>(ovcs.size());
@@ -819,11 +804,11 @@ void Switch::transmit(uint64_t now) {
     if (f.head() && m_ctx.in_res_window(now)) {
       const Packet& pk = m_ctx.pool[f.pkt];
       // Landing (or, with the pipeline at the output, crossing) to leaving.
-      if (pk.cls == TrafficClass::Data) m_ctx.residence[pk.in_class] += now + static_cast<uint64_t>(m_out_delay) - pk.head_arrival;
+      if (pk.cls == TrafficClass::Data) m_ctx.residence[pk.in_class] += m_pipe.residence(pk.head_arrival, now);
     }
     if (!host) {
       if constexpr (!kPfc) {
-        if (!m_out_inside) ov.cr.spend(1);
+        m_credit_loop.sent(ov.cr);
         ++m_credits_used[op];
       }
       if constexpr (kCheckVc) {
@@ -948,7 +933,7 @@ void Switch::originate(int dst_node, uint32_t payload, uint16_t phits) {
     return;
   }
   InVc& iv = m_ivc[static_cast<size_t>(m_cp)][0];
-  if (iv.buf.empty()) m_head_ready[vix(m_cp, 0)] = iv.ready = now + static_cast<uint64_t>(m_pipeline);
+  if (iv.buf.empty()) m_head_ready[vix(m_cp, 0)] = iv.ready = m_pipe.routable_at(now);
   for (uint16_t s = 0; s < phits; ++s) {
     Flit f;
     f.pkt = id;
@@ -1052,8 +1037,8 @@ uint32_t Switch::vc_occupancy(const void* self, int port, int vc, QueueMeasure m
   // credit loop also the output buffer's and those still crossing the crossbar.
   const int32_t spent = ov.cr.cap - ov.cr.at(s.m_last_cycle);
   const uint32_t committed = spent > 0 ? static_cast<uint32_t>(spent) : 0u;
-  if (m == QueueMeasure::Both) return s.m_out_inside ? committed : out + committed;
-  return s.m_out_inside ? (committed > out ? committed - out : 0u) : committed;
+  if (m == QueueMeasure::Both) return s.m_credit_loop.committed_with_output(out, committed);
+  return s.m_credit_loop.committed_downstream(out, committed);
 }
 
 uint32_t Switch::queued_for_output(int port) const {

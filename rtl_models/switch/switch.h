@@ -60,11 +60,14 @@
 #include "rtl_models/switch/parts/allocator_islip.h"
 #include "rtl_models/switch/parts/allocator_output_first.h"
 #include "rtl_models/switch/parts/allocator_wavefront.h"
+#include "rtl_models/switch/parts/credit_loop.h"
 #include "rtl_models/switch/parts/crossbar.h"
 #include "rtl_models/switch/parts/flow_control.h"
 #include "rtl_models/switch/parts/input_unit.h"
 #include "rtl_models/switch/parts/link_arbiter.h"
 #include "rtl_models/switch/parts/output_room.h"
+#include "rtl_models/switch/parts/pipeline.h"
+#include "rtl_models/switch/parts/route_stage.h"
 #include "rtl_models/switch/sim_context.h"
 #include "rtl_models/switch/switch_unit.h"
 #include "routing_units/forwarding_table.h"
@@ -359,7 +362,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   void multiqueue_stage(uint64_t now);  // CHAOS: entries into the multiqueue and deroutes
   // The cycle the head at the front of `iv` becomes routable: its landing here + pipeline.
   uint64_t ready_after_landing(const InVc& iv) const {
-    return m_ctx.pool[iv.buf.front().pkt].head_arrival + static_cast<uint64_t>(m_pipeline);
+    return m_pipe.routable_at(m_ctx.pool[iv.buf.front().pkt].head_arrival);
   }
 
   int m_id;
@@ -369,7 +372,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   Rng m_rng;
   int m_alloc_iters;  // request-grant passes of the allocator per cycle
   uint64_t* m_late_grants = nullptr;  // counter allocator_late_grants (with more than one pass)
-  int m_pipeline;
+  SwitchPipeline m_pipe;  // switch.pipeline_position (parts/pipeline.h)
 
   std::vector<std::unique_ptr<LinkRx>> m_in;
   std::vector<std::unique_ptr<LinkTx>> m_out;
@@ -466,7 +469,7 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   // at its end (a switch with phits still landing never sleeps).
   uint64_t seen() const { return m_last_cycle == UINT64_MAX ? 0 : m_last_cycle; }
   std::vector<uint32_t> m_in_phits, m_out_phits;  // buffered phits per port
-  int m_reroute_ports = 0;  // inputs [0, m_reroute_ports) re-route blocked heads
+  int m_reroute_ports = 0;  // m_route.reroute_ports(): inputs [0, it) re-route blocked heads (read every cycle)
   // Control class: the switch's own endpoint is internal port m_cp (= radix; -1 without a
   // control class): input m_cp holds frames the switch originates, output m_cp is where
   // frames addressed to its hosts are intercepted. Data VCs are [0, m_in_data[p]) /
@@ -506,19 +509,12 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   uint64_t m_units_next = 0;
   // The conditional forwarding table (routing units that forward by table), or null.
   std::unique_ptr<ForwardingTable> m_table;
-  // switch.output_credits inside (SwitchParams). (Last, so the hot members above keep their
-  // layout.)
-  bool m_out_inside = false;
-  // switch.pipeline_position: output: cycles a head waits in its output buffer after
-  // crossing (the input side then has m_pipeline = 0); 0 otherwise.
-  int m_out_delay = 0;
-  // switch.credit_return: packet (SwitchParams::credit_at_grant); under PFC, pfc_host_credits.
-  bool m_credit_at_grant = false;
-  // ugal.reevaluate: blocked (RoutingUnit::replays_draws): per input VC (vix) of a
-  // re-routing input, the switch's random stream as the head's first routing found it; a
-  // re-routing replays it, so the head meets the same candidates again. Empty otherwise.
-  std::vector<Rng> m_arrived_rng;
-  bool m_keep_valiant = false;  // ugal.reevaluate minimal: a blocked Valiant head is not re-routed
+  // switch.output_credits and switch.credit_return (parts/credit_loop.h). (Last, so the hot
+  // members above keep their layout.)
+  CreditLoop m_credit_loop;
+  // The route stage's re-routing (ugal.reevaluate replay and keep-Valiant) and candidate
+  // check (parts/route_stage.h).
+  RouteStage m_route;
   // --rtl allocator (SwitchParams::rtl_allocator): the Verilated allocator, null otherwise;
   // the output pointers the grants of a pass are ordered by (separable input-first), and one
   // pass's grants (a variant's as the block gives them, then as the switch records them).

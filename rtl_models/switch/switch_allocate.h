@@ -16,16 +16,15 @@ namespace scfly {
 // of switch.allocator (m_alloc_kind); else the C++ part SeparableAllocator.
 template <bool kCtl, bool kRtl, bool kVar>
 inline void Switch::allocate_stage() {
-  const bool inside = m_out_inside;  // hoisted out of the loops
+  const CreditLoop loop = m_credit_loop;  // hoisted out of the loops
   // Only output VCs that could accept the whole packet of `phits`.
   auto is_free_for = [&](int op, int ov_index, uint32_t phits) SCFLY_ALWAYS_INLINE {
     if (eject_queued(op, ov_index)) [[unlikely]]
       return eject_room(op, ov_index) >= phits;  // host-idle: the buffer's room only (FOGSim's checkConsumePort)
     if (m_xbar.output_full(op) || m_room.room(op, ov_index) < phits) return false;
-    if (!inside) return true;
+    if (!loop.inside()) return true;
     // Output buffer inside the credit loop: the downstream VC must take all of it.
-    const OutVc& ov = m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)];
-    return !ov.cr.counted() || ov.cr.room(m_last_cycle, phits);
+    return loop.admits(m_ovc[static_cast<size_t>(op)][static_cast<size_t>(ov_index)].cr, m_last_cycle, phits);
   };
   auto want = [&](int ip, int v, RouteDecision& d) SCFLY_ALWAYS_INLINE {
     if (!m_requesting[vix(ip, v)]) return false;
@@ -68,7 +67,7 @@ inline void Switch::allocate_stage() {
       // A shared buffer: an earlier grant of this pass may have taken the room it asked for.
       if (shared && !m_room.take_shared(r.out_port, iv.phits)) return false;
       ov.writing = true;
-      if (inside && ov.cr.counted()) ov.cr.spend(iv.phits);  // spent now
+      loop.granted(ov.cr, iv.phits);  // switch.output_credits inside: spent now
       if (shared) {
         refresh_room(r.out_port, r.out_vc);
       } else {
@@ -78,18 +77,23 @@ inline void Switch::allocate_stage() {
       ov.feed_vc = r.in_vc;
     }
     iv.connected = true;
-    if (m_credit_at_grant && (!kCtl || r.in_port < radix())) {
-      if (!m_pfc) {
-        // switch.credit_return packet: the whole packet's credits go upstream now, all landing
-        // in one cycle; traverse_crossbar sends none for it.
-        for (uint32_t j = 0; j < iv.phits; ++j) m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle);
-        iv.credited = true;
-      } else if (m_is_host[static_cast<size_t>(r.in_port)]) {
-        // PFC with source.when_full skip (SwitchParams::pfc_host_credits): a host input
-        // buffer returns a packet's room at its grant, for the NIC's room check only (PFC
-        // alone gates the link; FOGSim's generator sees a packet's room freed at its grant).
-        m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle, FlowMsg::Credit,
-                                                          static_cast<uint16_t>(iv.phits));
+    if (loop.returns_at_grant() && (!kCtl || r.in_port < radix())) {
+      switch (loop.at_grant(m_is_host[static_cast<size_t>(r.in_port)])) {
+        case GrantReturn::Packet:
+          // switch.credit_return packet: the whole packet's credits go upstream now, all
+          // landing in one cycle; traverse_crossbar sends none for it.
+          for (uint32_t j = 0; j < iv.phits; ++j) m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle);
+          iv.credited = true;
+          break;
+        case GrantReturn::HostRoom:
+          // PFC with source.when_full skip (SwitchParams::pfc_host_credits): a host input
+          // buffer returns a packet's room at its grant, for the NIC's room check only (PFC
+          // alone gates the link; FOGSim's generator sees a packet's room freed at its grant).
+          m_in[static_cast<size_t>(r.in_port)]->send_credit(r.in_vc, m_last_cycle, FlowMsg::Credit,
+                                                            static_cast<uint16_t>(iv.phits));
+          break;
+        case GrantReturn::None:
+          break;
       }
     }
     m_requesting[vix(r.in_port, r.in_vc)] = 0;
