@@ -5,7 +5,9 @@
 // included), and a hand-built table with equal-cost sets of both draw policies,
 // conditional sets, input-port and input-class matches, fixed VCs and misroute entries:
 // same decision (port, VC), same header update, same Rng draws, for every switch and
-// destination with random headers and input ports.
+// destination with random headers and input ports. Each Verilated instance (16, 64, 128 and
+// 256 rows: the smallest that holds the table is taken) is checked with the tables that
+// take it, and with hand-built tables at both sides of each instance's size.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -75,11 +77,11 @@ RouteHeader random_header(const Dragonfly& t, int sw, int dst, Rng& r) {
   return ::testing::AssertionSuccess();
 }
 
-// Every switch, every destination, several headers and input ports each.
+// Every switch (or every sw_step-th), every destination, several headers and input ports each.
 void check_tables(const Dragonfly& t, ForwardingTable (*build)(const Dragonfly&, int), bool random_prob,
-                  long& lookups) {
+                  long& lookups, int sw_step = 1) {
   Rng r(17, StreamKind::Traffic, static_cast<uint64_t>(t.num_switches()));
-  for (int sw = 0; sw < t.num_switches(); ++sw) {
+  for (int sw = 0; sw < t.num_switches(); sw += sw_step) {
     ForwardingTable cpp = build(t, sw), rtl = build(t, sw);
     rtl.set_block(make_rtl_ft_lookup(rtl, t, "ft_rtl_lockstep"));
     for (int dst = 0; dst < t.num_switches(); ++dst)
@@ -186,6 +188,97 @@ TEST(RtlForwardingTable, HandBuiltTableMatches) {
   EXPECT_GT(g_ties, 100);
   EXPECT_GT(g_ns, 100);
   EXPECT_GT(g_misses, 0);  // table misses (no entry matches) agree too
+}
+
+// The instance a table takes: the smallest whose rows hold its entries.
+TEST(RtlForwardingTable, TakesTheSmallestInstanceThatHoldsTheTable) {
+  EXPECT_EQ(rtl_ft_lookup_rows(1), 16);
+  EXPECT_EQ(rtl_ft_lookup_rows(16), 16);
+  EXPECT_EQ(rtl_ft_lookup_rows(17), 64);
+  EXPECT_EQ(rtl_ft_lookup_rows(64), 64);
+  EXPECT_EQ(rtl_ft_lookup_rows(65), 128);
+  EXPECT_EQ(rtl_ft_lookup_rows(128), 128);
+  EXPECT_EQ(rtl_ft_lookup_rows(129), 256);
+  EXPECT_EQ(rtl_ft_lookup_rows(kFtEntriesMax), kFtEntriesMax);
+  EXPECT_EQ(rtl_ft_lookup_rows(kFtEntriesMax + 1), 0);
+  // The presets' tables (switch 0; a palmtree's tables are alike in size).
+  struct Case {
+    DragonflyShape s;
+    bool cond;
+    int entries, rows;
+  };
+  for (const Case& c : {Case{{2, 4, 2, 9, Arrangement::Palmtree}, false, 14, 16},
+                        Case{{2, 4, 2, 9, Arrangement::Palmtree}, true, 16, 16},
+                        Case{{4, 8, 4, 33, Arrangement::Palmtree}, false, 42, 64},
+                        Case{{4, 8, 4, 33, Arrangement::Palmtree}, true, 46, 64},
+                        Case{{6, 12, 6, 73, Arrangement::Palmtree}, false, 86, 128},
+                        Case{{6, 12, 6, 73, Arrangement::Palmtree}, true, 92, 128},
+                        Case{{4, 8, 4, 9, Arrangement::Absolute}, false, 70, 128},
+                        Case{{4, 8, 4, 9, Arrangement::Absolute}, true, 138, 256},
+                        Case{{4, 8, 4, 17, Arrangement::Absolute}, true, 218, 256}}) {
+    const Dragonfly t(c.s);
+    SCOPED_TRACE(t.describe());
+    const ForwardingTable f = c.cond ? build_min_cond_table(t, 0) : build_min_table(t, 0);
+    EXPECT_EQ(f.size(), c.entries);
+    EXPECT_EQ(rtl_ft_lookup_rows(f.size()), c.rows);
+  }
+}
+
+// The tables of dfly(4,8,4) (64-row instance) and dfly(6,12,6) (128 rows), MIN and MIN-COND,
+// for a sample of switches; with the tests above (dfly(2,4,2): 16 rows; absolute
+// dfly(4,8,4,9): 128 rows MIN, 256 MIN-COND) every instance is checked on the tables that
+// take it.
+TEST(RtlForwardingTable, PresetSizedTablesMatchInTheirInstances) {
+  long lookups = 0;
+  for (const DragonflyShape& s :
+       {DragonflyShape{4, 8, 4, 33, Arrangement::Palmtree}, DragonflyShape{6, 12, 6, 73, Arrangement::Palmtree}}) {
+    const Dragonfly t(s);
+    SCOPED_TRACE(t.describe());
+    const int step = t.num_switches() / 6 + 1;  // 6 switches, in different groups
+    check_tables(t, min_table, false, lookups, step);
+    g_ns = 0;
+    check_tables(t, build_min_cond_table, true, lookups, step);
+    EXPECT_GT(g_ns, 100);  // conditional entries were tested
+  }
+  EXPECT_GT(lookups, 70000);
+}
+
+// Hand-built tables of n entries for n at both sides of each instance's size (16/17,
+// 64/65, 128/129, 256): entry k (descending priority) sends destination switch k to a port
+// of its own, so a lookup for destination n - 1 takes the instance's last used row, and
+// destinations n and above miss. Every destination, every input port.
+TEST(RtlForwardingTable, TablesAtEachInstanceBoundaryMatch) {
+  const Dragonfly t(DragonflyShape{4, 8, 4, 33, Arrangement::Palmtree});  // 264 switches
+  Rng r(29, StreamKind::Traffic, 2);
+  long lookups = 0;
+  for (int n : {16, 17, 64, 65, 128, 129, kFtEntriesMax}) {
+    SCOPED_TRACE("entries " + std::to_string(n));
+    auto build = [&] {
+      ForwardingTable f(t, 3);
+      for (int k = 0; k < n; ++k) {
+        FlowMatch m;
+        m.dst_switch = k;
+        f.add(m, kFtEntriesMax - k, FlowAction::to_port(k % t.radix(), VcRule::Fixed, k % 4));
+      }
+      return f;
+    };
+    ForwardingTable cpp = build(), rtl = build();
+    ASSERT_EQ(rtl.size(), n);
+    EXPECT_EQ(rtl_ft_lookup_rows(n), n <= 16 ? 16 : n <= 64 ? 64 : n <= 128 ? 128 : 256);
+    rtl.set_block(make_rtl_ft_lookup(rtl, t, "ft_rtl_bound"));
+    long hits = 0;
+    for (int dst = 0; dst < t.num_switches(); ++dst)
+      for (int in_port = -1; in_port < t.radix(); ++in_port) {
+        const RouteHeader h = random_header(t, 3, dst, r);
+        ASSERT_TRUE(same_lookup(cpp, rtl, in_port, h, static_cast<uint64_t>(lookups)));
+        ++lookups;
+        RouteHeader c = h;
+        Rng rc(1, StreamKind::Switch, 0);
+        hits += cpp.lookup(in_port, c, rc).port >= 0;
+      }
+    EXPECT_EQ(hits, static_cast<long>(n) * (t.radix() + 1));  // destinations 0..n-1 hit, the rest miss
+  }
+  EXPECT_GT(lookups, 25000);
 }
 
 TEST(RtlForwardingTable, RefusesATableLargerThanItsRows) {

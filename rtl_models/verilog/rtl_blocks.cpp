@@ -15,7 +15,10 @@
 #include "Valloc_wavefront_r8v4.h"
 #include "Vflow_control_v16.h"
 #include "Vflow_control_v4.h"
-#include "Vft_lookup.h"
+#include "Vft_lookup_e128.h"
+#include "Vft_lookup_e16.h"
+#include "Vft_lookup_e256.h"
+#include "Vft_lookup_e64.h"
 #include "Vgal_threshold.h"
 #include "Vlink_arbiter_v16.h"
 #include "Vlink_arbiter_v4.h"
@@ -468,10 +471,17 @@ class RtlQcnCp final : public QcnCpBlock {
 };
 
 // --- Conditional forwarding table: Verilated C++ model in process, one eval per lookup -----
+// V: the instance of NE rows (Vft_lookup_e16 ... _e256, CMakeLists.txt). Only the row
+// address (ent_addr_i) and the chosen row (entry_o) are as wide as log2(NE), at most 8 bits
+// (uint8_t) here; a lookup's result does not depend on NE while the table fits (the rows
+// past it are written invalid and match nothing).
+template <class V, int NE>
 class RtlFtLookup final : public FtBlock {
+  static_assert(NE >= 2 && NE <= 256, "ent_addr_i and entry_o are driven and read as 8-bit values");
+
  public:
   RtlFtLookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name)
-      : m_v(new Vft_lookup(Verilated::threadContextp(), name.c_str())), m_a(topo.a()),
+      : m_v(new V(Verilated::threadContextp(), name.c_str())), m_a(topo.a()),
         m_switches(topo.num_switches()), m_radix(t.num_ports()) {
     m_v->own_switch_i = static_cast<uint16_t>(t.sw());
     m_v->own_index_i = static_cast<uint8_t>(t.sw() % m_a);
@@ -490,13 +500,13 @@ class RtlFtLookup final : public FtBlock {
         write_row(row++, true, k == 0, a, fe);
         m_entry_of_row.push_back(a.first + k);
       }
-    for (; row < kFtEntriesMax; ++row) write_row(row, false, false, ForwardingTable::AltView{0, 0, TieDraw::IfSeveral, FlowCondition::None}, FlowEntry{});
+    for (; row < NE; ++row) write_row(row, false, false, ForwardingTable::AltView{0, 0, TieDraw::IfSeveral, FlowCondition::None}, FlowEntry{});
     for (int port = 0; port < m_radix; ++port) set_probability(port, t.probability(port));
   }
   ~RtlFtLookup() override { m_v->final(); }
 
   RouteDecision lookup(int in_port, RouteHeader& h, Rng& rng, LookupInfo* info) const override {
-    Vft_lookup& v = *m_v;
+    V& v = *m_v;
     v.in_valid_i = in_port >= 0 && in_port < m_radix;
     v.in_port_i = static_cast<uint8_t>(v.in_valid_i ? in_port : 0);
     const bool dst_ok = h.dst_switch >= 0 && h.dst_switch < m_switches;
@@ -549,7 +559,7 @@ class RtlFtLookup final : public FtBlock {
 
  private:
   void write_row(int row, bool valid, bool first, const ForwardingTable::AltView& a, const FlowEntry& fe) {
-    Vft_lookup& v = *m_v;
+    V& v = *m_v;
     const FlowMatch& m = fe.match;
     const FlowAction& x = fe.action;
     v.ent_we_i = 1;
@@ -580,10 +590,33 @@ class RtlFtLookup final : public FtBlock {
     rising_edge(*m_v);
     v.ent_we_i = 0;
   }
-  std::unique_ptr<Vft_lookup> m_v;
+  std::unique_ptr<V> m_v;
   int m_a, m_switches, m_radix;
   std::vector<int> m_entry_of_row;  // row -> index in the table's entries
 };
+
+// The Verilated table instances (CMakeLists.txt), smallest first; the last holds
+// scfly_pkg::FtEntriesMax rows.
+struct FtModel {
+  int rows;
+  std::shared_ptr<FtBlock> (*make)(const ForwardingTable&, const Dragonfly&, const std::string&);
+};
+template <class V, int NE>
+std::shared_ptr<FtBlock> make_ft(const ForwardingTable& t, const Dragonfly& topo, const std::string& name) {
+  return std::make_shared<RtlFtLookup<V, NE>>(t, topo, name);
+}
+constexpr FtModel kFtModels[] = {
+    {16, make_ft<Vft_lookup_e16, 16>},
+    {64, make_ft<Vft_lookup_e64, 64>},
+    {128, make_ft<Vft_lookup_e128, 128>},
+    {256, make_ft<Vft_lookup_e256, 256>},
+};
+static_assert(kFtModels[std::size(kFtModels) - 1].rows == kFtEntriesMax, "the largest table holds FtEntriesMax rows");
+const FtModel* find_ft(int entries) {
+  for (const auto& m : kFtModels)
+    if (entries <= m.rows) return &m;
+  return nullptr;
+}
 
 // --- The switch's separable allocator: Verilated C++ model in process, one per switch ------
 // Fields of packed ports of any width (8-64-bit integers or VlWide arrays of 32-bit words):
@@ -1157,8 +1190,14 @@ std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig& c, con
   return m->make(c, name);
 }
 
+int rtl_ft_lookup_rows(int entries) {
+  const FtModel* m = find_ft(entries);
+  return m ? m->rows : 0;
+}
+
 std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name) {
-  if (t.size() > kFtEntriesMax)
+  const FtModel* m = find_ft(t.size());
+  if (!m)
     throw std::invalid_argument("the RTL forwarding table holds " + std::to_string(kFtEntriesMax) + " entries, not " +
                                 std::to_string(t.size()));
   if (topo.num_switches() > (1 << kFtSwitchBits) - 1 || topo.g() > (1 << kFtGroupBits) - 1 ||
@@ -1166,7 +1205,7 @@ std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Drag
     throw std::invalid_argument("the RTL forwarding table holds " + std::to_string((1 << kFtSwitchBits) - 1) +
                                 " switches, " + std::to_string((1 << kFtGroupBits) - 1) + " groups and radix " +
                                 std::to_string((1 << kFtPortBits) - 1));
-  return std::make_shared<RtlFtLookup>(t, topo, name);
+  return m->make(t, topo, name);
 }
 
 std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vector<uint32_t>& qeq,

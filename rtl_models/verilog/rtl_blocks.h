@@ -116,9 +116,18 @@ std::unique_ptr<QcnCpBlock> make_rtl_qcn_cp(const QcnParams& q, const std::vecto
 
 // ft_lookup.sv as switch `t.sw()`'s conditional forwarding table (in process, one
 // evaluation per lookup), loaded with t's entries in lookup order through its write port
-// and the probability register; named `name` (net.swN.ft_rtl). Throws std::invalid_argument
-// for a table of more than scfly_pkg::FtEntriesMax entries or a shape beyond its widths.
+// and the probability register; named `name` (net.swN.ft_rtl). The build holds instances of
+// 16, 64, 128 and 256 rows (scfly_pkg::FtEntriesMax); the table gets the smallest whose rows
+// hold its entries (rtl_ft_lookup_rows), as an evaluation costs in proportion to the rows:
+// dfly(2,4,2)'s tables (14 entries MIN-TABLE, 16 MIN-COND) take 16, dfly(4,8,4)'s (42, 46)
+// 64, dfly(6,12,6)'s (86, 92) 128. The rows past the table are invalid and match nothing,
+// so every lookup is the same in any instance that holds the table. Throws
+// std::invalid_argument for a table of more than scfly_pkg::FtEntriesMax entries or a shape
+// beyond its widths.
 std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable& t, const Dragonfly& topo, const std::string& name);
+// The rows of the instance make_rtl_ft_lookup takes for a table of `entries` entries (16,
+// 64, 128 or 256); 0 if none holds it (or the build has no RTL blocks).
+int rtl_ft_lookup_rows(int entries);
 
 // The switch's allocator as RTL (--rtl allocator): a Verilated model in process, one per
 // switch, named `name` (net.swN.alloc_rtl, so rtl_signals(switch) finds its nets for the

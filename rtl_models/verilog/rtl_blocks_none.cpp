@@ -31,6 +31,7 @@ std::unique_ptr<QuadrantBlock> make_rtl_quadrant(const Torus&, const std::string
 std::unique_ptr<GalThresholdBlock> make_rtl_gal_threshold(const GalThresholdParams&, const std::string&) { no_rtl(); }
 std::unique_ptr<QcnPortBlock> make_rtl_qcn_port_prob(const QcnParams&, int, const std::string&) { no_rtl(); }
 std::shared_ptr<FtBlock> make_rtl_ft_lookup(const ForwardingTable&, const Dragonfly&, const std::string&) { no_rtl(); }
+int rtl_ft_lookup_rows(int) { return 0; }
 bool rtl_allocator_fits(int, int, int, AllocatorKind) { return false; }
 std::string rtl_allocator_limits(AllocatorKind) { return "none (this build has no RTL blocks)"; }
 std::unique_ptr<AllocatorBlock> make_rtl_allocator(const AllocatorConfig&, const std::string&, AllocatorKind) {
