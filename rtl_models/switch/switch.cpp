@@ -525,11 +525,11 @@ bool Switch::route_head(int p, int v, uint64_t now, bool& staged) {
     ctx.view = &m_view;
   }
   iv.cands = m_routing.route_candidates(m_id, p, pkt.route, *rng, ctx);
-  const std::string bad = RouteStage::check(
-      iv.cands, radix(), [this](int port) SCFLY_ALWAYS_INLINE { return m_ovc[static_cast<size_t>(port)].size(); });
-  if (!bad.empty()) [[unlikely]] {
-    m_ctx.fail(std::string(name()) + ": routing unit returned " + bad + ", which does not exist (packet " +
-               std::to_string(pkt.src_node) + " -> " + std::to_string(pkt.dst_node) + ")");
+  const auto out_vcs = [this](int port) SCFLY_ALWAYS_INLINE { return m_ovc[static_cast<size_t>(port)].size(); };
+  if (!RouteStage::valid(iv.cands, radix(), out_vcs)) [[unlikely]] {
+    m_ctx.fail(std::string(name()) + ": routing unit returned " + RouteStage::check(iv.cands, radix(), out_vcs) +
+               ", which does not exist (packet " + std::to_string(pkt.src_node) + " -> " +
+               std::to_string(pkt.dst_node) + ")");
     return false;
   }
   iv.routed = true;

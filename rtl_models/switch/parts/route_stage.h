@@ -67,16 +67,21 @@ class RouteStage {
   // routed again next cycle (false: its non-minimal choice stands, keep_valiant).
   bool routes_again(bool nonminimal) const { return !(m_keep_valiant && nonminimal); }
 
-  // Empty if every candidate names one of the switch's `radix` ports and a VC range within
-  // that port's output VCs (`out_vcs(port)`); else what is wrong.
+  // Every candidate names one of the switch's `radix` ports and a VC range within that
+  // port's output VCs (`out_vcs(port)`), and there is one.
   template <typename OutVcs>
-  static std::string check(const RouteCandidates& cands, int radix, OutVcs&& out_vcs) {
+  static bool valid(const RouteCandidates& cands, int radix, OutVcs&& out_vcs) {
     bool ok = cands.n > 0;
     for (int i = 0; ok && i < cands.n; ++i) {
       const RouteCandidate& c = cands.c[i];
       ok = c.port >= 0 && c.port < radix && c.vc_lo <= c.vc_hi && c.vc_hi < out_vcs(c.port);
     }
-    if (ok) return {};
+    return ok;
+  }
+  // Empty if valid(); else the candidates as the run's error names them.
+  template <typename OutVcs>
+  static std::string check(const RouteCandidates& cands, int radix, OutVcs&& out_vcs) {
+    if (valid(cands, radix, out_vcs)) return {};
     std::string got;
     for (int i = 0; i < cands.n; ++i)
       got += (i ? ", " : "") + std::string("port ") + std::to_string(cands.c[i].port) + " VCs " +
