@@ -78,7 +78,7 @@ const std::map<std::string, std::vector<Case>>& cases() {
        {{"load=0.1 warmup_cycles=1000 measure_cycles=2000",
          [](const ScflyRun& r) { EXPECT_NEAR(num(r, "latency_avg"), 136.3, 0.02 * 136.3); }}}},
       // docs/repro-qcn.md, UN table: QCN-Switch (output + FbC) at 0.2 is MIN to the cycle,
-      // 152 cycles (no CNM below 0.7).
+      // 152 cycles (no CNM up to 0.4, at most one at 0.6).
       {"qcn-dfly-4-8-4.yaml",
        {{"load=0.2 warmup_cycles=2000 measure_cycles=2000",
          [](const ScflyRun& r) {
