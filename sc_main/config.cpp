@@ -17,6 +17,7 @@
 
 #include "routing_units/tvlb_balance.h"
 #include "routing_units/rtl_widths.h"
+#include "rtl_models/switch/parts/allocator_plugin.h"
 #include "rtl_models/verilog/rtl_blocks.h"
 
 namespace scfly {
@@ -449,6 +450,10 @@ void validate(ParseState& s) {
   }
 
   if (c.sw.rtl_allocator) {
+    if (allocator_plugin(c.sw.allocator))
+      throw ConfigError("config key 'rtl': block 'allocator' co-simulates scfly's own allocators only, not the plug-in "
+                        "switch.allocator " + std::string(to_string(c.sw.allocator)) +
+                        "; use separable-input, separable-output, wavefront or islip, or drop allocator from rtl");
     // The Verilated allocator's widths (rtl_blocks.h): the allocator's ports (the radix, + 1
     // internal port with control frames or a multiqueue), the VCs of a port (the
     // multiqueue's slots are its internal port's) and the connections a port holds.

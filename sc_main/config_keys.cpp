@@ -8,6 +8,7 @@
 #include <tuple>
 #include <type_traits>
 
+#include "rtl_models/switch/parts/allocator_plugin.h"
 #include "sc_main/config.h"
 #include "sc_main/config_schema.h"
 
@@ -1348,25 +1349,30 @@ void add_switch_keys(std::vector<KeySpec>& t) {
            "output ports still free (a request that lost to another input's grant may find another candidate); "
            "round-robin pointers move on every grant, with `islip` on the first pass's only (FOGSim's "
            "`ArbiterIterations`, 2 in its example configuration)");
+  std::vector<std::tuple<std::string, AllocatorKind, std::string>> allocators = {
+      {"separable-input", AllocatorKind::SeparableInput,
+       "input-first: each input offers round-robin VCs, each output grants in its order"},
+      {"separable-output", AllocatorKind::SeparableOutput,
+       "output-first: each output grants among all requests, each input accepts round-robin"},
+      {"wavefront", AllocatorKind::Wavefront,
+       "a VC per input and output port, then a wavefront over the port matrix, rotating diagonal"},
+      {"islip", AllocatorKind::Islip, "iSLIP: request, grant, accept; pointers move on first-iteration grants only"}};
+  std::string plugin_allocators;
+  for (const AllocatorPlugin* p : allocator_plugins()) {
+    allocators.emplace_back(p->name, kind_of(*p), "a plug-in: " + p->doc);
+    plugin_allocators += "; " + p->name + " (a plug-in: " + p->doc + ")";
+  }
   K(t, "switch.allocator")
       .run_only()
-      .choice(std::vector<std::tuple<std::string, AllocatorKind, std::string>>{
-                  {"separable-input", AllocatorKind::SeparableInput,
-                   "input-first: each input offers round-robin VCs, each output grants in its order"},
-                  {"separable-output", AllocatorKind::SeparableOutput,
-                   "output-first: each output grants among all requests, each input accepts round-robin"},
-                  {"wavefront", AllocatorKind::Wavefront,
-                   "a VC per input and output port, then a wavefront over the port matrix, rotating diagonal"},
-                  {"islip", AllocatorKind::Islip,
-                   "iSLIP: request, grant, accept; pointers move on first-iteration grants only"}},
-              [](SimConfig& c) -> AllocatorKind& { return c.sw.allocator; })
+      .choice(allocators, [](SimConfig& c) -> AllocatorKind& { return c.sw.allocator; })
       .doc("separable-input", "",
            "the switch's allocator (docs/model.md, the allocator): `separable-input`, separable input-first with "
            "round-robin arbiters; `separable-output`, separable output-first (grant, then accept); `wavefront`, a "
            "wavefront over the input-port x output-port matrix after a round-robin VC choice per input; `islip`, "
            "iSLIP. All keep control VCs first and run `switch.allocator_iterations` passes; "
            "`switch.output_arbiter` transit-priority and age order the output stage of the separable ones only. "
-           "`--rtl allocator` co-simulates each one's SystemVerilog twin")
+           "`--rtl allocator` co-simulates each one's SystemVerilog twin. A registered plug-in allocator "
+           "(rtl_models/switch/parts/allocator_plugin.h) is chosen by its name" + plugin_allocators)
       .def(sv("separable-input"))
       // Added after sweep databases existed: echoed only away from the default, so stored points keep their hash.
       .echo_if([](const SimConfig& c) { return c.sw.allocator != AllocatorKind::SeparableInput; },

@@ -9,12 +9,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <memory>
 #include <random>
+#include <stdexcept>
 #include <tuple>
 #include <vector>
 
 #include "rtl_models/switch/parts/allocator_islip.h"
 #include "rtl_models/switch/parts/allocator_output_first.h"
+#include "rtl_models/switch/parts/allocator_plugin.h"
 #include "rtl_models/switch/parts/allocator_wavefront.h"
 
 namespace scfly {
@@ -567,6 +570,124 @@ TEST(AllocatorVariants, IslipMovesPointersOnlyInTheFirstIteration) {
   EXPECT_EQ(i32(a.grant_pointers()), (std::vector<int>{1, 0, 0, 0}));
   EXPECT_EQ(i32(a.accept_pointers()), (std::vector<int>{1, 0, 0, 0}));
   EXPECT_EQ(i32(a.in_pointers()), (std::vector<int>{1, 0, 0, 0}));
+}
+
+
+// ---- A plug-in allocator (parts/allocator_plugin.h): the switch's side of it.
+
+// The separable-output rule written as a plug-in, against AllocPass only (what a user sees).
+class OutputFirstPolicy : public AllocatorPolicy {
+ public:
+  explicit OutputFirstPolicy(const AllocatorConfig& c) : m_cfg(c), m_out_rr(static_cast<size_t>(c.inputs), 0) {}
+  void pass(AllocPass& p) override {
+    const std::vector<PluginRequest>& rq = p.requests();
+    const int K = m_cfg.inputs;
+    auto key = [&](size_t i) {
+      const PluginRequest& r = rq[i];
+      const int inj = m_cfg.transit_priority && r.injection ? 1 : 0;
+      const uint64_t age = m_cfg.age_priority ? std::min<uint64_t>(r.injected, (1ULL << 30) - 1) : 0;
+      return std::make_tuple(r.out_port, r.control ? 0 : 1, inj, age, (r.in_port - m_out_rr[r.out_port] + K) % K,
+                             r.rank);
+    };
+    std::vector<size_t> order(rq.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return key(x) < key(y); });
+    std::vector<char> granted(rq.size(), 0), accepted(rq.size(), 0);
+    int op = -1, slots = 0;
+    std::vector<int> vcs;
+    for (size_t i : order) {  // grant: per output up to its slots, one per output VC
+      if (rq[i].out_port != op) {
+        op = rq[i].out_port;
+        slots = p.output_slots(op);
+        vcs.clear();
+      }
+      if (slots <= 0 || std::find(vcs.begin(), vcs.end(), rq[i].out_vc) != vcs.end()) continue;
+      granted[i] = 1;
+      vcs.push_back(rq[i].out_vc);
+      --slots;
+    }
+    for (size_t i = 0; i < rq.size(); ++i)  // accept: in input order, up to the input's budget
+      if (granted[i] && p.input_budget(rq[i].in_port) > 0 && p.grant(i)) accepted[i] = 1;
+    int last = -1;
+    for (size_t i : order) {  // output pointers: past the first accepted grant of each output
+      if (!accepted[i] || rq[i].out_port == last) continue;
+      last = rq[i].out_port;
+      m_out_rr[static_cast<size_t>(last)] = static_cast<uint8_t>((rq[i].in_port + 1) % K);
+    }
+  }
+
+ private:
+  AllocatorConfig m_cfg;
+  std::vector<uint8_t> m_out_rr;
+};
+
+// What a plug-in sees and what it may do: the separable-output rule as a plug-in grants what
+// scfly's OutputFirstAllocator grants, cycle after cycle, at radix 16 and 48 with control
+// VCs, an internal round-robin port, transit and age priority and several passes; the input
+// VC pointers (moved by the plug-in's switch side) stay equal too.
+TEST(AllocatorPlugin, ThePluginInterfaceCarriesWhatAnAllocatorNeeds) {
+  std::mt19937_64 rng(2027);
+  for (int trial = 0; trial < 24; ++trial) {
+    const int K = trial % 2 ? 48 : 16;
+    const int data = 1 + trial % 3, vcs = data + (trial % 4 == 0 ? 0 : 1);
+    AllocatorConfig c = make_cfg(K, vcs, data, 1 + trial % 3, 1 + trial % 3, trial % 5 == 0 ? K - 1 : -1);
+    c.transit_priority = trial % 6 == 1;
+    c.age_priority = trial % 6 == 3;
+    PluginAllocator a(c, std::make_unique<OutputFirstPolicy>(c));
+    OutputFirstAllocator r(c);
+    for (int cyc = 0; cyc < 60; ++cyc) {
+      const Matrix m = random_matrix(c, rng, 0.2 + 0.1 * (cyc % 7));
+      uint64_t late_a = 0, late_r = 0;
+      const Harness h = run_part(a, m, &late_a);
+      const Harness g = run_part(r, m, &late_r);
+      ASSERT_TRUE(h.grants == g.grants) << "trial " << trial << " cycle " << cyc << ": plug-in " << show(h.grants)
+                                        << "\nscfly's " << show(g.grants);
+      ASSERT_EQ(late_a, late_r);
+      expect_invariants(h, m, c);
+      ASSERT_EQ(a.in_pointers(), r.in_pointers());
+    }
+  }
+}
+
+// A plug-in cannot break the switch: one that asks for every request, twice, in reverse,
+// gets only grants the switch's rules allow (a grant is a request, one per output VC and
+// input VC, every port within its connections: grant() is never called beyond them) and
+// the refusals are counted; a request index out of range and a policy's own exception come
+// out of allocate() (the switch stops the run with the message).
+TEST(AllocatorPlugin, TheSwitchRefusesWhatAPluginMustNotGrant) {
+  struct Reckless : AllocatorPolicy {
+    void pass(AllocPass& p) override {
+      for (int k = 0; k < 2; ++k)
+        for (size_t i = p.requests().size(); i-- > 0;) p.grant(i);
+    }
+  };
+  std::mt19937_64 rng(11);
+  uint64_t refused = 0;
+  for (int trial = 0; trial < 12; ++trial) {
+    const AllocatorConfig c = make_cfg(trial % 2 ? 48 : 16, 3, 2, 1 + trial % 3, 1 + trial % 2);
+    PluginAllocator a(c, std::make_unique<Reckless>());
+    for (int cyc = 0; cyc < 40; ++cyc) {
+      const Matrix m = random_matrix(c, rng, 0.6);
+      const Harness h = run_part(a, m);
+      expect_invariants(h, m, c);
+      ASSERT_FALSE(h.grants.empty());
+    }
+    refused += a.refused();
+  }
+  EXPECT_GT(refused, 1000u);
+  struct OutOfRange : AllocatorPolicy {
+    void pass(AllocPass& p) override { p.grant(p.requests().size()); }
+  };
+  struct Throws : AllocatorPolicy {
+    void pass(AllocPass&) override { throw std::runtime_error("no idea"); }
+  };
+  const AllocatorConfig c = make_cfg(16, 2, 2, 1, 1);
+  const Matrix m = random_matrix(c, rng, 1.0);
+  PluginAllocator oor(c, std::make_unique<OutOfRange>());
+  EXPECT_THROW(run_part(oor, m), std::out_of_range);
+  PluginAllocator th(c, std::make_unique<Throws>());
+  EXPECT_THROW(run_part(th, m), std::runtime_error);
+  EXPECT_THROW(PluginAllocator(c, nullptr), std::invalid_argument);
 }
 
 }  // namespace

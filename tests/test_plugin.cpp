@@ -12,7 +12,9 @@
 #include "routing_units/minimal.h"
 #include "routing_units/routing.h"
 #include "routing_units/valiant.h"
+#include "rtl_models/switch/parts/allocator_plugin.h"
 #include "rtl_models/switch/switch_unit.h"
+#include "rtl_models/verilog/rtl_blocks.h"
 #include "sc_main/config.h"
 #include "sc_main/deadlock_check.h"
 #include "sc_main/run_driver.h"
@@ -578,4 +580,105 @@ TEST(TopologyPlugin, RegistersParsesChecksDeadlocksAndRuns) {
   EXPECT_NEAR(out.metrics.hops_avg, 56.0 / 15, 0.15);
   ASSERT_EQ(out.metrics.class_hops_avg.size(), 1u);
   EXPECT_EQ(out.metrics.class_hops_avg[0].first, "ring");
+}
+
+// A plug-in allocator (rtl_models/switch/parts/allocator_plugin.h): registered, it is a
+// `switch.allocator` value like scfly's own, echoed, refused where it cannot go, and runs a
+// network (on 2 threads, a policy per switch): a first-fit policy (every request in input
+// order) carries the offered load with every phit accounted for. Its factory sees each
+// switch's configuration.
+namespace {
+struct FirstFit : AllocatorPolicy {
+  void pass(AllocPass& p) override {
+    for (size_t i = 0; i < p.requests().size(); ++i) p.grant(i);
+  }
+};
+}  // namespace
+
+TEST(AllocatorPlugin, RegistersParsesAndRuns) {
+  static int built = 0, ports = 0;
+  AllocatorPlugin a{"test-first-fit", "every request in input order", [](const AllocatorConfig& c) {
+                      ++built;
+                      ports = c.inputs;
+                      return std::unique_ptr<AllocatorPolicy>(std::make_unique<FirstFit>());
+                    }};
+  const AllocatorKind k = register_allocator(a);
+  EXPECT_STREQ(to_string(k), "test-first-fit");
+  EXPECT_EQ(allocator_plugin(k), allocator_plugins().back());
+  EXPECT_EQ(allocator_plugin(AllocatorKind::Islip), nullptr);
+  // Refused registrations: taken, scfly's own, a bad name, no factory.
+  EXPECT_THROW(register_allocator(a), std::logic_error);
+  for (const char* bad : {"islip", "separable-input", "First-Fit", "", "first-", "9x"}) {
+    AllocatorPlugin b = a;
+    b.name = bad;
+    EXPECT_THROW(register_allocator(b), std::logic_error) << bad;
+  }
+  AllocatorPlugin none = a;
+  none.name = "test-no-factory";
+  none.make = nullptr;
+  EXPECT_THROW(register_allocator(none), std::logic_error);
+
+  const std::string tiny = std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml";
+  const std::vector<std::string> o = {"switch.allocator=test-first-fit", "load=0.3", "sim.threads=2",
+                                      "warmup_cycles=500", "measure_cycles=3000"};
+  const SimConfig c = load_config(tiny, o);
+  EXPECT_EQ(c.sw.allocator, k);
+  EXPECT_EQ(config_to_json(c)["switch"]["allocator"], "test-first-fit");
+  try {  // the values a config may name list it
+    (void)load_config(tiny, {"switch.allocator=nope"});
+    ADD_FAILURE() << "accepted";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("test-first-fit"), std::string::npos) << e.what();
+  }
+  if (rtl_available()) {  // no SystemVerilog twin
+    try {
+      std::vector<std::string> r = o;
+      r.push_back("rtl=[allocator]");
+      (void)load_config(tiny, r);
+      ADD_FAILURE() << "accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("not the plug-in switch.allocator test-first-fit"), std::string::npos)
+          << e.what();
+    }
+  }
+  Network net("net", c, TraceRequest{});
+  EXPECT_EQ(built, 36);  // dfly(2,4,2,9): one policy per switch
+  EXPECT_EQ(ports, 2 + 3 + 2);  // hosts, local and global ports
+  const RunOutcome out = run(net, c);
+  ASSERT_TRUE(out.error.empty()) << out.error;
+  EXPECT_TRUE(out.conservation_ok) << out.conservation;
+  EXPECT_NEAR(out.metrics.accepted_load, 0.3, 0.03);
+}
+
+// A policy that throws stops the run with its message, the switch's and the allocator's name.
+TEST(AllocatorPlugin, APolicyThatThrowsStopsTheRun) {
+  struct Throws : AllocatorPolicy {
+    void pass(AllocPass&) override { throw std::runtime_error("out of ideas"); }
+  };
+  register_allocator({"test-throws", "throws", [](const AllocatorConfig&) {
+                        return std::unique_ptr<AllocatorPolicy>(std::make_unique<Throws>());
+                      }});
+  const SimConfig c = load_config(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml",
+                                  {"switch.allocator=test-throws", "load=0.3", "warmup_cycles=100", "measure_cycles=300"});
+  Network net("net", c, TraceRequest{});
+  const RunOutcome out = run(net, c);
+  EXPECT_NE(out.error.find("allocator plug-in 'test-throws': out of ideas"), std::string::npos) << out.error;
+}
+
+// A policy that never grants starves the network: the watchdog reports the run, naming no
+// progress, instead of letting it hang.
+TEST(AllocatorPlugin, APolicyThatNeverGrantsIsReportedByTheWatchdog) {
+  struct Never : AllocatorPolicy {
+    void pass(AllocPass&) override {}
+  };
+  register_allocator({"test-never", "grants nothing", [](const AllocatorConfig&) {
+                        return std::unique_ptr<AllocatorPolicy>(std::make_unique<Never>());
+                      }});
+  const SimConfig c = load_config(std::string(SCFLY_SOURCE_DIR) + "/sc_main/configs/dfly-tiny.yaml",
+                                  {"switch.allocator=test-never", "load=0.3", "warmup_cycles=100",
+                                   "measure_cycles=3000", "watchdog_cycles=500"});
+  Network net("net", c, TraceRequest{});
+  const RunOutcome out = run(net, c);
+  EXPECT_NE(out.error.find("watchdog: no phit moved for 500 cycles"), std::string::npos) << out.error;
+  EXPECT_LT(out.cycles, 2000u);  // of 3,100: the hosts' buffers fill, then 500 cycles of nothing
 }

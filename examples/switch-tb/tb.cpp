@@ -65,7 +65,8 @@ int sc_main(int argc, char* argv[]) {
   const int inputs = static_cast<int>(sources.size());
   const uint64_t phits = static_cast<uint64_t>(cfg.packet_phits);
   std::cout << "switch 0 of " << topo.describe() << ", routing " << scfly::to_string(cfg.routing) << ", flow control "
-            << scfly::to_string(cfg.sw.flow_control) << ": " << inputs << " inputs x " << per_port
+            << scfly::to_string(cfg.sw.flow_control) << ", allocator " << scfly::to_string(cfg.sw.allocator) << ": "
+            << inputs << " inputs x " << per_port
             << " packets toward host port " << hot << "\n";
 
   // Run until every packet is out, and the last credits are home.

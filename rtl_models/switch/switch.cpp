@@ -199,12 +199,25 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
       ac.injection.push_back(m_is_host[static_cast<size_t>(p)]);
     }
     ac.rr_all = m_mq;
+    ac.seed = Rng(seed, StreamKind::Allocator, static_cast<uint64_t>(id)).next();
     m_alloc_kind = prm.allocator;
     switch (prm.allocator) {
       case AllocatorKind::SeparableOutput: m_alloc_of = OutputFirstAllocator(ac); break;
       case AllocatorKind::Wavefront: m_alloc_wf = WavefrontAllocator(ac); break;
       case AllocatorKind::Islip: m_alloc_is = IslipAllocator(ac); break;
       case AllocatorKind::SeparableInput: break;
+      default: {  // a plug-in (registered, or the config would not name it)
+        const AllocatorPlugin* pl = allocator_plugin(prm.allocator);
+        if (!pl) throw std::invalid_argument("switch.allocator: no allocator of kind " +
+                                             std::to_string(static_cast<int>(prm.allocator)));
+        std::unique_ptr<AllocatorPolicy> policy;
+        try {
+          policy = pl->make(ac);
+        } catch (const std::invalid_argument& e) {
+          throw std::invalid_argument(std::string(this->name()) + ": allocator plug-in '" + pl->name + "': " + e.what());
+        }
+        m_alloc_pl = std::make_unique<PluginAllocator>(ac, std::move(policy));
+      }
     }
     m_alloc = SeparableAllocator(std::move(ac));
   }

@@ -59,6 +59,7 @@
 #include "rtl_models/switch/parts/allocator.h"
 #include "rtl_models/switch/parts/allocator_islip.h"
 #include "rtl_models/switch/parts/allocator_output_first.h"
+#include "rtl_models/switch/parts/allocator_plugin.h"
 #include "rtl_models/switch/parts/allocator_wavefront.h"
 #include "rtl_models/switch/parts/credit_loop.h"
 #include "rtl_models/switch/parts/crossbar.h"
@@ -391,13 +392,15 @@ class Switch : public sc_core::sc_module, public Clocked, public ControlPort, pu
   OutputFirstAllocator m_alloc_of;  // separable-output (parts/allocator_output_first.h)
   WavefrontAllocator m_alloc_wf;    // wavefront (parts/allocator_wavefront.h)
   IslipAllocator m_alloc_is;        // islip (parts/allocator_islip.h)
+  std::unique_ptr<PluginAllocator> m_alloc_pl;  // a plug-in's (parts/allocator_plugin.h)
   // The pass counter of the allocator in use (the host-idle ejection rule keys on it).
   uint32_t alloc_pass_id() const {
     switch (m_alloc_kind) {
       case AllocatorKind::SeparableOutput: return m_alloc_of.pass_id();
       case AllocatorKind::Wavefront: return m_alloc_wf.pass_id();
       case AllocatorKind::Islip: return m_alloc_is.pass_id();
-      default: return m_alloc.pass_id();
+      case AllocatorKind::SeparableInput: return m_alloc.pass_id();
+      default: return m_alloc_pl->pass_id();
     }
   }
   uint64_t m_buffered = 0;  // phits in input + output buffers

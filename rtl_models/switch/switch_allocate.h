@@ -117,8 +117,15 @@ inline void Switch::allocate_stage() {
       late = m_alloc_of.allocate(m_in_busy, in, out, want, age, grant);
     else if (m_alloc_kind == AllocatorKind::Wavefront)
       late = m_alloc_wf.allocate(m_in_busy, in, out, want, age, grant);
-    else
+    else if (m_alloc_kind == AllocatorKind::Islip)
       late = m_alloc_is.allocate(m_in_busy, in, out, want, age, grant);
+    else
+      try {
+        late = m_alloc_pl->allocate(m_in_busy, in, out, want, age, grant);
+      } catch (const std::exception& e) {  // a plug-in's policy: the run stops with its message
+        m_ctx.fail(std::string(name()) + ": allocator plug-in '" + to_string(m_alloc_kind) + "': " + e.what());
+        return;
+      }
     if (m_late_grants) *m_late_grants += late;
   } else {
     const uint64_t late = m_alloc.allocate<kCtl>(m_in_busy, m_xbar.in_active(), want, age, grant);

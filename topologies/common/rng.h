@@ -18,7 +18,7 @@ inline uint64_t splitmix64(uint64_t& x) {
 }
 
 // Component id namespaces, so streams of different kinds never collide.
-enum class StreamKind : uint64_t { Nic = 1, Switch = 2, Traffic = 3, Control = 4, Qcn = 5 };
+enum class StreamKind : uint64_t { Nic = 1, Switch = 2, Traffic = 3, Control = 4, Qcn = 5, Allocator = 6 };
 
 // Scripted draws for analysis (the deadlock checker, sc_main/deadlock_check.h): while a
 // script is attached to an Rng, below() and next32() return the script's values instead of

@@ -73,6 +73,9 @@ struct AllocatorConfig {
   std::vector<uint8_t> data_vcs; // data VCs per input port (the others: control)
   std::vector<uint8_t> injection;  // 1: an injection (host) input, for transit priority
   int rr_all = -1;        // an internal input whose VCs are all round-robin (-1: none)
+  // For a randomized allocator (a plug-in's, parts/allocator_plugin.h): a seed drawn from
+  // the run's seed for this switch (its own stream); scfly's allocators draw nothing.
+  uint64_t seed = 0;
 };
 
 // Checks a configuration every allocator takes (std::invalid_argument naming what is wrong);

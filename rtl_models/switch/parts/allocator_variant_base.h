@@ -28,8 +28,10 @@
 
 namespace scfly {
 
-// switch.allocator: which allocator arbitrates the crossbar.
+// switch.allocator: which allocator arbitrates the crossbar: scfly's own, or a plug-in
+// (values past Islip, in registration order; parts/allocator_plugin.h).
 enum class AllocatorKind : uint8_t { SeparableInput, SeparableOutput, Wavefront, Islip };
+// Its `switch.allocator` name (a plug-in's registered name).
 const char* to_string(AllocatorKind k);
 
 // A request during a variant's pass: the connection, its position in its input port's order
@@ -119,15 +121,5 @@ class VariantAllocatorBase {
   std::vector<uint32_t> m_order;  // indices into m_reqs, in an output (or accept) stage's order
   uint32_t m_pass = 0;
 };
-
-inline const char* to_string(AllocatorKind k) {
-  switch (k) {
-    case AllocatorKind::SeparableInput: return "separable-input";
-    case AllocatorKind::SeparableOutput: return "separable-output";
-    case AllocatorKind::Wavefront: return "wavefront";
-    case AllocatorKind::Islip: return "islip";
-  }
-  return "?";
-}
 
 }  // namespace scfly
