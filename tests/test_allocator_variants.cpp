@@ -450,6 +450,17 @@ TEST(AllocatorVariants, WavefrontEqualsItsReferenceOnEveryRadix4Matrix) {
       });
 }
 
+// The configuration of random trial `trial`: radix 16 or 48, 1-3 data VCs with or without a
+// control VC, an internal round-robin port, transit or age priority, 1-3 connections and passes.
+AllocatorConfig trial_config(int trial) {
+  const int K = trial % 2 ? 48 : 16;
+  const int data = 1 + trial % 3, vcs = data + (trial % 4 == 0 ? 0 : 1);
+  AllocatorConfig c = make_cfg(K, vcs, data, 1 + trial % 3, 1 + trial % 3, trial % 5 == 0 ? K - 1 : -1);
+  c.transit_priority = trial % 6 == 1;
+  c.age_priority = trial % 6 == 3;
+  return c;
+}
+
 // Random cycles in sequence (the state carried over) at radix 16 and 48: control VCs, an
 // internal round-robin port, transit and age priority, 1 to 3 passes, ports holding
 // connections already.
@@ -457,11 +468,7 @@ template <class Part, class Ref>
 void random_sequences() {
   std::mt19937_64 rng(2026);
   for (int trial = 0; trial < 24; ++trial) {
-    const int K = trial % 2 ? 48 : 16;
-    const int data = 1 + trial % 3, vcs = data + (trial % 4 == 0 ? 0 : 1);
-    AllocatorConfig c = make_cfg(K, vcs, data, 1 + trial % 3, 1 + trial % 3, trial % 5 == 0 ? K - 1 : -1);
-    c.transit_priority = trial % 6 == 1;
-    c.age_priority = trial % 6 == 3;
+    const AllocatorConfig c = trial_config(trial);
     Part a(c);
     Ref r(c);
     for (int cyc = 0; cyc < 60; ++cyc) {
@@ -628,11 +635,7 @@ class OutputFirstPolicy : public AllocatorPolicy {
 TEST(AllocatorPlugin, ThePluginInterfaceCarriesWhatAnAllocatorNeeds) {
   std::mt19937_64 rng(2027);
   for (int trial = 0; trial < 24; ++trial) {
-    const int K = trial % 2 ? 48 : 16;
-    const int data = 1 + trial % 3, vcs = data + (trial % 4 == 0 ? 0 : 1);
-    AllocatorConfig c = make_cfg(K, vcs, data, 1 + trial % 3, 1 + trial % 3, trial % 5 == 0 ? K - 1 : -1);
-    c.transit_priority = trial % 6 == 1;
-    c.age_priority = trial % 6 == 3;
+    const AllocatorConfig c = trial_config(trial);
     PluginAllocator a(c, std::make_unique<OutputFirstPolicy>(c));
     OutputFirstAllocator r(c);
     for (int cyc = 0; cyc < 60; ++cyc) {
