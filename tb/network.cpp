@@ -461,7 +461,8 @@ Network::Network(sc_core::sc_module_name name, const SimConfig& cfg, const Trace
         const int cls = topo.port_class_of(port);
         const int vcs = cfg.sw.vcs[cls] + cfg.sw.ctrl_vcs[cls];
         m_fault = std::make_unique<FaultLink>(("fault_sw" + std::to_string(s) + "_p" + std::to_string(port)).c_str(),
-                                              trace.fault, cfg.sw.latency[cls], static_cast<uint8_t>(vcs), m_ctx.pool);
+                                              trace.fault, cfg.sw.latency[cls], static_cast<uint8_t>(vcs), m_ctx.pool,
+                                              m_clk.period());
         sw.out(port).socket.bind(m_fault->from_sender);
         m_fault->to_receiver.bind(m_switches[static_cast<size_t>(far.sw)]->in(far.port).socket);
         continue;

@@ -44,10 +44,12 @@ namespace scfly {
 
 class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm_bw_transport_if<LinkProtocol> {
  public:
-  FaultLink(const char* name, const FaultSpec& f, uint64_t latency_cycles, uint8_t bad_vc, PacketPool& pool)
+  FaultLink(const char* name, const FaultSpec& f, uint64_t latency_cycles, uint8_t bad_vc, PacketPool& pool,
+            const sc_core::sc_time& period)
       : from_sender((std::string(name) + "_t").c_str()),
         to_receiver((std::string(name) + "_i").c_str()),
         m_f(f),
+        m_period(period),
         m_lat(latency_cycles),
         m_bad_vc(bad_vc),
         m_pool(pool) {
@@ -61,6 +63,15 @@ class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm
   const FaultSpec& spec() const { return m_f; }
 
   tlm::tlm_sync_enum nb_transport_fw(LinkMsg& m, tlm::tlm_phase& ph, sc_core::sc_time& d) override {
+    if (m.count > 1) {  // a run of phits (LinkTx::send_run): the faults act on each, as sent one per cycle
+      LinkRx::each_phit(m, [&](const LinkMsg& one, uint32_t i) {
+        LinkMsg p = one;
+        tlm::tlm_phase p1 = ph;
+        sc_core::sc_time d1 = d + m_period * static_cast<double>(i);
+        nb_transport_fw(p, p1, d1);
+      });
+      return tlm::TLM_ACCEPTED;
+    }
     if (m_f.kind == FaultKind::WrongVc && !m_done && active(m) && m.flit.vc == m_f.vc) {
       m.flit.vc = m_bad_vc;
       ++m_done;
@@ -125,6 +136,7 @@ class FaultLink : public tlm::tlm_fw_transport_if<LinkProtocol>, public tlm::tlm
  private:
   bool active(const LinkMsg& m) const { return m.arrival >= m_f.cycle + m_lat; }
   FaultSpec m_f;
+  sc_core::sc_time m_period;  // a cycle (a run of phits is faulted phit by phit)
   uint64_t m_lat;
   uint8_t m_bad_vc;
   PacketPool& m_pool;

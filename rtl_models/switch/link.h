@@ -37,6 +37,9 @@ struct LinkMsg {
   FlowMsg kind = FlowMsg::Credit;
   // Credits: `count` of them for `vc`, one landing in each cycle from `arrival` on (a
   // receiver that knows its crossbar will free one phit per cycle returns them in one call).
+  // Phits: a run of `count` phits of one packet, `flit` the first (sequence numbers
+  // flit.seq, flit.seq + 1, ...; flit.tail: the last of them is the packet's tail), one
+  // landing in each cycle from `arrival` on (LinkTx::send_run).
   uint16_t count = 1;
 };
 
@@ -67,6 +70,14 @@ class Clocked {
   // packet's last) ...
   void phit_landing(uint64_t arrival, const sc_core::sc_time& delay, bool tail) {
     if (m_asleep && (tail || !m_wake_on_tails)) wake_at(arrival, delay);
+  }
+  // ... and when a run of `n` phits will land, one per cycle from `arrival` after `delay`
+  // (`tail`: its last is its packet's tail): what phit_landing() of each would do (the
+  // earliest landing that wakes the block counts).
+  void run_landing(uint64_t arrival, const sc_core::sc_time& delay, uint32_t n, bool tail) {
+    if (!m_asleep) return;
+    if (!m_wake_on_tails) wake_at(arrival, delay);
+    else if (tail) wake_at(arrival + n - 1, delay + m_period * static_cast<double>(n - 1));
   }
   // ... and when a credit (or PFC message) will land.
   void credit_landing(uint64_t arrival, const sc_core::sc_time& delay) {
@@ -131,6 +142,27 @@ class FlitLine {
   // Cache hints (no effect on the contents).
   void prefetch_front() const { __builtin_prefetch(&m_runs.front()); }
   void prefetch_meta() const { __builtin_prefetch(&m_runs); }
+  // Files `n` phits of one packet as n push() calls would: `first` and its successors
+  // (sequence numbers first.seq + i, landing at arrival + i), the last one the packet's tail
+  // if `tail`.
+  void push_run(uint64_t arrival, const Flit& first, uint32_t n, bool tail) {
+    uint32_t i = 0;
+    if (!m_runs.empty()) {
+      Run& b = m_runs.back();
+      const uint32_t c = b.count();
+      if (!b.tail() && c < kMaxRun && b.pkt == first.pkt && b.vc == first.vc && b.seq + c == first.seq &&
+          b.cycle + c == arrival) {
+        i = std::min(n, kMaxRun - c);
+        b.count_tail = static_cast<uint8_t>((c + i) | (tail && i == n ? kTail : 0));
+      }
+    }
+    while (i < n) {
+      const uint32_t k = std::min(n - i, kMaxRun);
+      m_runs.push_unbounded(Run{arrival + i, first.pkt, static_cast<uint16_t>(first.seq + i), first.vc,
+                                static_cast<uint8_t>(k | (tail && i + k == n ? kTail : 0))});
+      i += k;
+    }
+  }
   void push(uint64_t arrival, const Flit& f) {
     if (!m_runs.empty()) {
       Run& b = m_runs.back();
@@ -368,8 +400,33 @@ class LinkRx : public tlm::tlm_fw_transport_if<LinkProtocol> {
       if (line.empty()) *m_next = m.arrival;
       m_mask->set(m_port);
     }
+    if (m.count > 1) [[unlikely]] {  // a run (out of line: a single phit's path stays small enough to inline)
+      file_run(m, d);
+      return;
+    }
     line.push(m.arrival, m.flit);
     m_owner.phit_landing(m.arrival, d, m.flit.tail != 0);
+  }
+  // A run of phits, filed as its phits one by one would be.
+  [[gnu::noinline]] void file_run(const LinkMsg& m, const sc_core::sc_time& d) {
+    line.push_run(m.arrival, m.flit, m.count, m.flit.tail != 0);
+    m_owner.run_landing(m.arrival, d, m.count, m.flit.tail != 0);
+  }
+  // A run into an outbox (threads, ranks): as its phits, since what crosses ranks is phits.
+  // (A template, so that its definition after Outbox needs no `inline`, which noinline forbids.)
+  template <typename = void>
+  [[gnu::noinline]] void outbox_run(const LinkMsg& m);
+  // The phits of run `m` as single-phit messages, in order (for what handles phits one by one).
+  template <typename F>
+  static void each_phit(const LinkMsg& m, F&& f) {
+    for (uint32_t i = 0; i < m.count; ++i) {
+      LinkMsg one = m;
+      one.count = 1;
+      one.arrival = m.arrival + i;
+      one.flit.seq = static_cast<uint16_t>(m.flit.seq + i);
+      one.flit.tail = static_cast<uint8_t>(m.flit.tail && i + 1 == m.count);
+      f(one, i);
+    }
   }
   void b_transport(LinkMsg&, sc_core::sc_time&) override {
     SC_REPORT_ERROR("scfly/link", "b_transport is not part of the scfly link protocol");
@@ -434,6 +491,20 @@ class LinkTx : public tlm::tlm_bw_transport_if<LinkProtocol> {
     socket->nb_transport_fw(m, ph, d);
   }
 
+  // Send the `n` phits first, first + 1, ... of one packet (consecutive sequence numbers;
+  // `first.tail`: the last of them is the packet's tail), leaving one per cycle from `ahead`
+  // cycles after `now` on (ahead >= 1): one message for what send(phit i, now, ahead + i)
+  // would send phit by phit; the receiving end files it as those messages.
+  void send_run(const Flit& first, uint32_t n, uint64_t now, uint32_t ahead) {
+    LinkMsg m;
+    m.arrival = now + ahead + m_latency_cycles;
+    m.flit = first;
+    m.count = static_cast<uint16_t>(n);
+    tlm::tlm_phase ph = tlm::BEGIN_REQ;
+    sc_core::sc_time d = m_latency + m_owner.period() * static_cast<double>(ahead);
+    socket->nb_transport_fw(m, ph, d);
+  }
+
   // Threads: the receiver returning credits runs in another thread (see LinkRx).
   void set_outbox(Outbox* box) { m_outbox = box; }
 
@@ -481,9 +552,15 @@ struct Outbox {
   }
 };
 
+template <typename>
+void LinkRx::outbox_run(const LinkMsg& m) {
+  each_phit(m, [&](const LinkMsg& one, uint32_t) { m_outbox->fw.push_back(Outbox::Fw{this, one}); });
+}
+
 inline tlm::tlm_sync_enum LinkRx::nb_transport_fw(LinkMsg& m, tlm::tlm_phase&, sc_core::sc_time& d) {
   if (m_outbox) [[unlikely]] {
-    m_outbox->fw.push_back(Outbox::Fw{this, m});
+    if (m.count > 1) outbox_run(m);
+    else m_outbox->fw.push_back(Outbox::Fw{this, m});
     return tlm::TLM_ACCEPTED;
   }
   file(m, d);

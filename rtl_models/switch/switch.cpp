@@ -843,12 +843,23 @@ void Switch::transmit(uint64_t now) {
       if (rest > 0 && avail >= rest) {
         auto flit_at = [&](uint32_t i) SCFLY_ALWAYS_INLINE { return i < k ? ov.buf.at(i) : feed->buf.at(i - k); };
         uint32_t n = 0;
-        for (uint32_t i = 0; i < avail && n == 0; ++i)
-          if (flit_at(i).tail) n = i + 1;
-        for (uint32_t i = 0; i < n; ++i) {
-          Flit g = flit_at(i);
+        bool run = true;  // the phits follow f in order (not so only after a fault: a phit repeated)
+        for (uint32_t i = 0; i < avail && n == 0; ++i) {
+          const Flit x = flit_at(i);
+          run = run && x.pkt == f.pkt && x.seq == f.seq + 1u + i;
+          if (x.tail) n = i + 1;
+        }
+        if (n > 0 && run) {  // the rest of the packet, up to its tail: one run on the link
+          Flit g = flit_at(0);
           g.vc = static_cast<uint8_t>(v);
-          m_out[op]->send(g, now, i + 1);
+          g.tail = 1;
+          m_out[op]->send_run(g, n, now, 1);
+        } else {
+          for (uint32_t i = 0; i < n; ++i) {
+            Flit g = flit_at(i);
+            g.vc = static_cast<uint8_t>(v);
+            m_out[op]->send(g, now, i + 1);
+          }
         }
         m_link_ahead[op] = n > 0;
       }
