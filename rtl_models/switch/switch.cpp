@@ -210,13 +210,11 @@ Switch::Switch(sc_core::sc_module_name name, int id, const Topology& topo,
         const AllocatorPlugin* pl = allocator_plugin(prm.allocator);
         if (!pl) throw std::invalid_argument("switch.allocator: no allocator of kind " +
                                              std::to_string(static_cast<int>(prm.allocator)));
-        std::unique_ptr<AllocatorPolicy> policy;
-        try {
-          policy = pl->make(ac);
+        try {  // the factory's refusal, or no policy from it, named with the switch and the plug-in
+          m_alloc_pl = std::make_unique<PluginAllocator>(ac, pl->make(ac));
         } catch (const std::invalid_argument& e) {
           throw std::invalid_argument(std::string(this->name()) + ": allocator plug-in '" + pl->name + "': " + e.what());
         }
-        m_alloc_pl = std::make_unique<PluginAllocator>(ac, std::move(policy));
       }
     }
     m_alloc = SeparableAllocator(std::move(ac));

@@ -1,6 +1,6 @@
 // A user's switch allocator as a plug-in: `switch.allocator: <name>` beside scfly's own
 // (separable-input, separable-output, wavefront, islip), with nothing in scfly edited
-// (docs/guide-allocator.md, examples/switch-tb/oldest_first.cpp).
+// (docs/guide-switch-tb.md, "Your own allocator"; examples/switch-tb/pim.cpp).
 //
 // A plug-in is an AllocatorPolicy (one request-grant pass: which of the pass's requests
 // to connect) and a descriptor (AllocatorPlugin: name, one line of documentation, a
